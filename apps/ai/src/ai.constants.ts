@@ -1,0 +1,2 @@
+/** The AI app's validated configuration, injected by this token. */
+export const AI_CONFIG = Symbol('AI_CONFIG');

@@ -1,0 +1,46 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { type AiConfig, redisConnectionOptions } from '#config';
+import { DatabaseModule } from '#database';
+import { EmbeddingsModule } from '#embeddings';
+import { aiMigrations } from '../../../migrations/ai/index.js';
+import { AI_CONFIG } from './ai.constants.js';
+import { ServiceTokenGuard } from './auth/service-token.guard.js';
+import { HealthController } from './health/health.controller.js';
+import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
+import { ApiSpecEntity } from './indexing/api-spec.entity.js';
+import { IndexingModule } from './indexing/indexing.module.js';
+import { SearchModule } from './search/search.module.js';
+import { StatusModule } from './status/status.module.js';
+
+@Module({})
+class AiConfigModule {}
+
+@Module({})
+export class AiModule {
+  static forRoot(config: AiConfig): DynamicModule {
+    return {
+      module: AiModule,
+      imports: [
+        { module: AiConfigModule, global: true, providers: [{ provide: AI_CONFIG, useValue: config }], exports: [AI_CONFIG] },
+        DatabaseModule.forRoot({
+          target: config.database,
+          entities: [ApiSpecEntity, ApiIndexingStatusEntity],
+          migrations: aiMigrations,
+          migrationsTableName: 'ai_migrations',
+        }),
+        EmbeddingsModule.forRoot(config.embeddings),
+        BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
+        IndexingModule.forRoot({ runWorker: config.runWorker }),
+        SearchModule,
+        StatusModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: ServiceTokenGuard },
+        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+      ],
+    };
+  }
+}

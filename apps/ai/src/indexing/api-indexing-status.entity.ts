@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { IndexingState } from '#contracts';
+
+/** Where indexing of an API stands; `indexedRevision` is the revision whose chunks are live. */
+@Entity({ schema: 'platform_ai', name: 'api_indexing_status' })
+export class ApiIndexingStatusEntity {
+  @PrimaryColumn({ name: 'api_id', type: 'uuid' })
+  apiId: string;
+
+  @Column({ name: 'org_id', type: 'text' })
+  orgId: string;
+
+  /** The newest revision received. */
+  @Column({ type: 'integer' })
+  revision: number;
+
+  @Column({ name: 'indexed_revision', type: 'integer', nullable: true })
+  indexedRevision: number | null;
+
+  @Column({ type: 'text' })
+  status: IndexingState;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ name: 'chunk_count', type: 'integer', nullable: true })
+  chunkCount: number | null;
+
+  @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true })
+  indexedAt: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  deleted: boolean;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}

@@ -1,0 +1,19 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { INDEXING_QUEUE } from '#contracts';
+import { IndexStoreService } from './index-store.service.js';
+import { IndexingProcessor } from './indexing.processor.js';
+import { VectorIndexService } from './vector-index.service.js';
+
+@Module({})
+export class IndexingModule {
+  /** `runWorker: false` gives an AI API without a worker, for deployments with separate workers. */
+  static forRoot(options: { runWorker: boolean }): DynamicModule {
+    return {
+      module: IndexingModule,
+      imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
+      providers: [IndexStoreService, VectorIndexService, ...(options.runWorker ? [IndexingProcessor] : [])],
+      exports: [IndexStoreService],
+    };
+  }
+}

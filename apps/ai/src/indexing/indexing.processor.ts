@@ -1,0 +1,79 @@
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import type { AiConfig } from '#config';
+import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName } from '#contracts';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
+import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
+import { AI_CONFIG } from '../ai.constants.js';
+import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
+
+type IndexingJob = Job<IndexApiJob, unknown, typeof IndexingJobName.Index> | Job<DeleteApiJob, unknown, typeof IndexingJobName.Delete>;
+
+/** The indexing pipeline: parse → chunk → embed → store → status. */
+@Processor(INDEXING_QUEUE)
+export class IndexingProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(IndexingProcessor.name);
+
+  constructor(
+    private readonly store: IndexStoreService,
+    @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
+    @Inject(AI_CONFIG) private readonly config: AiConfig,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.indexingConcurrency;
+  }
+
+  async process(job: IndexingJob): Promise<{ chunks: number } | { skipped: string } | void> {
+    if (job.name === IndexingJobName.Delete) return this.store.deleteApi(job.data as DeleteApiJob);
+    return this.index(job.data as IndexApiJob);
+  }
+
+  private async index(job: IndexApiJob): Promise<{ chunks: number } | { skipped: string }> {
+    const started = Date.now();
+    if (!(await this.store.beginRevision(job))) return { skipped: 'a newer revision exists' };
+
+    let chunks;
+    try {
+      const spec = await loadSpec(job.spec);
+      chunks = chunkSpec(spec, job);
+    } catch (error) {
+      // A bad spec is the publisher's to fix: record why, do not retry.
+      if (!(error instanceof SpecError)) throw error;
+      await this.store.markFailed(job.apiId, job.revision, error.message);
+      this.logger.warn(`API ${job.apiId} r${job.revision} FAILED: ${error.message}`);
+      return { skipped: error.message };
+    }
+
+    const embedded = await this.embed(chunks);
+    if (!(await this.store.replaceChunks(job, this.embeddings.modelId, embedded))) {
+      return { skipped: 'a newer revision arrived while indexing' };
+    }
+    this.logger.log(`API ${job.apiId} r${job.revision} indexed: ${embedded.length} chunks in ${Date.now() - started} ms`);
+    return { chunks: embedded.length };
+  }
+
+  private async embed(chunks: ReturnType<typeof chunkSpec>): Promise<EmbeddedChunk[]> {
+    const model = this.embeddings.modelId;
+    const hashed = chunks.map((chunk) => ({ ...chunk, contentHash: contentHash(`${model}\n${chunk.embedText}`) }));
+    const vectors = await this.store.findEmbeddings(model, [...new Set(hashed.map((chunk) => chunk.contentHash))]);
+    const missing = [...new Map(hashed.filter((c) => !vectors.has(c.contentHash)).map((c) => [c.contentHash, c.embedText]))];
+    const fresh = await this.embeddings.embedDocuments(missing.map(([, text]) => text));
+    missing.forEach(([hash], index) => vectors.set(hash, fresh[index]));
+    return hashed.map((chunk) => ({ ...chunk, embedding: vectors.get(chunk.contentHash)! }));
+  }
+
+  /** After the last retry, a job that kept failing leaves its reason in the status. */
+  @OnWorkerEvent('failed')
+  async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
+    if (!job || job.name !== IndexingJobName.Index) return;
+    const attempts = job.opts.attempts ?? 1;
+    this.logger.error(`API ${job.data.apiId} r${job.data.revision} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
+    if (job.attemptsMade >= attempts) {
+      await this.store.markFailed(job.data.apiId, job.data.revision, `Indexing failed after ${attempts} attempts: ${error.message}`);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
+import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
+import { truncate } from '#spec';
+import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
+import { type ApiScore, fuseRankings, maxApiScore, RRF_K, rankApis, rankEndpoints } from './rank-fusion.js';
+import type { SearchRequestDto } from './search.dto.js';
+
+/** Chunks each retriever contributes before fusion. */
+const CANDIDATES_PER_RETRIEVER = 150;
+const MATCHED_CHUNKS_PER_API = 3;
+const SNIPPET_CHARS = 300;
+const BROWSE_LIMIT = 1000;
+const HNSW_EF_SEARCH = 200;
+
+@Injectable()
+export class SearchService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
+  ) {}
+
+  async search(request: SearchRequestDto): Promise<SearchResponse> {
+    const started = performance.now();
+    const scope: SearchScope = {
+      orgId: request.orgId,
+      model: this.embeddings.modelId,
+      dimensions: this.embeddings.dimensions,
+      filters: request.filters ?? {},
+    };
+    const maxEndpoints = request.maxEndpoints ?? SEARCH_LIMITS.maxEndpoints.default;
+    const query = request.query.trim();
+    if (!query) return this.browse(scope, maxEndpoints, started);
+
+    const mode = request.mode ?? 'hybrid';
+    let vector: number[] | undefined;
+    let queryEmbeddingMs = 0;
+    if (mode !== 'keyword') {
+      const embedStarted = performance.now();
+      vector = await this.embeddings.embedQuery(query);
+      queryEmbeddingMs = performance.now() - embedStarted;
+    }
+
+    return this.dataSource.transaction(async (manager) => {
+      // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
+      await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+      await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
+      const retriever = new ChunkRetriever(manager, scope);
+      const tsquery = mode !== 'vector' ? await this.toTsquery(manager, query) : undefined;
+
+      const lists = [
+        vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : undefined,
+        tsquery ? await retriever.keywordCandidates(tsquery, CANDIDATES_PER_RETRIEVER) : undefined,
+      ].filter((list) => list !== undefined);
+      const ranked = rankApis(fuseRankings(lists));
+      const top = ranked.slice(0, request.maxResults ?? SEARCH_LIMITS.maxResults.default);
+      const topIds = top.map((api) => api.apiId);
+
+      const cards = await retriever.cards(topIds);
+      const endpoints = groupByApi(await retriever.endpoints(topIds, { vector, tsquery }));
+      const details = await retriever.chunkDetails(top.flatMap((api) => api.chunks.slice(0, MATCHED_CHUNKS_PER_API).map((c) => c.id)));
+
+      const bestApiScore = maxApiScore(lists.length);
+      const bestChunkScore = lists.length / (RRF_K + 1);
+      const results = top.flatMap((api): SearchResult[] => {
+        const card = cards.get(api.apiId);
+        if (!card) return [];
+        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], Boolean(vector), Boolean(tsquery));
+        return [
+          {
+            ...cardFields(card),
+            relevanceScore: round(Math.min(1, api.score / bestApiScore)),
+            endpoints: operations.slice(0, maxEndpoints).map(toEndpoint),
+            matchedChunks: matchedChunks(api, details, bestChunkScore),
+          },
+        ];
+      });
+      return {
+        results,
+        totalFound: ranked.length,
+        queryEmbeddingMs: round(queryEmbeddingMs, 1),
+        searchMs: round(performance.now() - started, 1),
+      };
+    });
+  }
+
+  /** Empty query: every API that passes the filters, by name, with its first operations. */
+  private async browse(scope: SearchScope, maxEndpoints: number, started: number): Promise<SearchResponse> {
+    const retriever = new ChunkRetriever(this.dataSource.manager, scope);
+    const apis = await retriever.allApis(BROWSE_LIMIT);
+    const endpoints = groupByApi(await retriever.endpoints(apis.map((api) => api.apiId), { perApi: maxEndpoints }));
+    return {
+      results: apis.map((card) => ({
+        ...cardFields(card),
+        relevanceScore: 1,
+        endpoints: (endpoints.get(card.apiId) ?? []).map(toEndpoint),
+        matchedChunks: [],
+      })),
+      totalFound: apis.length,
+      queryEmbeddingMs: 0,
+      searchMs: round(performance.now() - started, 1),
+    };
+  }
+
+  /**
+   * Any-term full-text query from the words of a natural-language request, stemmed and without
+   * stop words the same way the chunks were indexed ("english"); `undefined` when nothing is left.
+   */
+  private async toTsquery(manager: { query: DataSource['query'] }, query: string): Promise<string | undefined> {
+    const [row]: { lexemes: string[] }[] = await manager.query(
+      `SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes`,
+      [query],
+    );
+    const terms = row.lexemes.filter((lexeme) => !lexeme.includes('\\')).map((lexeme) => `'${lexeme.replace(/'/g, "''")}'`);
+    return terms.length > 0 ? terms.join(' | ') : undefined;
+  }
+}
+
+function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName'> {
+  return {
+    apiId: card.apiId,
+    apiName: card.name,
+    version: card.version,
+    ...(card.description ? { description: card.description } : {}),
+    ...(card.teamName ? { teamName: card.teamName } : {}),
+  };
+}
+
+function groupByApi(rows: EndpointRow[]): Map<string, EndpointRow[]> {
+  const byApi = new Map<string, EndpointRow[]>();
+  for (const row of rows) byApi.set(row.apiId, [...(byApi.get(row.apiId) ?? []), row]);
+  return byApi;
+}
+
+function toEndpoint(row: EndpointRow): SearchResult['endpoints'][number] {
+  return { method: row.method, path: row.path, ...(row.summary ? { summary: row.summary } : {}) };
+}
+
+function matchedChunks(api: ApiScore, details: Map<string, ChunkDetail>, bestChunkScore: number): SearchResult['matchedChunks'] {
+  return api.chunks.slice(0, MATCHED_CHUNKS_PER_API).flatMap((chunk) => {
+    const detail = details.get(chunk.id);
+    if (!detail) return [];
+    return [
+      {
+        chunkId: detail.id,
+        level: detail.level,
+        title: detail.title,
+        snippet: truncate(detail.content, SNIPPET_CHARS),
+        ...(detail.method ? { method: detail.method } : {}),
+        ...(detail.path ? { path: detail.path } : {}),
+        ...(detail.operationId ? { operationId: detail.operationId } : {}),
+        score: round(Math.min(1, chunk.score / bestChunkScore)),
+      },
+    ];
+  });
+}
+
+function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

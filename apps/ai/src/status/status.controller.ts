@@ -1,0 +1,29 @@
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { type IndexingStatus, InternalHeader } from '#contracts';
+import { IndexingStatusesRequestDto } from './status.dto.js';
+import { StatusService } from './status.service.js';
+
+/** The gateway has already checked the caller may see the API, and says which revision it expects. */
+@Controller()
+export class StatusController {
+  constructor(private readonly status: StatusService) {}
+
+  @Get('indexing-status/:apiId')
+  async one(
+    @Param('apiId', ParseUUIDPipe) apiId: string,
+    @Headers(InternalHeader.ApiOrg) orgId: string | undefined,
+    @Headers(InternalHeader.ApiRevision) revision: string | undefined,
+  ): Promise<IndexingStatus> {
+    if (!orgId || !revision || !/^\d+$/.test(revision)) {
+      throw new BadRequestException(`${InternalHeader.ApiOrg} and ${InternalHeader.ApiRevision} headers are required`);
+    }
+    const [status] = await this.status.statusesOf([{ apiId, orgId, revision: Number(revision) }]);
+    return status;
+  }
+
+  @Post('indexing-statuses')
+  @HttpCode(200)
+  many(@Body() body: IndexingStatusesRequestDto): Promise<IndexingStatus[]> {
+    return this.status.statusesOf(body.apis);
+  }
+}

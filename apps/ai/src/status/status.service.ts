@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import type { IndexingStatus } from '#contracts';
+import { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
+
+export interface ExpectedRevision {
+  apiId: string;
+  orgId: string;
+  /** The registry's newest revision: anything older here means that revision is still queued. */
+  revision: number;
+}
+
+@Injectable()
+export class StatusService {
+  constructor(@InjectRepository(ApiIndexingStatusEntity) private readonly statuses: Repository<ApiIndexingStatusEntity>) {}
+
+  async statusesOf(expected: ExpectedRevision[]): Promise<IndexingStatus[]> {
+    if (expected.length === 0) return [];
+    const rows = await this.statuses.findBy({ apiId: In(expected.map((e) => e.apiId)) });
+    const byId = new Map(rows.map((row) => [row.apiId, row]));
+    return expected.map((e) => describe(e, byId.get(e.apiId)));
+  }
+}
+
+function describe(expected: ExpectedRevision, row: ApiIndexingStatusEntity | undefined): IndexingStatus {
+  // The registry's revision has not reached the worker yet: it waits in the queue.
+  if (!row || row.orgId !== expected.orgId || row.deleted || row.revision < expected.revision) {
+    return { apiId: expected.apiId, status: 'PENDING' };
+  }
+  return {
+    apiId: row.apiId,
+    status: row.status,
+    ...(row.indexedAt && row.status === 'COMPLETED' ? { indexedAt: row.indexedAt.toISOString() } : {}),
+    ...(row.chunkCount !== null && row.status === 'COMPLETED' ? { chunkCount: row.chunkCount } : {}),
+    ...(row.error ? { error: row.error } : {}),
+  };
+}

@@ -1,0 +1,26 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+export const ROLES = ['reader', 'publisher', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The authenticated principal, from the verified token. */
+export interface Caller {
+  sub: string;
+  orgs: string[];
+  roles: Role[];
+}
+
+export type AuthenticatedRequest = Request & { caller?: Caller };
+
+/** Each role includes what the roles before it may do. */
+export function hasRole(caller: Caller, required: Role): boolean {
+  const rank = ROLES.indexOf(required);
+  return caller.roles.some((role) => ROLES.indexOf(role) >= rank);
+}
+
+export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+  const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().caller;
+  if (!caller) throw new Error('CurrentCaller used on a route without authentication');
+  return caller;
+});

@@ -1,0 +1,18 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { GatewayConfig } from '#config';
+import { configureHttpApp } from '#http';
+import { GatewayModule } from './gateway.module.js';
+
+// Room for the rest of the request around a spec of the largest allowed size.
+const BODY_OVERHEAD_BYTES = 64 * 1024;
+
+export async function createGatewayApp(config: GatewayConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  // A spec sent as a JSON string is escaped, so allow for that on top of SPEC_MAX_BYTES.
+  configureHttpApp(app, Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES);
+  return app;
+}

@@ -1,0 +1,49 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { type GatewayConfig, redisConnectionOptions } from '#config';
+import { DatabaseModule } from '#database';
+import { gatewayMigrations } from '../../../migrations/gateway/index.js';
+import { AuthModule } from './auth/auth.module.js';
+import { GATEWAY_CONFIG } from './gateway.constants.js';
+import { HealthModule } from './health/health.module.js';
+import { IndexingModule } from './indexing/indexing.module.js';
+import { ProxyModule } from './proxy/proxy.module.js';
+import { ApiEntity } from './registry/api.entity.js';
+import { RegistryModule } from './registry/registry.module.js';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        { module: GatewayConfigModule, global: true, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] },
+        DatabaseModule.forRoot({
+          target: config.database,
+          entities: [ApiEntity],
+          migrations: gatewayMigrations,
+          migrationsTableName: 'gateway_migrations',
+        }),
+        BullModule.forRoot({
+          // A producer must fail fast when Redis is down (the outbox retries), not queue commands forever.
+          connection: { ...redisConnectionOptions(config.redis.url), enableOfflineQueue: false },
+          prefix: config.redis.queuePrefix,
+        }),
+        EventEmitterModule.forRoot(),
+        AuthModule,
+        RegistryModule,
+        IndexingModule,
+        ProxyModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+      ],
+    };
+  }
+}
+
+@Module({})
+class GatewayConfigModule {}

@@ -1,0 +1,56 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { withTimeout } from '#config';
+import { INDEXING_QUEUE } from '#contracts';
+import { Public } from '../auth/auth.decorators.js';
+import { AiClient } from '../proxy/ai-client.js';
+
+type Check = 'ok' | string;
+
+@Controller()
+@Public()
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    private readonly ai: AiClient,
+  ) {}
+
+  /** The process is alive. */
+  @Get('healthz')
+  healthz(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Ready to serve: database, Redis and the AI app all answer. */
+  @Get('readyz')
+  @HttpCode(200)
+  async readyz(): Promise<{ status: 'ok'; checks: Record<string, Check> }> {
+    const [database, redis, ai] = await Promise.all([
+      check(() => this.dataSource.query('SELECT 1')),
+      check(() => this.queue.count()),
+      check(async () => {
+        const response = await this.ai.call('GET', '/healthz');
+        if (response.status !== 200) throw new Error(`status ${response.status}`);
+      }),
+    ]);
+    const checks = { database, redis, ai };
+    const failed = Object.entries(checks).filter(([, result]) => result !== 'ok');
+    if (failed.length > 0) {
+      throw new ServiceUnavailableException(`Not ready: ${failed.map(([name, reason]) => `${name} (${reason})`).join(', ')}`);
+    }
+    return { status: 'ok', checks };
+  }
+}
+
+async function check(probe: () => Promise<unknown>): Promise<Check> {
+  try {
+    await withTimeout(probe(), 3000);
+    return 'ok';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+

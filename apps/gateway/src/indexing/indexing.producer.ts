@@ -1,0 +1,120 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Queue } from 'bullmq';
+import { Repository } from 'typeorm';
+import { type GatewayConfig, withTimeout } from '#config';
+import {
+  type DeleteApiJob,
+  type IndexApiJob,
+  INDEXING_JOB_OPTIONS,
+  INDEXING_QUEUE,
+  indexingJobId,
+  IndexingJobName,
+} from '#contracts';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { ApiEntity } from '../registry/api.entity.js';
+
+const ENQUEUE_TIMEOUT_MS = 5000;
+const SWEEP_BATCH = 100;
+
+/**
+ * Delivers registry changes to the indexing queue. The registry row is the outbox: a change is
+ * durable once committed, and is re-sent until a job for its revision reaches Redis, so a
+ * registration made while Redis is down is indexed once it is back. Job ids are per revision,
+ * so sending twice is harmless.
+ */
+@Injectable()
+export class IndexingProducer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(IndexingProducer.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    @InjectRepository(ApiEntity) private readonly apis: Repository<ApiEntity>,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.outboxIntervalMs);
+    this.timer.unref();
+    void this.sweep();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Sends the newest revision of one API; returns false when it must wait for the next sweep. */
+  async deliver(apiId: string): Promise<boolean> {
+    const api = await this.apis.findOneBy({ id: apiId });
+    if (!api || api.queuedRevision >= api.revision) return true;
+    try {
+      await withTimeout(this.enqueue(api), ENQUEUE_TIMEOUT_MS, `queue did not answer within ${ENQUEUE_TIMEOUT_MS} ms`);
+    } catch (error) {
+      this.logger.warn(`Indexing request for API ${apiId} r${api.revision} not queued yet: ${(error as Error).message}`);
+      return false;
+    }
+    if (api.deletedAt) {
+      // The delete job is in Redis; the tombstone has done its job (unless it changed meanwhile).
+      await this.apis.delete({ id: api.id, revision: api.revision });
+    } else {
+      await this.apis
+        .createQueryBuilder()
+        .update()
+        .set({ queuedRevision: api.revision, updatedAt: () => 'updated_at' })
+        .where('id = :id AND queued_revision < :revision', { id: api.id, revision: api.revision })
+        .execute();
+    }
+    return true;
+  }
+
+  /** Re-sends everything not yet queued (Redis was down, or the process stopped mid-way). */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const pending = await this.apis
+        .createQueryBuilder('api')
+        .select('api.id', 'id')
+        .where('api.queued_revision < api.revision')
+        .orderBy('api.updated_at', 'ASC')
+        .limit(SWEEP_BATCH)
+        .getRawMany<{ id: string }>();
+      for (const { id } of pending) {
+        if (!(await this.deliver(id))) break;
+      }
+    } catch (error) {
+      this.logger.error(`Outbox sweep failed: ${(error as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async enqueue(api: ApiEntity): Promise<void> {
+    if (api.deletedAt) {
+      const job: DeleteApiJob = { apiId: api.id, orgId: api.orgId, revision: api.revision };
+      await this.queue.add(IndexingJobName.Delete, job, {
+        ...INDEXING_JOB_OPTIONS,
+        jobId: indexingJobId(api.id, api.revision, IndexingJobName.Delete),
+      });
+      return;
+    }
+    const job: IndexApiJob = {
+      apiId: api.id,
+      orgId: api.orgId,
+      revision: api.revision,
+      name: api.name,
+      version: api.version,
+      ...(api.teamName ? { teamName: api.teamName } : {}),
+      ...(api.description ? { description: api.description } : {}),
+      spec: api.spec,
+    };
+    await this.queue.add(IndexingJobName.Index, job, {
+      ...INDEXING_JOB_OPTIONS,
+      jobId: indexingJobId(api.id, api.revision, IndexingJobName.Index),
+    });
+  }
+}
+

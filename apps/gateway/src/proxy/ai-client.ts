@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import type { GatewayConfig } from '#config';
+import { InternalHeader, type ApiRecord } from '#contracts';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+
+/** The AI app could not be reached or did not answer in time. */
+export class AiUnavailableError extends ServiceUnavailableException {}
+
+export interface AiResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface AiCallOptions {
+  body?: unknown;
+  requestId?: string;
+  headers?: Record<string, string>;
+}
+
+type Indexing = NonNullable<ApiRecord['indexing']>;
+
+/** HTTP client for the internal AI app: service token, request id, timeout, typed failures. */
+@Injectable()
+export class AiClient {
+  private readonly logger = new Logger(AiClient.name);
+
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  async call(method: string, path: string, options: AiCallOptions = {}): Promise<AiResponse> {
+    const headers: Record<string, string> = {
+      [InternalHeader.ServiceToken]: this.config.serviceToken,
+      ...(options.requestId ? { [InternalHeader.RequestId]: options.requestId } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    };
+    let response: Response;
+    try {
+      response = await fetch(`${this.config.aiUrl}${path}`, {
+        method,
+        headers,
+        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+        signal: AbortSignal.timeout(this.config.aiTimeoutMs),
+      });
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? 'application/json',
+        body: await response.text(),
+      };
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        throw new AiUnavailableError(`The search service did not answer within ${this.config.aiTimeoutMs} ms; try again`);
+      }
+      throw new AiUnavailableError('The search service is unavailable right now; try again shortly');
+    }
+  }
+
+  /**
+   * Indexing status of registry APIs, keyed by API id. Best effort: when the AI app is down the
+   * map is empty and records go out without `indexing`, rather than failing the registry call.
+   */
+  async indexingStatuses(apis: { id: string; orgId: string; revision: number }[]): Promise<Map<string, Indexing>> {
+    if (apis.length === 0) return new Map();
+    try {
+      const response = await this.call('POST', '/indexing-statuses', {
+        body: { apis: apis.map(({ id, orgId, revision }) => ({ apiId: id, orgId, revision })) },
+      });
+      if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body.slice(0, 200)}`);
+      const statuses = JSON.parse(response.body) as ({ apiId: string } & Indexing)[];
+      return new Map(statuses.map(({ apiId, ...indexing }) => [apiId, indexing]));
+    } catch (error) {
+      this.logger.warn(`Indexing statuses unavailable: ${(error as Error).message}`);
+      return new Map();
+    }
+  }
+}

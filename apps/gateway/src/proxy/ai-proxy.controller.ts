@@ -1,0 +1,52 @@
+import { BadRequestException, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { InternalHeader } from '#contracts';
+import { requestIdOf } from '#http';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { assertOrgMember } from '../auth/org-access.js';
+import { RegistryService } from '../registry/registry.service.js';
+import { AiClient, type AiResponse } from './ai-client.js';
+
+/**
+ * `/api-management/ai/**`: authorises the caller for the org (or API) named, then forwards to the
+ * AI app unchanged and returns its answer unchanged. The AI app validates and does the work.
+ */
+@Controller('api-management/ai')
+export class AiProxyController {
+  constructor(
+    private readonly ai: AiClient,
+    private readonly registry: RegistryService,
+  ) {}
+
+  @Post('search')
+  async search(
+    @CurrentCaller() caller: Caller,
+    @Body('orgId') orgId: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    // The only field the gateway needs, to authorise; the AI app validates the rest.
+    if (typeof orgId !== 'string' || !orgId) throw new BadRequestException('orgId is required');
+    assertOrgMember(caller, orgId);
+    send(response, await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) }));
+  }
+
+  @Get('indexing-status/:apiId')
+  async indexingStatus(
+    @CurrentCaller() caller: Caller,
+    @Param('apiId') apiId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const answer = await this.ai.call('GET', `/indexing-status/${api.id}`, {
+      requestId: requestIdOf(request),
+      headers: { [InternalHeader.ApiOrg]: api.orgId, [InternalHeader.ApiRevision]: String(api.revision) },
+    });
+    send(response, answer);
+  }
+}
+
+function send(response: Response, answer: AiResponse): void {
+  response.status(answer.status).type(answer.contentType).send(answer.body);
+}

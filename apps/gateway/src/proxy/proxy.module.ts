@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { RegistryModule } from '../registry/registry.module.js';
+import { AiClientModule } from './ai-client.module.js';
+import { AiProxyController } from './ai-proxy.controller.js';
+
+@Module({
+  imports: [RegistryModule, AiClientModule],
+  controllers: [AiProxyController],
+})
+export class ProxyModule {}

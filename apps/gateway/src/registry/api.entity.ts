@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** A registered API. Rows with `deletedAt` are tombstones kept until their delete job is queued. */
+@Entity({ schema: 'platform_backend', name: 'apis' })
+export class ApiEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'org_id', type: 'text' })
+  orgId: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text' })
+  version: string;
+
+  @Column({ name: 'team_name', type: 'text', nullable: true })
+  teamName: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'text' })
+  spec: string;
+
+  @Column({ type: 'integer', default: 1 })
+  revision: number;
+
+  /** The newest revision whose indexing job reached the queue (transactional outbox). */
+  @Column({ name: 'queued_revision', type: 'integer', default: 0 })
+  queuedRevision: number;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,167 @@
+import { ConflictException, HttpException, Inject, Injectable, NotFoundException, PayloadTooLargeException, UnprocessableEntityException } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, type FindOptionsWhere, In, QueryFailedError, Repository } from 'typeorm';
+import { ApiDeletedEvent, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
+import type { GatewayConfig } from '#config';
+import { readSpecDocument, SpecError } from '#spec';
+import { assertOrgMember } from '../auth/org-access.js';
+import type { Caller } from '../auth/caller.js';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { AiClient } from '../proxy/ai-client.js';
+import type { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
+import { ApiEntity } from './api.entity.js';
+
+const UNIQUE_VIOLATION = '23505';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class RegistryService {
+  constructor(
+    @InjectRepository(ApiEntity) private readonly apis: Repository<ApiEntity>,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly events: EventEmitter2,
+    private readonly ai: AiClient,
+  ) {}
+
+  async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
+    assertOrgMember(caller, body.orgId);
+    const spec = this.checkSpec(body.spec);
+    const entity = await this.saveUnique(() =>
+      this.apis.save(
+        this.apis.create({
+          orgId: body.orgId,
+          name: body.name.trim(),
+          version: body.version.trim(),
+          teamName: body.teamName?.trim() || null,
+          description: body.description?.trim() || null,
+          spec,
+        }),
+      ),
+    body);
+    this.events.emit(ApiRegisteredEvent.eventName, new ApiRegisteredEvent(entity.id));
+    return toRecord(entity, { status: 'PENDING' });
+  }
+
+  async update(caller: Caller, apiId: string, body: ApiBodyDto): Promise<ApiRecord> {
+    const existing = await this.findVisible(caller, apiId);
+    if (body.orgId !== existing.orgId) {
+      throw new ConflictException(`An API cannot move between orgs (it belongs to "${existing.orgId}")`);
+    }
+    const spec = this.checkSpec(body.spec);
+    const entity = await this.saveUnique(async () => {
+      const result = await this.apis
+        .createQueryBuilder()
+        .update()
+        .set({
+          name: body.name.trim(),
+          version: body.version.trim(),
+          teamName: body.teamName?.trim() || null,
+          description: body.description?.trim() || null,
+          spec,
+          revision: () => 'revision + 1',
+        })
+        .where('id = :apiId AND deleted_at IS NULL', { apiId })
+        .execute();
+      if (!result.affected) throw notFound(apiId);
+      return this.apis.findOneByOrFail({ id: apiId });
+    }, body);
+    this.events.emit(ApiUpdatedEvent.eventName, new ApiUpdatedEvent(entity.id));
+    return toRecord(entity, { status: 'PENDING' });
+  }
+
+  async remove(caller: Caller, apiId: string): Promise<void> {
+    await this.findVisible(caller, apiId);
+    const result = await this.apis
+      .createQueryBuilder()
+      .update()
+      .set({ deletedAt: () => 'now()', revision: () => 'revision + 1' })
+      .where('id = :apiId AND deleted_at IS NULL', { apiId })
+      .execute();
+    if (!result.affected) throw notFound(apiId);
+    this.events.emit(ApiDeletedEvent.eventName, new ApiDeletedEvent(apiId));
+  }
+
+  async get(caller: Caller, apiId: string): Promise<ApiRecord> {
+    const entity = await this.findVisible(caller, apiId);
+    const statuses = await this.ai.indexingStatuses([entity]);
+    return toRecord(entity, statuses.get(entity.id));
+  }
+
+  async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
+    if (query.orgId) assertOrgMember(caller, query.orgId);
+    const where: FindOptionsWhere<ApiEntity> = {
+      orgId: query.orgId ?? In(caller.orgs),
+      deletedAt: IsNull(),
+      ...(query.teamName ? { teamName: query.teamName } : {}),
+    };
+    const [items, total] = await this.apis.findAndCount({
+      where,
+      order: { name: 'ASC', version: 'ASC', id: 'ASC' },
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+    });
+    const statuses = await this.ai.indexingStatuses(items);
+    return { items: items.map((item) => toRecord(item, statuses.get(item.id))), total };
+  }
+
+  /** The API if it exists in one of the caller's orgs; another org's API is indistinguishable from none. */
+  async findVisible(caller: Caller, apiId: string): Promise<ApiEntity> {
+    if (!UUID.test(apiId)) throw notFound(apiId);
+    const entity = await this.apis.findOneBy({ id: apiId, deletedAt: IsNull() });
+    if (!entity || !caller.orgs.includes(entity.orgId)) throw notFound(apiId);
+    return entity;
+  }
+
+  /** Cheap checks only (size, JSON/YAML, OpenAPI at all); the worker does the heavy parsing. */
+  private checkSpec(input: string | Record<string, unknown>): string {
+    const text = typeof input === 'string' ? input : JSON.stringify(input);
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.config.specMaxBytes) {
+      throw new PayloadTooLargeException(
+        `The spec is ${bytes} bytes; the limit is ${this.config.specMaxBytes} bytes (SPEC_MAX_BYTES)`,
+      );
+    }
+    try {
+      readSpecDocument(input);
+    } catch (error) {
+      if (error instanceof SpecError) throw new UnprocessableEntityException(error.message);
+      throw error;
+    }
+    return text;
+  }
+
+  private async saveUnique(save: () => Promise<ApiEntity>, body: ApiBodyDto): Promise<ApiEntity> {
+    try {
+      return await save();
+    } catch (error) {
+      if (error instanceof HttpException) throw error;
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string })?.code === UNIQUE_VIOLATION) {
+        throw new ConflictException(
+          `An API named "${body.name}" version "${body.version}" already exists in org "${body.orgId}"`,
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+function notFound(apiId: string): NotFoundException {
+  return new NotFoundException(`API "${apiId}" not found`);
+}
+
+function toRecord(entity: ApiEntity, indexing: ApiRecord['indexing']): ApiRecord {
+  return {
+    apiId: entity.id,
+    orgId: entity.orgId,
+    name: entity.name,
+    version: entity.version,
+    ...(entity.teamName ? { teamName: entity.teamName } : {}),
+    ...(entity.description ? { description: entity.description } : {}),
+    revision: entity.revision,
+    createdAt: new Date(entity.createdAt).toISOString(),
+    updatedAt: new Date(entity.updatedAt).toISOString(),
+    ...(indexing ? { indexing } : {}),
+  };
+}
+

@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { bool, ConfigError, dataDir, devSecrets, int, oneOf, optionalStr, str, url } from './env.js';
+
+type Env = Record<string, string | undefined>;
+
+export const EMBEDDING_PROVIDERS = ['local', 'openai'] as const;
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+export interface RedisConfig {
+  url: string;
+  /** BullMQ key prefix; lets two stacks share one Redis database. */
+  queuePrefix: string;
+}
+
+export interface DatabaseConfig {
+  /** PostgreSQL URL; when absent, embedded PGlite in `pgliteDir`. */
+  url?: string;
+  pgliteDir: string;
+  poolSize: number;
+}
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  aiUrl: string;
+  aiTimeoutMs: number;
+  serviceToken: string;
+  jwtSecret: string;
+  specMaxBytes: number;
+  redis: RedisConfig;
+  database: DatabaseConfig;
+  /** How often unsent indexing requests are re-sent to the queue. */
+  outboxIntervalMs: number;
+}
+
+export interface EmbeddingsConfig {
+  provider: EmbeddingProviderName;
+  batchSize: number;
+  openai: { apiKey?: string; baseUrl?: string; model: string; dimensions?: number; timeoutMs: number };
+}
+
+export interface AiConfig {
+  host: string;
+  port: number;
+  serviceToken: string;
+  redis: RedisConfig;
+  database: DatabaseConfig;
+  embeddings: EmbeddingsConfig;
+  indexingConcurrency: number;
+  /** Set false to run an AI API without a worker (workers run as separate processes). */
+  runWorker: boolean;
+}
+
+function redisConfig(env: Env): RedisConfig {
+  return {
+    url: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
+    queuePrefix: str(env, 'QUEUE_PREFIX', 'bull'),
+  };
+}
+
+function databaseConfig(env: Env, app: 'gateway' | 'ai'): DatabaseConfig {
+  return {
+    url: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    pgliteDir: join(dataDir(env), app),
+    poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+  };
+}
+
+function serviceToken(env: Env): string {
+  return optionalStr(env, 'AI_SERVICE_TOKEN') ?? devSecrets(dataDir(env)).serviceToken;
+}
+
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const aiPort = int(env, 'AI_PORT', 9090, 1, 65535);
+  const jwtSecret = optionalStr(env, 'AUTH_JWT_SECRET') ?? devSecrets(dataDir(env)).jwtSecret;
+  if (jwtSecret.length < 32) throw new ConfigError('AUTH_JWT_SECRET must be at least 32 characters');
+  return {
+    host: str(env, 'GATEWAY_HOST', '0.0.0.0'),
+    port: int(env, 'GATEWAY_PORT', 8080, 0, 65535),
+    aiUrl: url(env, 'AI_URL', `http://127.0.0.1:${aiPort}`, ['http:', 'https:'])!.replace(/\/+$/, ''),
+    aiTimeoutMs: int(env, 'AI_TIMEOUT_MS', 15000, 100, 600000),
+    serviceToken: serviceToken(env),
+    jwtSecret,
+    specMaxBytes: int(env, 'SPEC_MAX_BYTES', 10 * 1024 * 1024, 1024),
+    redis: redisConfig(env),
+    database: databaseConfig(env, 'gateway'),
+    outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000, 100),
+  };
+}
+
+export function loadAiConfig(env: Env = process.env): AiConfig {
+  const dimensions = optionalStr(env, 'OPENAI_EMBEDDINGS_DIMENSIONS');
+  const embeddings: EmbeddingsConfig = {
+    provider: oneOf(env, 'EMBEDDINGS_PROVIDER', EMBEDDING_PROVIDERS, 'local'),
+    batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 32, 1, 2048),
+    openai: {
+      apiKey: optionalStr(env, 'OPENAI_API_KEY'),
+      baseUrl: url(env, 'OPENAI_BASE_URL', undefined, ['http:', 'https:']),
+      model: str(env, 'OPENAI_EMBEDDINGS_MODEL', 'text-embedding-3-small'),
+      dimensions: dimensions ? int(env, 'OPENAI_EMBEDDINGS_DIMENSIONS', 0, 1, 4096) : undefined,
+      timeoutMs: int(env, 'OPENAI_TIMEOUT_MS', 30000, 100),
+    },
+  };
+  if (embeddings.provider === 'openai' && !embeddings.openai.apiKey && !embeddings.openai.baseUrl) {
+    throw new ConfigError('EMBEDDINGS_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)');
+  }
+  return {
+    host: str(env, 'AI_HOST', '127.0.0.1'),
+    port: int(env, 'AI_PORT', 9090, 0, 65535),
+    serviceToken: serviceToken(env),
+    redis: redisConfig(env),
+    database: databaseConfig(env, 'ai'),
+    embeddings,
+    indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 1, 1, 64),
+    runWorker: bool(env, 'AI_RUN_WORKER', true),
+  };
+}

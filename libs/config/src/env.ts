@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** A configuration problem; printed as one line and the process stops. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function str(env: Env, key: string, fallback?: string): string {
+  const value = env[key]?.trim();
+  if (value) return value;
+  if (fallback === undefined) throw new ConfigError(`${key} is required`);
+  return fallback;
+}
+
+export function optionalStr(env: Env, key: string): string | undefined {
+  return env[key]?.trim() || undefined;
+}
+
+export function int(env: Env, key: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[key]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${key} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function bool(env: Env, key: string, fallback: boolean): boolean {
+  const raw = env[key]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${key} must be true or false, got "${raw}"`);
+}
+
+export function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[key]?.trim() || fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+export function url(env: Env, key: string, fallback: string | undefined, protocols: string[]): string | undefined {
+  const raw = env[key]?.trim() || fallback;
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${key} is not a valid URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${key} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+export function dataDir(env: Env): string {
+  return resolve(str(env, 'DATA_DIR', './data'));
+}
+
+interface DevSecrets {
+  jwtSecret: string;
+  serviceToken: string;
+}
+
+/**
+ * Secrets for development when none are configured: generated once and kept in the data
+ * directory, so tokens survive restarts and both apps (and `npm run token`) agree on them.
+ */
+export function devSecrets(dir: string): DevSecrets {
+  const file = join(dir, 'dev-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  mkdirSync(dir, { recursive: true });
+  const secrets: DevSecrets = {
+    jwtSecret: randomBytes(32).toString('base64url'),
+    serviceToken: randomBytes(32).toString('base64url'),
+  };
+  // 'wx' fails if another process created it first; then read theirs.
+  try {
+    writeFileSync(file, JSON.stringify(secrets), { flag: 'wx', mode: 0o600 });
+    return secrets;
+  } catch {
+    return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './app-config.js';
+export * from './env.js';
+export * from './redis.js';
+export * from './with-timeout.js';

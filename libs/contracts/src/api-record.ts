@@ -1,0 +1,22 @@
+import type { IndexingState } from './indexing-status.js';
+
+/** An API as the registry returns it. */
+export interface ApiRecord {
+  apiId: string;
+  orgId: string;
+  name: string;
+  version: string;
+  teamName?: string;
+  description?: string;
+  /** Increases with every update; the indexer only ever applies the newest one. */
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Absent when the AI app could not be asked (it is down or slow). */
+  indexing?: { status: IndexingState; indexedAt?: string; chunkCount?: number; error?: string };
+}
+
+export interface ApiListResponse {
+  items: ApiRecord[];
+  total: number;
+}

@@ -1,0 +1,39 @@
+/** Queue, job names and options shared by the producer (gateway) and the worker (AI app). */
+export const INDEXING_QUEUE = 'api-indexing';
+
+export const IndexingJobName = {
+  Index: 'index-api',
+  Delete: 'delete-api',
+} as const;
+export type IndexingJobName = (typeof IndexingJobName)[keyof typeof IndexingJobName];
+
+export const INDEXING_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/** One job per (API, revision): re-sending the same revision is a no-op in Redis. */
+export function indexingJobId(apiId: string, revision: number, name: IndexingJobName): string {
+  return `${name}-${apiId}-r${revision}`;
+}
+
+/** Everything the AI app needs to index an API travels with the job. */
+export interface IndexApiJob {
+  apiId: string;
+  orgId: string;
+  revision: number;
+  name: string;
+  version: string;
+  teamName?: string;
+  description?: string;
+  /** The spec exactly as registered (JSON or YAML text). */
+  spec: string;
+}
+
+export interface DeleteApiJob {
+  apiId: string;
+  orgId: string;
+  revision: number;
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
+
+export interface DatabaseTarget {
+  /** PostgreSQL URL; when absent an embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory, or `memory://` for a throwaway database. */
+  pgliteDir: string;
+  poolSize: number;
+}
+
+export interface AppDataSourceOptions {
+  target: DatabaseTarget;
+  entities: Function[];
+  migrations: (new () => MigrationInterface)[];
+  /** Each app keeps its own migration history, so both can share one PostgreSQL. */
+  migrationsTableName: string;
+}
+
+export interface PreparedDataSource {
+  options: DataSourceOptions;
+  /** The embedded database, when one is used; close it after the DataSource. */
+  pglite?: PGlite;
+}
+
+/**
+ * TypeORM options for PostgreSQL, or for PGlite through node-postgres with a pool of one
+ * (PGlite is a single session: more connections would share it and break transactions).
+ */
+export async function prepareDataSource(opts: AppDataSourceOptions): Promise<PreparedDataSource> {
+  const common = {
+    type: 'postgres' as const,
+    entities: opts.entities,
+    migrations: opts.migrations,
+    migrationsTableName: opts.migrationsTableName,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: ['error', 'warn'] as ('error' | 'warn')[],
+  };
+  if (opts.target.url) {
+    return {
+      options: {
+        ...common,
+        url: opts.target.url,
+        extra: { max: opts.target.poolSize, connectionTimeoutMillis: 10000 },
+      },
+    };
+  }
+  if (!opts.target.pgliteDir.startsWith('memory://')) mkdirSync(opts.target.pgliteDir, { recursive: true });
+  const pglite = await PGlite.create(opts.target.pgliteDir, { extensions: { vector, pg_trgm } });
+  return {
+    pglite,
+    options: {
+      ...common,
+      uuidExtension: 'pgcrypto',
+      installExtensions: false,
+      extra: { ...createPgConfig(pglite), max: 1, connectionTimeoutMillis: 60000 },
+    },
+  };
+}

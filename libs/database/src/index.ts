@@ -1,0 +1,2 @@
+export * from './data-source-options.js';
+export * from './database.module.js';

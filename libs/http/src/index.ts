@@ -1,0 +1,3 @@
+export * from './configure-app.js';
+export * from './problem.filter.js';
+export * from './request-id.js';

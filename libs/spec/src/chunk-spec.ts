@@ -1,0 +1,274 @@
+import { createHash } from 'node:crypto';
+import { cleanText, splitText, truncate } from './clean-text.js';
+import type { LoadedSpec } from './load-spec.js';
+import { isObject } from './read-spec.js';
+
+export type ChunkLevel = 'L1' | 'L2' | 'L3';
+
+/** Registry facts that complete (and override) what the spec says about itself. */
+export interface ApiFacts {
+  name: string;
+  version: string;
+  teamName?: string;
+  description?: string;
+}
+
+export interface SpecChunk {
+  /** Stable within one API: `api`, `api#2`, `op:GET /pets`, `schema:Pet`. */
+  key: string;
+  level: ChunkLevel;
+  title: string;
+  /** Clean text: stored, shown as a snippet and indexed for keywords. */
+  text: string;
+  /** What is embedded: `text` with a short context prefix naming the API (and operation). */
+  embedText: string;
+  method?: string;
+  path?: string;
+  operationId?: string;
+  summary?: string;
+  tags: string[];
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const L1_PART_CHARS = 1500;
+const DESCRIPTION_CHARS = 600;
+const MAX_FIELDS = 40;
+
+/** Cuts a dereferenced spec into L1 (API), L2 (operation) and L3 (named schema) chunks. */
+export function chunkSpec(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
+  const doc = spec.document;
+  const tagDescriptions = readTags(doc.tags);
+  return [...apiChunks(spec, facts, tagDescriptions), ...operationChunks(spec, facts), ...schemaChunks(spec, facts)];
+}
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function apiChunks(spec: LoadedSpec, facts: ApiFacts, tags: Map<string, string>): SpecChunk[] {
+  const doc = spec.document;
+  const info = isObject(doc.info) ? doc.info : {};
+  const description = cleanText(facts.description) || cleanText(info.description);
+  const lines = [
+    `${facts.name} (version ${facts.version})`,
+    facts.teamName ? `Team: ${facts.teamName}` : '',
+    description ? truncate(description, L1_PART_CHARS) : '',
+    tags.size ? `Tags: ${[...tags].map(([name, text]) => (text ? `${name} (${truncate(text, 120)})` : name)).join('; ')}` : '',
+    servers(spec).length ? `Servers: ${servers(spec).join(', ')}` : '',
+    securitySchemes(spec).length ? `Security: ${securitySchemes(spec).join(', ')}` : '',
+  ].filter(Boolean);
+  const prefix = `[${facts.name}]`;
+  const chunks: SpecChunk[] = [
+    { key: 'api', level: 'L1', title: facts.name, text: lines.join('\n'), embedText: `${prefix} ${lines.join('. ')}`, tags: [...tags.keys()] },
+  ];
+  // A long description continues in further L1 chunks instead of being lost.
+  splitText(description, L1_PART_CHARS)
+    .slice(1)
+    .forEach((part, index) => {
+      chunks.push({
+        key: `api#${index + 2}`,
+        level: 'L1',
+        title: `${facts.name} — overview (part ${index + 2})`,
+        text: part,
+        embedText: `${prefix} ${part}`,
+        tags: [],
+      });
+    });
+  return chunks;
+}
+
+function operationChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
+  const doc = spec.document;
+  const chunks: SpecChunk[] = [];
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!isObject(op)) continue;
+      chunks.push(operationChunk(spec, facts, method.toUpperCase(), path, op, shared));
+    }
+  }
+  return chunks;
+}
+
+function operationChunk(
+  spec: LoadedSpec,
+  facts: ApiFacts,
+  method: string,
+  path: string,
+  op: Record<string, unknown>,
+  sharedParameters: unknown[],
+): SpecChunk {
+  const summary = cleanText(op.summary);
+  const description = truncate(cleanText(op.description), DESCRIPTION_CHARS);
+  const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
+  const tags = Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [];
+  const parameters = mergeParameters(sharedParameters, Array.isArray(op.parameters) ? op.parameters : []);
+  const bodyFields = requestFields(spec, op, parameters);
+  const responses = responseLines(spec, op);
+  const paramLines = parameters
+    .filter((p) => p.in !== 'body')
+    .map((p) => `${p.name} (${p.in})${p.description ? `: ${truncate(p.description, 120)}` : ''}`);
+
+  const lines = [
+    `${method} ${path}`,
+    summary,
+    description && description !== summary ? description : '',
+    operationId ? `Operation: ${operationId}` : '',
+    tags.length ? `Tags: ${tags.join(', ')}` : '',
+    paramLines.length ? `Parameters: ${paramLines.join('; ')}` : '',
+    bodyFields.length ? `Request body: ${bodyFields.join(', ')}` : '',
+    responses.length ? `Responses: ${responses.join('; ')}` : '',
+  ].filter(Boolean);
+  const title = summary ? `${method} ${path} — ${truncate(summary, 120)}` : `${method} ${path}`;
+  const embedParts = [summary, description && description !== summary ? truncate(description, 300) : '', humanize(operationId), tags.join(', ')];
+  return {
+    key: `op:${method} ${path}`,
+    level: 'L2',
+    title,
+    text: lines.join('\n'),
+    embedText: `[${facts.name} · ${method} ${path}] ${embedParts.filter(Boolean).join('. ')}`,
+    method,
+    path,
+    operationId,
+    summary: summary || undefined,
+    tags,
+  };
+}
+
+function schemaChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
+  const doc = spec.document;
+  const schemas =
+    spec.flavor === 'swagger-2.0'
+      ? doc.definitions
+      : isObject(doc.components)
+        ? doc.components.schemas
+        : undefined;
+  if (!isObject(schemas)) return [];
+  const chunks: SpecChunk[] = [];
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!isObject(schema)) continue;
+    const description = truncate(cleanText(schema.description), DESCRIPTION_CHARS);
+    const fields = describeFields(schema);
+    if (!description && fields.length === 0) continue;
+    const lines = [`Schema ${name}`, description, fields.length ? `Fields: ${fields.join('; ')}` : ''].filter(Boolean);
+    chunks.push({
+      key: `schema:${name}`,
+      level: 'L3',
+      title: `${name} schema`,
+      text: lines.join('\n'),
+      embedText: `[${facts.name} · schema ${name}] ${[description, fieldNames(schema).join(', ')].filter(Boolean).join('. ')}`,
+      tags: [],
+    });
+  }
+  return chunks;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  description: string;
+  schema?: unknown;
+}
+
+function mergeParameters(shared: unknown[], own: unknown[]): Parameter[] {
+  const byKey = new Map<string, Parameter>();
+  for (const raw of [...shared, ...own]) {
+    if (!isObject(raw) || typeof raw.name !== 'string') continue;
+    const param = { name: raw.name, in: String(raw.in ?? ''), description: cleanText(raw.description), schema: raw.schema };
+    byKey.set(`${param.in}:${param.name}`, param);
+  }
+  return [...byKey.values()];
+}
+
+function requestFields(spec: LoadedSpec, op: Record<string, unknown>, parameters: Parameter[]): string[] {
+  if (spec.flavor === 'swagger-2.0') {
+    const body = parameters.find((p) => p.in === 'body');
+    const formFields = parameters.filter((p) => p.in === 'formData').map((p) => p.name);
+    return [...(body ? fieldNames(body.schema) : []), ...formFields].slice(0, MAX_FIELDS);
+  }
+  const requestBody = isObject(op.requestBody) ? op.requestBody : undefined;
+  return fieldNames(firstContentSchema(requestBody?.content)).slice(0, MAX_FIELDS);
+}
+
+function responseLines(spec: LoadedSpec, op: Record<string, unknown>): string[] {
+  if (!isObject(op.responses)) return [];
+  return Object.entries(op.responses)
+    .filter(([, response]) => isObject(response))
+    .slice(0, 8)
+    .map(([code, raw]) => {
+      const response = raw as Record<string, unknown>;
+      const description = truncate(cleanText(response.description), 100);
+      const schema = spec.flavor === 'swagger-2.0' ? response.schema : firstContentSchema(response.content);
+      const fields = code.startsWith('2') ? fieldNames(schema).slice(0, MAX_FIELDS) : [];
+      return [code, description, fields.length ? `fields ${fields.join(', ')}` : ''].filter(Boolean).join(' ');
+    });
+}
+
+function firstContentSchema(content: unknown): unknown {
+  if (!isObject(content)) return undefined;
+  const json = Object.entries(content).find(([type]) => /json/i.test(type)) ?? Object.entries(content)[0];
+  return json && isObject(json[1]) ? json[1].schema : undefined;
+}
+
+/** Top-level property names of a schema, looking through arrays and allOf/oneOf/anyOf. */
+export function fieldNames(schema: unknown, depth = 0): string[] {
+  if (!isObject(schema) || depth > 3) return [];
+  const names = new Set<string>();
+  if (isObject(schema.properties)) Object.keys(schema.properties).forEach((name) => names.add(name));
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const parts = schema[key];
+    if (Array.isArray(parts)) parts.forEach((part) => fieldNames(part, depth + 1).forEach((name) => names.add(name)));
+  }
+  if (names.size === 0 && schema.items) fieldNames(schema.items, depth + 1).forEach((name) => names.add(name));
+  return [...names];
+}
+
+function describeFields(schema: Record<string, unknown>): string[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  return fieldNames(schema)
+    .slice(0, MAX_FIELDS)
+    .map((name) => {
+      const property = properties[name];
+      const description = isObject(property) ? truncate(cleanText(property.description), 100) : '';
+      return description ? `${name}: ${description}` : name;
+    });
+}
+
+function readTags(raw: unknown): Map<string, string> {
+  const tags = new Map<string, string>();
+  if (!Array.isArray(raw)) return tags;
+  for (const tag of raw) {
+    if (isObject(tag) && typeof tag.name === 'string') tags.set(tag.name, cleanText(tag.description));
+  }
+  return tags;
+}
+
+function servers(spec: LoadedSpec): string[] {
+  const doc = spec.document;
+  if (spec.flavor === 'swagger-2.0') {
+    return typeof doc.host === 'string' ? [`${doc.host}${typeof doc.basePath === 'string' ? doc.basePath : ''}`] : [];
+  }
+  return Array.isArray(doc.servers)
+    ? doc.servers.flatMap((s) => (isObject(s) && typeof s.url === 'string' ? [s.url] : [])).slice(0, 5)
+    : [];
+}
+
+function securitySchemes(spec: LoadedSpec): string[] {
+  const doc = spec.document;
+  const schemes = spec.flavor === 'swagger-2.0' ? doc.securityDefinitions : isObject(doc.components) ? doc.components.securitySchemes : undefined;
+  if (!isObject(schemes)) return [];
+  return Object.entries(schemes).map(([name, scheme]) => (isObject(scheme) && scheme.type ? `${name} (${String(scheme.type)})` : name));
+}
+
+/** `listUserPlaylists` → `list user playlists`, so the words embed and match. */
+export function humanize(identifier: string | undefined): string {
+  if (!identifier) return '';
+  return identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .toLowerCase()
+    .trim();
+}

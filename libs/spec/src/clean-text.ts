@@ -1,0 +1,42 @@
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/**
+ * Plain text from a spec's HTML/Markdown description: tags, link targets, images, emphasis
+ * and code fences dropped, entities decoded, whitespace collapsed.
+ */
+export function cleanText(input: unknown): string {
+  if (typeof input !== 'string') return '';
+  return input
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]{0,2000}>/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name])
+    .replace(/[*_`#>|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Cuts at a word boundary and marks the cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Splits long text into parts of at most `max` characters, preferring sentence ends. */
+export function splitText(text: string, max: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    const sentenceEnd = Math.max(window.lastIndexOf('. '), window.lastIndexOf('? '), window.lastIndexOf('! '));
+    const cut = sentenceEnd > max * 0.5 ? sentenceEnd + 1 : window.lastIndexOf(' ') > max * 0.5 ? window.lastIndexOf(' ') : max;
+    parts.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}

@@ -1,0 +1,5 @@
+export * from './chunk-spec.js';
+export * from './clean-text.js';
+export * from './load-spec.js';
+export * from './read-spec.js';
+export * from './spec-error.js';

@@ -1,0 +1,63 @@
+import yaml from 'js-yaml';
+import { SpecError } from './spec-error.js';
+
+export type SpecFlavor = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
+
+export type SpecDocument = Record<string, unknown>;
+
+/**
+ * Parses JSON or YAML text (or takes an object) and checks that it is a Swagger 2.0 or
+ * OpenAPI 3.x document. Cheap enough to run in a request handler.
+ */
+export function readSpecDocument(input: unknown): { document: SpecDocument; flavor: SpecFlavor } {
+  const document = typeof input === 'string' ? parseText(input) : input;
+  if (!isObject(document)) throw new SpecError('The spec must be a JSON or YAML object (an OpenAPI document)');
+  return { document, flavor: detectFlavor(document) };
+}
+
+function parseText(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed) throw new SpecError('The spec is empty');
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch (error) {
+      throw new SpecError(`The spec is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  try {
+    // JSON_SCHEMA: no custom tags, no dates turned into objects; `json` lets duplicate keys win last.
+    return yaml.load(trimmed, { schema: yaml.JSON_SCHEMA, json: true });
+  } catch (error) {
+    const reason = error instanceof yaml.YAMLException ? error.message.split('\n')[0] : String(error);
+    throw new SpecError(`The spec is neither valid JSON nor valid YAML: ${reason}`);
+  }
+}
+
+function detectFlavor(doc: SpecDocument): SpecFlavor {
+  let flavor: SpecFlavor;
+  if (doc.swagger !== undefined) {
+    if (String(doc.swagger) !== '2.0') throw new SpecError(`Unsupported Swagger version "${String(doc.swagger)}" (only 2.0)`);
+    flavor = 'swagger-2.0';
+  } else if (typeof doc.openapi === 'string' && /^3\.0\.\d+/.test(doc.openapi)) {
+    flavor = 'openapi-3.0';
+  } else if (typeof doc.openapi === 'string' && /^3\.1\.\d+/.test(doc.openapi)) {
+    flavor = 'openapi-3.1';
+  } else if (doc.openapi !== undefined) {
+    throw new SpecError(`Unsupported OpenAPI version "${String(doc.openapi)}" (supported: 3.0.x, 3.1.x)`);
+  } else {
+    throw new SpecError('Not an OpenAPI document: it has neither an "openapi" nor a "swagger" field');
+  }
+  if (!isObject(doc.info)) throw new SpecError('The spec has no "info" object');
+  if (typeof doc.info.title !== 'string' || !doc.info.title.trim()) throw new SpecError('The spec has no "info.title"');
+  const hasPaths = isObject(doc.paths);
+  if (doc.paths !== undefined && !hasPaths) throw new SpecError('"paths" must be an object');
+  if (!hasPaths && !(flavor === 'openapi-3.1' && (isObject(doc.webhooks) || isObject(doc.components)))) {
+    throw new SpecError('The spec has no "paths" object');
+  }
+  return flavor;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
