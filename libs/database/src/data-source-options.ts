@@ -40,7 +40,8 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
-    logging: ['error', 'warn'] as ('error' | 'warn')[],
+    // Failed queries surface as exceptions (and expected ones, like unique violations, are handled).
+    logging: ['warn', 'migration'] as ('warn' | 'migration')[],
   };
   if (opts.target.url) {
     return {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { EmbeddingError, type EmbeddingProvider } from './embedding-provider.js';
 
@@ -80,22 +81,38 @@ class ModelThread {
 
 /**
  * Universal Sentence Encoder lite (512-d), shipped inside npm packages: no download, no network.
- * Documents and queries run on separate threads so a long indexing job never delays a search.
+ * Documents are embedded on one thread per core, queries on a thread of their own, so a long
+ * indexing job never delays a search.
  */
 export class LocalUseEmbeddingProvider implements EmbeddingProvider {
   readonly modelId = 'use-lite-512';
   readonly dimensions = 512;
-  private readonly documents = new ModelThread();
+  private readonly documents: ModelThread[];
   private readonly queries = new ModelThread();
 
-  constructor(private readonly batchSize = 32) {}
+  /** `threads` document threads share the batches of one call (one per core by default). */
+  constructor(
+    private readonly batchSize = 32,
+    threads = availableParallelism(),
+  ) {
+    this.documents = Array.from({ length: Math.max(1, threads) }, () => new ModelThread());
+  }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    const vectors: number[][] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      vectors.push(...(await this.documents.embed(texts.slice(start, start + this.batchSize))));
-    }
-    return vectors;
+    const batches: string[][] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) batches.push(texts.slice(start, start + this.batchSize));
+    // Each thread takes the next batch when it is free; results keep the input order.
+    const results: number[][][] = new Array(batches.length);
+    let next = 0;
+    await Promise.all(
+      this.documents.map(async (thread) => {
+        while (next < batches.length) {
+          const index = next++;
+          results[index] = await thread.embed(batches[index]);
+        }
+      }),
+    );
+    return results.flat();
   }
 
   async embedQuery(text: string): Promise<number[]> {
@@ -105,10 +122,10 @@ export class LocalUseEmbeddingProvider implements EmbeddingProvider {
 
   /** Loads the model ahead of the first request. */
   async warmUp(): Promise<void> {
-    await Promise.all([this.documents.embed(['warm up']), this.queries.embed(['warm up'])]);
+    await Promise.all([...this.documents, this.queries].map((thread) => thread.embed(['warm up'])));
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.documents.stop(), this.queries.stop()]);
+    await Promise.all([...this.documents, this.queries].map((thread) => thread.stop()));
   }
 }

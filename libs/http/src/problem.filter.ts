@@ -38,10 +38,12 @@ export class ProblemFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const problem = this.toProblem(exception);
     problem.instance = requestIdOf(request);
-    if (problem.status >= 500) {
+    if (!(exception instanceof HttpException) && problem.status >= 500) {
       this.logger.error(
         `${request.method} ${request.originalUrl} failed [${problem.instance}]: ${(exception as Error)?.stack ?? String(exception)}`,
       );
+    } else if (problem.status >= 500) {
+      this.logger.warn(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
     }
     if (response.headersSent) return;
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));

@@ -9,6 +9,7 @@ export function cleanText(input: unknown): string {
   return input
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<\/?(a|b|i|u|em|strong|code|span|small|sub|sup|mark)\b[^>]{0,2000}>/gi, '')
     .replace(/<[^>]{0,2000}>/g, ' ')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -23,7 +24,7 @@ export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+  return `${space > max * 0.5 ? cut.slice(0, space) : cut}…`;
 }
 
 /** Splits long text into parts of at most `max` characters, preferring sentence ends. */

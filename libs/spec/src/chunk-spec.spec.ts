@@ -1,0 +1,79 @@
+import { chunkSpec, fieldNames, humanize } from './chunk-spec.js';
+import { loadSpec } from './load-spec.js';
+import { operationsOf, readFixture, restbenchSpec } from '../../../test/fixtures/fixtures.js';
+
+const facts = (name: string) => ({ name, version: '1', teamName: 'team-a' });
+
+describe(chunkSpec.name, () => {
+  it.each(['spotify', 'tmdb'] as const)('should make one L1 chunk and one L2 chunk per operation of the %s spec', async (name) => {
+    const text = restbenchSpec(name);
+    const chunks = chunkSpec(await loadSpec(text), facts(name));
+
+    const l2 = chunks.filter((chunk) => chunk.level === 'L2').map((chunk) => `${chunk.method} ${chunk.path}`);
+    expect(l2.sort()).toEqual(operationsOf(text).sort());
+    expect(chunks.filter((chunk) => chunk.key === 'api')).toHaveLength(1);
+    expect(new Set(chunks.map((chunk) => chunk.key)).size).toBe(chunks.length);
+  });
+
+  it('should describe an operation with its summary, parameters, body fields and a context prefix', async () => {
+    const chunks = chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify'));
+    const addTracks = chunks.find((chunk) => chunk.key === 'op:POST /playlists/{playlist_id}/tracks')!;
+
+    expect(addTracks.title).toBe('POST /playlists/{playlist_id}/tracks — Add Items to Playlist');
+    expect(addTracks.text).toContain('playlist_id (path)');
+    expect(addTracks.text).toMatch(/Request body: .*uris/);
+    expect(addTracks.operationId).toBe('add-tracks-to-playlist');
+    expect(addTracks.embedText.startsWith('[Spotify · POST /playlists/{playlist_id}/tracks]')).toBe(true);
+    expect(addTracks.text).not.toContain('[Spotify');
+  });
+
+  it('should chunk a Swagger 2.0 YAML spec, with body fields from definitions and L3 schema chunks', async () => {
+    const spec = await loadSpec(readFixture('petstore-swagger2.yaml'));
+    const chunks = chunkSpec(spec, facts('Swagger Petstore'));
+
+    expect(spec.flavor).toBe('swagger-2.0');
+    expect(chunks.filter((chunk) => chunk.level === 'L2')).toHaveLength(7);
+    const l1 = chunks.find((chunk) => chunk.key === 'api')!;
+    expect(l1.text).toContain('Servers: petstore.swagger.io/v2');
+    expect(l1.text).toContain('petstore_auth (oauth2)');
+    expect(l1.text).toContain('pet (Everything about your Pets)');
+    expect(l1.text).not.toMatch(/\]\(http/);
+    const addPet = chunks.find((chunk) => chunk.key === 'op:POST /pet')!;
+    expect(addPet.text).toMatch(/Request body: id, category, name, photoUrls, tags, status/);
+    const pet = chunks.find((chunk) => chunk.key === 'schema:Pet')!;
+    expect(pet.level).toBe('L3');
+    expect(pet.text).toContain('status: pet status in the store');
+  });
+
+  it('should chunk an OpenAPI 3.1 spec whose schemas are circular, with clean text from HTML', async () => {
+    const chunks = chunkSpec(await loadSpec(readFixture('circular-openapi31.json')), facts('Org Chart API'));
+
+    const op = chunks.find((chunk) => chunk.key === 'op:GET /employees/{id}')!;
+    expect(op.text).toContain('id (path): Employee id');
+    expect(op.text).toMatch(/fields id, email, manager, reports/);
+    expect(chunks.find((chunk) => chunk.key === 'api')!.text).toContain('Browse an organisation chart: employees');
+  });
+
+  it('should split a long API description over several L1 chunks', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} explains one more capability of the API.`).join(' ');
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Long', version: '1', description: long }, paths: {} });
+    const l1 = chunkSpec(spec, facts('Long')).filter((chunk) => chunk.level === 'L1');
+
+    expect(l1.length).toBeGreaterThan(1);
+    expect(l1.map((chunk) => chunk.text).join(' ')).toContain('Sentence number 59');
+  });
+});
+
+describe(fieldNames.name, () => {
+  it('should collect properties through allOf and array items', () => {
+    const schema = { type: 'array', items: { allOf: [{ properties: { a: {} } }, { properties: { b: {} } }] } };
+    expect(fieldNames(schema)).toEqual(['a', 'b']);
+  });
+});
+
+describe(humanize.name, () => {
+  it('should split camelCase, snake_case and kebab-case identifiers into words', () => {
+    expect(humanize('listUserPlaylists')).toBe('list user playlists');
+    expect(humanize('add-tracks_to.playlist')).toBe('add tracks to playlist');
+  });
+});

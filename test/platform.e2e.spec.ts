@@ -1,0 +1,289 @@
+import request from 'supertest';
+import { readFixture, restbenchSpec } from './fixtures/fixtures.js';
+import { startStack, type TestStack, waitForStatus } from './support/stack.js';
+
+const ORG = 'acme';
+const OTHER_ORG = 'globex';
+
+describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
+  let stack: TestStack;
+  let publisher: string;
+  let reader: string;
+  let outsider: string;
+  let http: () => ReturnType<typeof request>;
+
+  const register = (body: object, token = publisher) =>
+    http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send(body);
+  const search = (body: object, token = reader) =>
+    http().post('/api-management/ai/search').set('authorization', `Bearer ${token}`).send(body);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    http = () => request(stack.gateway.getHttpServer());
+    publisher = await stack.token([ORG], ['publisher']);
+    reader = await stack.token([ORG], ['reader']);
+    outsider = await stack.token([OTHER_ORG], ['publisher']);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  describe('indexing and search', () => {
+    let spotifyId: string;
+    let petstoreId: string;
+
+    it('should register the Spotify spec as PENDING, index it and find it by a natural-language query', async () => {
+      const created = await register({ orgId: ORG, name: 'Spotify Web API', version: '1.0', teamName: 'music', spec: restbenchSpec('spotify') });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ orgId: ORG, name: 'Spotify Web API', revision: 1, indexing: { status: 'PENDING' } });
+      spotifyId = created.body.apiId;
+
+      const petstore = await register({ orgId: ORG, name: 'Petstore', version: '1.0.7', teamName: 'pets', spec: readFixture('petstore-swagger2.yaml') });
+      expect(petstore.status).toBe(201);
+      petstoreId = petstore.body.apiId;
+
+      const status = await waitForStatus(stack, reader, spotifyId, ['COMPLETED', 'FAILED'], 120_000);
+      expect(status).toMatchObject({ status: 'COMPLETED' });
+      expect(status.chunkCount).toBeGreaterThan(JSON.parse(restbenchSpec('spotify')).paths ? 80 : 0);
+      expect(Date.parse(status.indexedAt!)).not.toBeNaN();
+      await expect(waitForStatus(stack, reader, petstoreId)).resolves.toMatchObject({ status: 'COMPLETED' });
+
+      const response = await search({ orgId: ORG, query: 'add some songs to one of my playlists' });
+      expect(response.status).toBe(200);
+      const [first] = response.body.results;
+      expect(first).toMatchObject({ apiId: spotifyId, apiName: 'Spotify Web API', version: '1.0', teamName: 'music' });
+      expect(first.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/playlists/{playlist_id}/tracks' }));
+      expect(first.relevanceScore).toBeGreaterThan(0);
+      expect(first.relevanceScore).toBeLessThanOrEqual(1);
+      expect(first.matchedChunks.length).toBeGreaterThan(0);
+      expect(response.body.totalFound).toBeGreaterThanOrEqual(1);
+      expect(typeof response.body.queryEmbeddingMs).toBe('number');
+      expect(typeof response.body.searchMs).toBe('number');
+    });
+
+    it('should return each API once and respect maxResults and maxEndpoints', async () => {
+      const response = await search({ orgId: ORG, query: 'pets and playlists', maxResults: 1, maxEndpoints: 2 });
+      expect(response.status).toBe(200);
+      expect(response.body.results).toHaveLength(1);
+      expect(response.body.results[0].endpoints.length).toBeLessThanOrEqual(2);
+
+      const all = await search({ orgId: ORG, query: 'pets and playlists', maxResults: 50 });
+      const ids = all.body.results.map((result: { apiId: string }) => result.apiId);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('should find the Swagger 2.0 Petstore by what it does', async () => {
+      const response = await search({ orgId: ORG, query: 'place an order to buy a pet' });
+      expect(response.body.results[0].apiId).toBe(petstoreId);
+      expect(response.body.results[0].endpoints[0]).toMatchObject({ method: 'POST', path: '/store/order' });
+    });
+
+    it('should list every API matching the filters when the query is empty', async () => {
+      const response = await search({ orgId: ORG, query: '', filters: { teamNames: ['music'] } });
+      expect(response.status).toBe(200);
+      expect(response.body.results.map((result: { apiId: string }) => result.apiId)).toEqual([spotifyId]);
+      const byMethod = await search({ orgId: ORG, query: '', filters: { methods: ['delete'] }, maxEndpoints: 50 });
+      for (const result of byMethod.body.results) {
+        expect(result.endpoints.every((endpoint: { method: string }) => endpoint.method === 'DELETE')).toBe(true);
+      }
+    });
+
+    it('should re-index an API when it is updated', async () => {
+      const spec = readFixture('petstore-swagger2.yaml').replace(
+        'paths:\n',
+        `paths:\n  /pet/{petId}/vaccinations:\n    post:\n      summary: "Record a vaccination given to a pet by a veterinarian"\n      operationId: "recordVaccination"\n      responses:\n        "201":\n          description: "Vaccination recorded"\n`,
+      );
+      const updated = await http()
+        .put(`/api-management/apis/${petstoreId}`)
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name: 'Petstore', version: '1.0.8', teamName: 'pets', spec });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({ revision: 2, version: '1.0.8', indexing: { status: 'PENDING' } });
+
+      await waitForStatus(stack, reader, petstoreId, ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED']);
+      const status = await waitForStatus(stack, reader, petstoreId);
+      expect(status.status).toBe('COMPLETED');
+      const response = await search({ orgId: ORG, query: 'vet vaccination record for my dog' });
+      expect(response.body.results[0]).toMatchObject({ apiId: petstoreId, version: '1.0.8' });
+      expect(response.body.results[0].endpoints[0]).toMatchObject({ method: 'POST', path: '/pet/{petId}/vaccinations' });
+    });
+
+    it('should take a deleted API out of search results', async () => {
+      const deleted = await http().delete(`/api-management/apis/${petstoreId}`).set('authorization', `Bearer ${publisher}`);
+      expect(deleted.status).toBe(204);
+      const gone = await http().get(`/api-management/apis/${petstoreId}`).set('authorization', `Bearer ${reader}`);
+      expect(gone.status).toBe(404);
+
+      const deadline = Date.now() + 30_000;
+      let ids: string[] = [petstoreId];
+      while (ids.includes(petstoreId) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const response = await search({ orgId: ORG, query: 'place an order to buy a pet', maxResults: 50 });
+        ids = response.body.results.map((result: { apiId: string }) => result.apiId);
+      }
+      expect(ids).not.toContain(petstoreId);
+      expect(ids).toContain(spotifyId);
+    });
+
+    it('should list and read APIs with their indexing status', async () => {
+      const list = await http().get(`/api-management/apis?orgId=${ORG}`).set('authorization', `Bearer ${reader}`);
+      expect(list.status).toBe(200);
+      expect(list.body.total).toBe(list.body.items.length);
+      expect(list.body.items).toContainEqual(expect.objectContaining({ apiId: spotifyId, indexing: expect.objectContaining({ status: 'COMPLETED' }) }));
+      const one = await http().get(`/api-management/apis/${spotifyId}`).set('authorization', `Bearer ${reader}`);
+      expect(one.body).toMatchObject({ apiId: spotifyId, teamName: 'music', indexing: { status: 'COMPLETED' } });
+      expect(one.body).not.toHaveProperty('spec');
+    });
+
+    it('should never show one org the APIs of another', async () => {
+      const own = await search({ orgId: OTHER_ORG, query: 'add songs to a playlist' }, outsider);
+      expect(own.status).toBe(200);
+      expect(own.body.results).toEqual([]);
+
+      const foreign = await search({ orgId: ORG, query: 'add songs to a playlist' }, outsider);
+      expect(foreign.status).toBe(403);
+      const read = await http().get(`/api-management/apis/${spotifyId}`).set('authorization', `Bearer ${outsider}`);
+      expect(read.status).toBe(404);
+      const status = await http().get(`/api-management/ai/indexing-status/${spotifyId}`).set('authorization', `Bearer ${outsider}`);
+      expect(status.status).toBe(404);
+      const remove = await http().delete(`/api-management/apis/${spotifyId}`).set('authorization', `Bearer ${outsider}`);
+      expect(remove.status).toBe(404);
+      const list = await http().get('/api-management/apis').set('authorization', `Bearer ${outsider}`);
+      expect(list.body).toEqual({ items: [], total: 0 });
+      const listForeign = await http().get(`/api-management/apis?orgId=${ORG}`).set('authorization', `Bearer ${outsider}`);
+      expect(listForeign.status).toBe(403);
+    });
+  });
+
+  describe('bad input', () => {
+    it.each([
+      ['text that is neither JSON nor YAML', 'a: [unclosed', /neither valid JSON nor valid YAML/],
+      ['a JSON document that is not OpenAPI', { hello: 'world' }, /Not an OpenAPI document/],
+      ['an unsupported OpenAPI version', { openapi: '4.0.0', info: { title: 'x', version: '1' }, paths: {} }, /Unsupported OpenAPI version/],
+    ])('should refuse %s with 422 and the reason', async (_, spec, reason) => {
+      const response = await register({ orgId: ORG, name: 'Bad', version: '1', spec });
+      expect(response.status).toBe(422);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.body).toMatchObject({ status: 422, title: 'Unprocessable Content' });
+      expect(response.body.detail).toMatch(reason);
+      expect(response.body.instance).toBe(response.headers['x-request-id']);
+    });
+
+    it('should mark a spec that cannot be resolved FAILED with the parser reason', async () => {
+      const spec = {
+        openapi: '3.0.3',
+        info: { title: 'Broken refs', version: '1' },
+        paths: { '/x': { get: { responses: { 200: { $ref: '#/components/responses/Missing' } } } } },
+      };
+      const created = await register({ orgId: ORG, name: 'Broken refs', version: '1', spec });
+      expect(created.status).toBe(201);
+      const status = await waitForStatus(stack, reader, created.body.apiId);
+      expect(status.status).toBe('FAILED');
+      expect(status.error).toMatch(/Missing \$ref pointer|could not be resolved/);
+    });
+
+    it('should refuse a second API with the same name and version in an org with 409', async () => {
+      const body = { orgId: ORG, name: 'Twin', version: '1', spec: { openapi: '3.0.3', info: { title: 'Twin', version: '1' }, paths: {} } };
+      expect((await register(body)).status).toBe(201);
+      const twin = await register(body);
+      expect(twin.status).toBe(409);
+      expect(twin.body.detail).toContain('already exists');
+      expect((await register({ ...body, orgId: OTHER_ORG }, outsider)).status).toBe(201);
+    });
+
+    it('should answer 400 with every validation message', async () => {
+      const response = await register({ orgId: ORG, version: 7, extra: true });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([expect.stringMatching(/name/), expect.stringMatching(/version/), expect.stringMatching(/spec is required/), expect.stringMatching(/extra should not exist/)]),
+      );
+    });
+
+    it('should validate search requests', async () => {
+      const response = await search({ orgId: ORG, query: 'x', maxResults: 500, filters: { methods: ['FETCH'] } });
+      expect(response.status).toBe(400);
+      expect(response.body.detail).toMatch(/maxResults must not be greater than 50/);
+      expect(response.body.detail).toMatch(/methods must be HTTP methods/);
+      expect((await search({ query: 'x' })).status).toBe(400);
+    });
+
+    it('should answer 404 for an API id that does not exist or is not a UUID', async () => {
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+        const response = await http().get(`/api-management/apis/${id}`).set('authorization', `Bearer ${reader}`);
+        expect(response.status).toBe(404);
+      }
+    });
+  });
+
+  describe('authentication and roles', () => {
+    it('should answer 401 without a token, with a bad signature, expired, or with malformed claims', async () => {
+      const unauthenticated = await http().get('/api-management/apis');
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.body.detail).toMatch(/Missing bearer token/);
+
+      const forged = `${reader.slice(0, -4)}AAAA`;
+      expect((await http().get('/api-management/apis').set('authorization', `Bearer ${forged}`)).body.detail).toMatch(/signature/);
+
+      const expired = await stack.token([ORG], ['reader'], { ttlSeconds: -120 });
+      expect((await http().get('/api-management/apis').set('authorization', `Bearer ${expired}`)).body.detail).toMatch(/expired/);
+
+      const badRoles = await stack.token([ORG], ['superuser']);
+      const response = await http().get('/api-management/apis').set('authorization', `Bearer ${badRoles}`);
+      expect(response.status).toBe(401);
+      expect(response.body.detail).toMatch(/roles/);
+    });
+
+    it('should let readers read but not write, and check the org of every write', async () => {
+      const spec = { openapi: '3.0.3', info: { title: 'R', version: '1' }, paths: {} };
+      const asReader = await register({ orgId: ORG, name: 'R', version: '1', spec }, reader);
+      expect(asReader.status).toBe(403);
+      expect(asReader.body.detail).toMatch(/publisher/);
+      expect((await register({ orgId: OTHER_ORG, name: 'R', version: '1', spec })).status).toBe(403);
+      const admin = await stack.token([ORG], ['admin']);
+      expect((await register({ orgId: ORG, name: 'R', version: '1', spec }, admin)).status).toBe(201);
+    });
+
+    it('should keep the AI app closed to callers without the service token', async () => {
+      const response = await request(stack.ai!.getHttpServer()).post('/search').send({ orgId: ORG, query: 'x' });
+      expect(response.status).toBe(401);
+      expect((await request(stack.ai!.getHttpServer()).get('/healthz')).status).toBe(200);
+    });
+
+    it('should serve health checks without a token', async () => {
+      expect((await http().get('/healthz')).status).toBe(200);
+      const ready = await http().get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks).toEqual({ database: 'ok', redis: 'ok', ai: 'ok' });
+    });
+  });
+});
+
+describe('Gateway with the AI app down', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ withoutAi: true });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('should answer 503 for search and still accept registrations', async () => {
+    const token = await stack.token([ORG], ['publisher']);
+    const http = request(stack.gateway.getHttpServer());
+    const searchResponse = await http.post('/api-management/ai/search').set('authorization', `Bearer ${token}`).send({ orgId: ORG, query: 'x' });
+    expect(searchResponse.status).toBe(503);
+    expect(searchResponse.body.detail).toMatch(/unavailable/);
+
+    const spec = { openapi: '3.0.3', info: { title: 'Queued', version: '1' }, paths: {} };
+    const created = await request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${token}`)
+      .send({ orgId: ORG, name: 'Queued', version: '1', spec });
+    expect(created.status).toBe(201);
+    expect(created.body.indexing).toEqual({ status: 'PENDING' });
+    expect((await request(stack.gateway.getHttpServer()).get('/readyz')).status).toBe(503);
+  });
+});
