@@ -48,8 +48,8 @@ function detectFlavor(doc: SpecDocument): SpecFlavor {
   } else {
     throw new SpecError('Not an OpenAPI document: it has neither an "openapi" nor a "swagger" field');
   }
+  // info.title is not required: the registry names every API itself.
   if (!isObject(doc.info)) throw new SpecError('The spec has no "info" object');
-  if (typeof doc.info.title !== 'string' || !doc.info.title.trim()) throw new SpecError('The spec has no "info.title"');
   const hasPaths = isObject(doc.paths);
   if (doc.paths !== undefined && !hasPaths) throw new SpecError('"paths" must be an object');
   if (!hasPaths && !(flavor === 'openapi-3.1' && (isObject(doc.webhooks) || isObject(doc.components)))) {
