@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadGatewayConfig } from '#config';
+import { loadGatewayConfig } from '#config';
+import { percentile } from './eval-metrics.js';
+import { PlatformClient } from './platform-client.js';
 import { signDevToken } from './sign-dev-token.js';
 
 /**
@@ -17,28 +19,25 @@ async function main(): Promise<void> {
     },
   });
   const config = loadGatewayConfig();
-  const baseUrl = values.url ?? `http://localhost:${config.port}`;
   const org = `bench-${Date.now()}`;
   const token = await signDevToken(config.jwtSecret, { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
   const restbench = join(values.shared, 'benchmarks/restbench');
 
-  const spec = readFileSync(join(restbench, 'spotify_oas.json'), 'utf8');
   const registeredAt = performance.now();
-  const created = await fetch(`${baseUrl}/api-management/apis`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ orgId: org, name: 'Spotify Web API', version: '1', spec }),
+  const { apiId } = await client.registerApi({
+    orgId: org,
+    name: 'Spotify Web API',
+    version: '1',
+    spec: readFileSync(join(restbench, 'spotify_oas.json'), 'utf8'),
   });
-  if (created.status !== 201) throw new Error(`registration failed: ${created.status} ${await created.text()}`);
-  const { apiId } = (await created.json()) as { apiId: string };
-  let status: { status: string; chunkCount?: number; error?: string };
-  do {
+  let status = await client.indexingStatus(apiId);
+  while (!['COMPLETED', 'FAILED'].includes(status.status)) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    status = (await (await fetch(`${baseUrl}/api-management/ai/indexing-status/${apiId}`, { headers })).json()) as typeof status;
-  } while (!['COMPLETED', 'FAILED'].includes(status.status));
-  const indexingMs = performance.now() - registeredAt;
-  console.log(`Spotify spec: ${status.status} with ${status.chunkCount ?? 0} chunks, ${(indexingMs / 1000).toFixed(2)} s from registration to ${status.status}`);
+    status = await client.indexingStatus(apiId);
+  }
+  const seconds = (performance.now() - registeredAt) / 1000;
+  console.log(`Spotify spec: ${status.status} with ${status.chunkCount ?? 0} chunks, ${seconds.toFixed(2)} s from registration`);
 
   const queries = (JSON.parse(readFileSync(join(restbench, 'spotify.json'), 'utf8')) as { query: string }[])
     .slice(0, Number(values.queries))
@@ -48,11 +47,10 @@ async function main(): Promise<void> {
   const server: number[] = [];
   for (const query of queries) {
     const started = performance.now();
-    const response = await fetch(`${baseUrl}/api-management/ai/search`, { method: 'POST', headers, body: JSON.stringify({ orgId: org, query }) });
-    const body = (await response.json()) as { queryEmbeddingMs: number; searchMs: number };
+    const response = await client.search({ orgId: org, query });
     total.push(performance.now() - started);
-    embedding.push(body.queryEmbeddingMs);
-    server.push(body.searchMs);
+    embedding.push(response.queryEmbeddingMs);
+    server.push(response.searchMs);
   }
   const row = (name: string, values: number[]) =>
     console.log(`${name.padEnd(28)} p50 ${percentile(values, 50).toFixed(1)} ms   p95 ${percentile(values, 95).toFixed(1)} ms`);
@@ -61,15 +59,10 @@ async function main(): Promise<void> {
   row('AI app searchMs', server);
   row('AI app queryEmbeddingMs', embedding);
 
-  await fetch(`${baseUrl}/api-management/apis/${apiId}`, { method: 'DELETE', headers });
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  await client.deleteApi(apiId);
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : String(error));
+  console.error(`Benchmark failed: ${(error as Error).message}`);
   process.exit(1);
 });

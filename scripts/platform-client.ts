@@ -1,0 +1,81 @@
+import type { ApiListResponse, ApiRecord, IndexingStatus, Problem, SearchRequest, SearchResponse } from '#contracts';
+
+export interface RegisterBody {
+  orgId: string;
+  name: string;
+  version: string;
+  teamName?: string;
+  description?: string;
+  spec: string | object;
+}
+
+/** A call that did not answer 2xx: the problem document the gateway sent. */
+export class PlatformError extends Error {
+  constructor(readonly problem: Problem) {
+    super(`${problem.status} ${problem.title}: ${problem.detail}`);
+  }
+}
+
+/** Typed client of the gateway's public API, for scripts (start, eval, bench). */
+export class PlatformClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  registerApi(body: RegisterBody): Promise<ApiRecord> {
+    return this.call('POST', '/api-management/apis', body);
+  }
+
+  deleteApi(apiId: string): Promise<void> {
+    return this.call('DELETE', `/api-management/apis/${apiId}`);
+  }
+
+  indexingStatus(apiId: string): Promise<IndexingStatus> {
+    return this.call('GET', `/api-management/ai/indexing-status/${apiId}`);
+  }
+
+  search(request: SearchRequest): Promise<SearchResponse> {
+    return this.call('POST', '/api-management/ai/search', request);
+  }
+
+  /** Every API of an org, all pages. */
+  async listAllApis(orgId: string): Promise<ApiRecord[]> {
+    const items: ApiRecord[] = [];
+    for (let page = 1; ; page++) {
+      const result = await this.call<ApiListResponse>('GET', `/api-management/apis?orgId=${encodeURIComponent(orgId)}&page=${page}&pageSize=100`);
+      items.push(...result.items);
+      if (items.length >= result.total || result.items.length === 0) return items;
+    }
+  }
+
+  /** Polls the org's APIs until none is PENDING or IN_PROGRESS, reporting progress. */
+  async waitUntilIndexed(orgId: string, onProgress: (done: number, total: number, failed: number) => void, timeoutMs: number): Promise<ApiRecord[]> {
+    const deadline = Date.now() + timeoutMs;
+    let last = -1;
+    for (;;) {
+      const items = await this.listAllApis(orgId);
+      const done = items.filter((item) => ['COMPLETED', 'FAILED'].includes(item.indexing?.status ?? '')).length;
+      const failed = items.filter((item) => item.indexing?.status === 'FAILED').length;
+      if (done !== last) onProgress(done, items.length, failed);
+      last = done;
+      if (done === items.length) return items;
+      if (Date.now() > deadline) throw new Error(`indexing of org "${orgId}" not finished after ${timeoutMs / 1000} s (${done}/${items.length})`);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      const problem = text ? (JSON.parse(text) as Problem) : { type: 'about:blank', title: response.statusText, status: response.status, detail: '' };
+      throw new PlatformError(problem);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}

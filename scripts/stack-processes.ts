@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const READY_TIMEOUT_MS = 180_000;
+const distRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Both apps as child processes (built `dist/`), their output prefixed; stopped with the parent. */
+export function startStackProcesses(env: NodeJS.ProcessEnv = process.env): ChildProcess[] {
+  const children = [startApp('ai', 'apps/ai/src/main.js', env), startApp('gateway', 'apps/gateway/src/main.js', env)];
+  const stop = () => children.forEach((child) => child.kill('SIGTERM'));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.once('exit', stop);
+  return children;
+}
+
+function startApp(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [join(distRoot, entry)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const prefix = (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => `[${name}] ${line}\n`)
+      .join('');
+  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+  child.on('exit', (code, signal) => {
+    if (signal !== 'SIGTERM' && code !== 0) {
+      console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping.`);
+      process.exit(1);
+    }
+  });
+  return child;
+}
+
+/** Resolves once the gateway's /readyz answers 200 (database, Redis and AI app all up). */
+export async function waitUntilReady(baseUrl: string, children: ChildProcess[] = []): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (children.some((child) => child.exitCode !== null)) throw new Error('an app stopped while starting');
+    if (await isReady(baseUrl).catch((error: Error) => ((last = error.message), false))) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the apps were not ready after ${READY_TIMEOUT_MS / 1000} s: ${last}`);
+}
+
+export async function isReady(baseUrl: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5000) });
+  return response.ok;
+}
