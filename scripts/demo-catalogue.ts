@@ -36,6 +36,11 @@ export function openApiDirectoryRoot(): string {
 /** One spec of the package as a registration: title, version, and the provider as team. */
 export function loadDirectorySpec(id: string): DemoApi {
   const spec = readFileSync(join(openApiDirectoryRoot(), `${id}.json`), 'utf8');
-  const info = (JSON.parse(spec) as { info: { title: string; version: string } }).info;
-  return { name: info.title, version: String(info.version), teamName: id.split('/')[0], spec };
+  const info = (JSON.parse(spec) as { info?: { title?: string; version?: string } }).info ?? {};
+  return {
+    name: info.title?.trim() || id,
+    version: String(info.version ?? '').trim() || 'unversioned',
+    teamName: id.split('/')[0],
+    spec,
+  };
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { readFixture, restbenchSpec } from './fixtures/fixtures.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
@@ -79,6 +80,14 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(response.body.results[0].endpoints[0]).toMatchObject({ method: 'POST', path: '/store/order' });
     });
 
+    it('should correct a typo against the words of the org\'s specs in keyword search', async () => {
+      const response = await search({ orgId: ORG, query: 'playlsits', mode: 'keyword' });
+      expect(response.status).toBe(200);
+      expect(response.body.results[0]?.apiId).toBe(spotifyId);
+      const none = await search({ orgId: ORG, query: 'zzzzqqqq', mode: 'keyword' });
+      expect(none.body.results).toEqual([]);
+    });
+
     it('should list every API matching the filters when the query is empty', async () => {
       const response = await search({ orgId: ORG, query: '', filters: { teamNames: ['music'] } });
       expect(response.status).toBe(200);
@@ -124,6 +133,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       }
       expect(ids).not.toContain(petstoreId);
       expect(ids).toContain(spotifyId);
+      // Its words leave the org's lexicon with it (they weight and correct keyword search).
+      const lexicon = await stack.ai!.get(DataSource).query(`SELECT word FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`, [ORG, ['vaccin', 'veterinarian', 'petstor']]);
+      expect(lexicon).toEqual([]);
     });
 
     it('should list and read APIs with their indexing status', async () => {

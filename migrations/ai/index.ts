@@ -1,3 +1,4 @@
 import { CreateIndex1764680000001 } from './1764680000001-CreateIndex.js';
+import { AddLexicon1764680000002 } from './1764680000002-AddLexicon.js';
 
-export const aiMigrations = [CreateIndex1764680000001];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002];

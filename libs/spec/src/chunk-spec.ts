@@ -31,6 +31,7 @@ export interface SpecChunk {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const L1_PART_CHARS = 1500;
+const L1_EMBED_CHARS = 600;
 const DESCRIPTION_CHARS = 600;
 const MAX_FIELDS = 40;
 
@@ -58,9 +59,11 @@ function apiChunks(spec: LoadedSpec, facts: ApiFacts, tags: Map<string, string>)
     securitySchemes(spec).length ? `Security: ${securitySchemes(spec).join(', ')}` : '',
   ].filter(Boolean);
   const prefix = `[${facts.name}]`;
-  const chunks: SpecChunk[] = [
-    { key: 'api', level: 'L1', title: facts.name, text: lines.join('\n'), embedText: `${prefix} ${lines.join('. ')}`, tags: [...tags.keys()] },
-  ];
+  // Servers and security schemes help keyword search but only blur the meaning of the embedding.
+  const embedText = [prefix, truncate(description, L1_EMBED_CHARS), tags.size ? `Tags: ${[...tags.keys()].join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
+  const chunks: SpecChunk[] = [{ key: 'api', level: 'L1', title: facts.name, text: lines.join('\n'), embedText, tags: [...tags.keys()] }];
   // A long description continues in further L1 chunks instead of being lost.
   splitText(description, L1_PART_CHARS)
     .slice(1)

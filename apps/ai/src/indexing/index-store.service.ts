@@ -63,10 +63,11 @@ export class IndexStoreService {
   async replaceChunks(job: IndexApiJob, model: string, chunks: EmbeddedChunk[]): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.isCurrent(manager, job.apiId, job.revision))) return false;
-      await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [job.apiId]);
+      await this.removeChunks(manager, job.apiId, job.orgId);
       for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
         await this.insertChunks(manager, job, model, chunks.slice(start, start + INSERT_BATCH));
       }
+      await this.countWords(manager, job.apiId, job.orgId, +1);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
          SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, indexed_at = now(), error = NULL, updated_at = now()
@@ -91,7 +92,7 @@ export class IndexStoreService {
   /** Removes an API from the index; the tombstone stops older jobs from bringing it back. */
   async deleteApi(job: DeleteApiJob): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [job.apiId]);
+      await this.removeChunks(manager, job.apiId, job.orgId);
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1`, [job.apiId]);
       await manager.query(
         `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status, deleted)
@@ -102,6 +103,23 @@ export class IndexStoreService {
         [job.apiId, job.orgId, job.revision],
       );
     });
+  }
+
+  private async removeChunks(manager: EntityManager, apiId: string, orgId: string): Promise<void> {
+    await this.countWords(manager, apiId, orgId, -1);
+    await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [apiId]);
+  }
+
+  /** Adds (or takes away) the API's chunks to the org's lexicon counts; words in a fixed order, so concurrent workers never deadlock. */
+  private async countWords(manager: EntityManager, apiId: string, orgId: string, sign: 1 | -1): Promise<void> {
+    await manager.query(
+      `INSERT INTO platform_ai.lexicon (org_id, word, chunk_count)
+       SELECT $2, w.lexeme, $3 * count(*) FROM platform_ai.api_chunks c, unnest(c.search_vector) w
+       WHERE c.api_id = $1 GROUP BY w.lexeme ORDER BY w.lexeme
+       ON CONFLICT (org_id, word) DO UPDATE SET chunk_count = lexicon.chunk_count + excluded.chunk_count`,
+      [apiId, orgId, sign],
+    );
+    if (sign < 0) await manager.query(`DELETE FROM platform_ai.lexicon WHERE org_id = $1 AND chunk_count <= 0`, [orgId]);
   }
 
   private async isCurrent(manager: EntityManager, apiId: string, revision: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
 import type { ChunkLevel, SearchFilters } from '#contracts';
+import { type KeywordQuery, quote } from './keyword-query.js';
 import type { Candidate, EndpointCandidate } from './rank-fusion.js';
 
 /** Which chunks a search may see: one org, one embedding model, the request's filters. */
@@ -70,13 +71,12 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
-  async keywordCandidates(tsquery: string, limit: number): Promise<Candidate[]> {
+  async keywordCandidates(query: KeywordQuery, limit: number): Promise<Candidate[]> {
     const params = new Params();
-    const query = `to_tsquery('simple', ${params.add(tsquery)})`;
     const rows = await this.manager.query(
-      `SELECT c.id, c.api_id AS "apiId", c.level, ts_rank_cd(c.search_vector, ${query}, 1) AS score
+      `SELECT c.id, c.api_id AS "apiId", c.level, ${keywordScore(query, params)} AS score
        FROM platform_ai.api_chunks c
-       WHERE ${this.visible(params)} AND c.search_vector @@ ${query}
+       WHERE ${this.visible(params)} AND c.search_vector @@ to_tsquery('simple', ${params.add(query.match)})
        ORDER BY score DESC, c.id
        LIMIT ${params.add(limit)}`,
       params.values,
@@ -85,13 +85,12 @@ export class ChunkRetriever {
   }
 
   /** The operations of these APIs (within the filters), scored against the query. */
-  async endpoints(apiIds: string[], query: { vector?: number[]; tsquery?: string; perApi?: number } = {}): Promise<EndpointRow[]> {
+  async endpoints(apiIds: string[], query: { vector?: number[]; keywords?: KeywordQuery; perApi?: number } = {}): Promise<EndpointRow[]> {
     const params = new Params();
     const similarity = query.vector
       ? `1 - (${this.embedding} <=> ${params.add(pgvector.toSql(query.vector))}::vector(${this.dims}))`
       : '0';
-    const tsquery = query.tsquery ? `to_tsquery('simple', ${params.add(query.tsquery)})` : undefined;
-    const keyword = tsquery ? `CASE WHEN c.search_vector @@ ${tsquery} THEN ts_rank_cd(c.search_vector, ${tsquery}, 1) ELSE 0 END` : '0';
+    const keyword = query.keywords ? keywordScore(query.keywords, params) : '0';
     const { methods, tags } = this.scope.filters;
     const rows = await this.manager.query(
       `SELECT * FROM (
@@ -174,6 +173,13 @@ export class ChunkRetriever {
       ${tags?.length ? `AND EXISTS (SELECT 1 FROM platform_ai.api_chunks t, unnest(t.tags) tag WHERE t.api_id = s.api_id AND lower(tag) = ANY(${params.add(lower(tags))}))` : ''}
       ${methods?.length ? `AND EXISTS (SELECT 1 FROM platform_ai.api_chunks m WHERE m.api_id = s.api_id AND m.method = ANY(${params.add(methods)}))` : ''}`;
   }
+}
+
+/** Rarity-weighted sum of each term's text rank (title matches count more than body ones). */
+function keywordScore(query: KeywordQuery, params: Params): string {
+  return query.terms
+    .map((term) => `${params.add(term.weight)}::float8 * ts_rank(c.search_vector, to_tsquery('simple', ${params.add(quote(term.lexeme))}), 1)`)
+    .join(' + ');
 }
 
 function toCandidate(row: { id: string; apiId: string; level: ChunkLevel; score: string | number }): Candidate {

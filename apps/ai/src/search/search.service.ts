@@ -5,6 +5,7 @@ import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contract
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
+import { buildKeywordQuery } from './keyword-query.js';
 import { type ApiScore, fuseRankings, maxApiScore, RRF_K, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
@@ -48,18 +49,18 @@ export class SearchService {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
       const retriever = new ChunkRetriever(manager, scope);
-      const tsquery = mode !== 'vector' ? await this.toTsquery(manager, query) : undefined;
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, query) : undefined;
 
       const lists = [
         vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : undefined,
-        tsquery ? await retriever.keywordCandidates(tsquery, CANDIDATES_PER_RETRIEVER) : undefined,
+        keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : undefined,
       ].filter((list) => list !== undefined);
       const ranked = rankApis(fuseRankings(lists));
       const top = ranked.slice(0, request.maxResults ?? SEARCH_LIMITS.maxResults.default);
       const topIds = top.map((api) => api.apiId);
 
       const cards = await retriever.cards(topIds);
-      const endpoints = groupByApi(await retriever.endpoints(topIds, { vector, tsquery }));
+      const endpoints = groupByApi(await retriever.endpoints(topIds, { vector, keywords }));
       const details = await retriever.chunkDetails(top.flatMap((api) => api.chunks.slice(0, MATCHED_CHUNKS_PER_API).map((c) => c.id)));
 
       const bestApiScore = maxApiScore(lists.length);
@@ -67,7 +68,7 @@ export class SearchService {
       const results = top.flatMap((api): SearchResult[] => {
         const card = cards.get(api.apiId);
         if (!card) return [];
-        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], Boolean(vector), Boolean(tsquery));
+        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], Boolean(vector), Boolean(keywords));
         return [
           {
             ...cardFields(card),
@@ -102,19 +103,6 @@ export class SearchService {
       queryEmbeddingMs: 0,
       searchMs: round(performance.now() - started, 1),
     };
-  }
-
-  /**
-   * Any-term full-text query from the words of a natural-language request, stemmed and without
-   * stop words the same way the chunks were indexed ("english"); `undefined` when nothing is left.
-   */
-  private async toTsquery(manager: { query: DataSource['query'] }, query: string): Promise<string | undefined> {
-    const [row]: { lexemes: string[] }[] = await manager.query(
-      `SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes`,
-      [query],
-    );
-    const terms = row.lexemes.filter((lexeme) => !lexeme.includes('\\')).map((lexeme) => `'${lexeme.replace(/'/g, "''")}'`);
-    return terms.length > 0 ? terms.join(' | ') : undefined;
   }
 }
 

@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadGatewayConfig } from '#config';
+import { SEARCH_MODES, type SearchMode } from '#contracts';
+import { loadDirectorySpec } from './demo-catalogue.js';
+import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
+import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
+import { signDevToken } from './sign-dev-token.js';
+import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
+
+const EVAL_ORG = 'eval';
+const RESTBENCH_ORG = 'restbench';
+const INDEXING_TIMEOUT_MS = 4 * 3600_000;
+const REGISTER_CONCURRENCY = 4;
+
+interface EvalQuery {
+  qid: string;
+  query: string;
+  type: 'capability' | 'operation' | 'data';
+  relevant: Grades;
+  operations: Record<string, string[]>;
+}
+
+interface RestbenchQuery {
+  query: string;
+  solution: string[];
+}
+
+/**
+ * `npm run eval`: registers the public relevance corpus and RestBench through the public API of
+ * a running stack (or starts one on the same data directory), waits for indexing, then measures
+ * every retrieval mode. A second run reuses what the stack already indexed.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      shared: { type: 'string', default: '../shared' },
+      modes: { type: 'string', default: SEARCH_MODES.join(',') },
+      limit: { type: 'string' },
+      'skip-restbench': { type: 'boolean', default: false },
+    },
+  });
+  const modes = values.modes.split(',').map((mode) => mode.trim()) as SearchMode[];
+  if (!modes.every((mode) => SEARCH_MODES.includes(mode))) throw new Error(`--modes takes ${SEARCH_MODES.join(', ')}`);
+
+  const config = loadGatewayConfig();
+  const baseUrl = values.url ?? `http://localhost:${config.port}`;
+  if (!(await isReady(baseUrl).catch(() => false))) {
+    if (values.url) throw new Error(`no ready stack at ${baseUrl}`);
+    console.log(`No stack at ${baseUrl}: starting one (DEMO_SEED=false) on the same data directory…`);
+    await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false' }));
+  }
+  const token = await signDevToken(config.jwtSecret, { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
+  const client = new PlatformClient(baseUrl, token);
+
+  const corpus = (JSON.parse(readFileSync(join(values.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus));
+  const restbench = join(values.shared, 'benchmarks/restbench');
+  const restbenchApis = values['skip-restbench']
+    ? new Map<string, string>()
+    : await registerAll(
+        client,
+        RESTBENCH_ORG,
+        (['tmdb', 'spotify'] as const).map((name) => ({
+          key: name,
+          body: { orgId: RESTBENCH_ORG, name: name === 'tmdb' ? 'TMDB' : 'Spotify', version: '1', spec: readFileSync(join(restbench, `${name}_oas.json`), 'utf8') },
+        })),
+      );
+
+  const queries = readFileSync(join(values.shared, 'eval/queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as EvalQuery)
+    .slice(0, values.limit ? Number(values.limit) : undefined);
+
+  console.log(`\nPublic relevance set: ${queries.length} queries over ${corpus.length} specs (${new Date().toISOString().slice(0, 10)})`);
+  console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const mode of modes) {
+    const perQuery: ReturnType<typeof scoreRanking>[] = [];
+    const opRecalls: number[] = [];
+    const latencies: number[] = [];
+    for (const query of queries) {
+      const started = performance.now();
+      const response = await client.search({ orgId: EVAL_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 5 });
+      latencies.push(performance.now() - started);
+      const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
+      perQuery.push(scoreRanking(ranked, query.relevant));
+      if (query.type === 'operation') {
+        const recalls = response.results.flatMap((result) => {
+          const gold = query.operations[specOfApi.get(result.apiId) ?? ''];
+          return query.relevant[specOfApi.get(result.apiId) ?? ''] === 2 && gold?.length
+            ? [operationRecall(result.endpoints.map((e) => `${e.method} ${e.path}`), gold, 5)]
+            : [];
+        });
+        opRecalls.push(mean(recalls));
+      }
+    }
+    const avg = (key: keyof ReturnType<typeof scoreRanking>) => mean(perQuery.map((m) => m[key])).toFixed(3);
+    console.log(
+      `| ${mode} | ${avg('success1')} | ${avg('success5')} | ${avg('success10')} | ${avg('mrr10')} | ${avg('ndcg10')} | ${avg('recall10')} | ${mean(opRecalls).toFixed(3)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 95).toFixed(0)} |`,
+    );
+  }
+
+  if (restbenchApis.size === 0) return;
+  console.log('\nRestBench: gold operations among the first k endpoints of the API\'s card (maxEndpoints 10)');
+  console.log('| mode | TMDB op-recall@5 | TMDB op-recall@10 | Spotify op-recall@5 | Spotify op-recall@10 |');
+  console.log('|---|---|---|---|---|');
+  const apiIdOf = new Map([...restbenchApis].map(([apiId, key]) => [key, apiId]));
+  for (const mode of modes) {
+    const cells: string[] = [];
+    for (const name of ['tmdb', 'spotify'] as const) {
+      const benchQueries = JSON.parse(readFileSync(join(restbench, `${name}.json`), 'utf8')) as RestbenchQuery[];
+      const at5: number[] = [];
+      const at10: number[] = [];
+      for (const query of benchQueries) {
+        const response = await client.search({ orgId: RESTBENCH_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 10 });
+        const card = response.results.find((result) => result.apiId === apiIdOf.get(name));
+        const endpoints = card?.endpoints.map((e) => `${e.method} ${e.path}`) ?? [];
+        at5.push(operationRecall(endpoints, query.solution, 5));
+        at10.push(operationRecall(endpoints, query.solution, 10));
+      }
+      cells.push(mean(at5).toFixed(3), mean(at10).toFixed(3));
+    }
+    console.log(`| ${mode} | ${cells.join(' | ')} |`);
+  }
+}
+
+/** One registration per corpus spec: title, version, provider as team; titles made unique. */
+function corpusRegistrations(ids: string[]): { key: string; body: RegisterBody }[] {
+  const apis = ids.map((id) => ({ id, ...loadDirectorySpec(id) }));
+  const seen = new Map<string, number>();
+  for (const api of apis) seen.set(`${api.name.toLowerCase()}|${api.version}`, (seen.get(`${api.name.toLowerCase()}|${api.version}`) ?? 0) + 1);
+  return apis.map(({ id, name, version, teamName, spec }) => ({
+    key: id,
+    body: {
+      orgId: EVAL_ORG,
+      name: !name ? id : (seen.get(`${name.toLowerCase()}|${version}`) ?? 0) > 1 ? `${name} (${id})` : name,
+      version,
+      teamName,
+      spec,
+    },
+  }));
+}
+
+/** Registers what the org lacks, waits for indexing, and maps each apiId to its key. */
+async function registerAll(client: PlatformClient, orgId: string, registrations: { key: string; body: RegisterBody }[]): Promise<Map<string, string>> {
+  const identity = (name: string, version: string) => `${name.toLowerCase()}|${version}`;
+  const existing = new Set((await client.listAllApis(orgId)).map((api) => identity(api.name, api.version)));
+  const missing = registrations.filter(({ body }) => !existing.has(identity(body.name, body.version)));
+  console.log(`Org "${orgId}": ${registrations.length - missing.length} of ${registrations.length} APIs already registered`);
+  let registered = 0;
+  const queue = [...missing];
+  await Promise.all(
+    Array.from({ length: REGISTER_CONCURRENCY }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        try {
+          await client.registerApi(next.body);
+        } catch (error) {
+          if (!(error instanceof PlatformError && error.problem.status === 409)) console.warn(`  ${next.key}: ${(error as Error).message}`);
+        }
+        if (++registered % 50 === 0 || registered === missing.length) console.log(`  registered ${registered}/${missing.length}`);
+      }
+    }),
+  );
+  const started = Date.now();
+  const records = await client.waitUntilIndexed(
+    orgId,
+    (done, total, failed) => {
+      const rate = done > 0 ? ` · ${((Date.now() - started) / 1000).toFixed(0)} s` : '';
+      console.log(`  indexed ${done}/${total}${failed ? ` (${failed} failed)` : ''}${rate}`);
+    },
+    INDEXING_TIMEOUT_MS,
+  );
+  const keyOf = new Map(registrations.map(({ key, body }) => [identity(body.name, body.version), key]));
+  return new Map(records.flatMap((record) => {
+    const key = keyOf.get(identity(record.name, record.version));
+    return key ? [[record.apiId, key] as [string, string]] : [];
+  }));
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    console.error(`Evaluation failed: ${(error as Error).message}`);
+    process.exit(1);
+  });
