@@ -299,3 +299,35 @@ describe('Gateway with the AI app down', () => {
     expect((await request(stack.gateway.getHttpServer()).get('/readyz')).status).toBe(503);
   });
 });
+
+describe('Gateway with Redis down', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ withoutRedis: true });
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('should still accept a registration at once and keep it for delivery later', async () => {
+    const token = await stack.token([ORG], ['publisher']);
+    const spec = { openapi: '3.0.3', info: { title: 'Kept', version: '1' }, paths: {} };
+    const started = Date.now();
+    const created = await request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${token}`)
+      .send({ orgId: ORG, name: 'Kept', version: '1', spec });
+    expect(created.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    // The registry row is the outbox: still waiting for the queue, not dropped.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [row] = await stack.gateway.get(DataSource).query(`SELECT revision, queued_revision FROM platform_backend.apis WHERE id = $1`, [created.body.apiId]);
+    expect(row).toEqual({ revision: 1, queued_revision: 0 });
+    const ready = await request(stack.gateway.getHttpServer()).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.detail).toMatch(/redis/);
+  });
+});

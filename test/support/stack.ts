@@ -23,12 +23,14 @@ export interface TestStack {
 export interface StackOptions {
   /** Point the gateway at an AI app that is not running. */
   withoutAi?: boolean;
+  /** Point the stack at a Redis that is not running (implies `withoutAi`). */
+  withoutRedis?: boolean;
   env?: Record<string, string>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const env = {
-    REDIS_URL,
+    REDIS_URL: options.withoutRedis ? 'redis://127.0.0.1:6390' : REDIS_URL,
     // Each stack has its own queue keys, so test runs never see each other's jobs.
     QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}`,
     AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
@@ -42,7 +44,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   const aiConfig = loadAiConfig(env);
   let ai: INestApplication | undefined;
   let aiUrl = 'http://127.0.0.1:9'; // discard port: nothing listens
-  if (!options.withoutAi) {
+  if (!options.withoutAi && !options.withoutRedis) {
     ai = await createAiApp({ ...aiConfig, database: memory(aiConfig), port: 0 });
     ai.useLogger(['error', 'warn']);
     await ai.listen(0, '127.0.0.1');
@@ -68,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     async close() {
       await gateway.close();
       await ai?.close();
+      if (options.withoutRedis) return;
       const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(REDIS_URL), prefix: env.QUEUE_PREFIX });
       await queue.obliterate({ force: true });
       await queue.close();

@@ -3,6 +3,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message = `timed
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref(); // a pending timeout alone never keeps the process alive
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

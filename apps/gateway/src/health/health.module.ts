@@ -1,11 +1,10 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { INDEXING_QUEUE } from '#contracts';
+import { IndexingModule } from '../indexing/indexing.module.js';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { HealthController } from './health.controller.js';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: INDEXING_QUEUE }), AiClientModule],
+  imports: [IndexingModule, AiClientModule],
   controllers: [HealthController],
 })
 export class HealthModule {}

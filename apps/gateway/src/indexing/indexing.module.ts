@@ -6,9 +6,12 @@ import { ApiEntity } from '../registry/api.entity.js';
 import { IndexingListener } from './indexing.listener.js';
 import { IndexingProducer } from './indexing.producer.js';
 
+const indexingQueue = BullModule.registerQueue({ name: INDEXING_QUEUE });
+
 @Module({
-  imports: [BullModule.registerQueue({ name: INDEXING_QUEUE }), TypeOrmModule.forFeature([ApiEntity])],
+  imports: [indexingQueue, TypeOrmModule.forFeature([ApiEntity])],
   providers: [IndexingProducer, IndexingListener],
-  exports: [IndexingProducer],
+  // One queue connection per process: health checks use this one.
+  exports: [indexingQueue],
 })
 export class IndexingModule {}
