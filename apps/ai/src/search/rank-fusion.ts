@@ -78,3 +78,34 @@ export function rankEndpoints<T extends EndpointCandidate>(rows: T[], useVector:
   if (useKeyword) addRanks([...rows].filter((row) => row.keyword > 0).sort((a, b) => b.keyword - a.keyword));
   return [...rows].sort((a, b) => score.get(b.id)! - score.get(a.id)! || b.similarity - a.similarity);
 }
+
+export interface ScoreWeights {
+  vector: number;
+  keyword: number;
+}
+
+/**
+ * Score fusion: each list's scores scaled to 0..1 (cosine similarity by its range in this
+ * result, keyword score by its best), summed with weights per chunk, then per API as in
+ * `rankApis`. Unlike rank fusion it keeps how far apart two candidates are.
+ */
+export function combineScores(vector: Candidate[], keyword: Candidate[], weights: ScoreWeights): FusedChunk[] {
+  const fused = new Map<string, FusedChunk>();
+  const add = (list: Candidate[], weight: number, scale: (score: number) => number) => {
+    for (const candidate of list) {
+      const entry = fused.get(candidate.id) ?? { id: candidate.id, apiId: candidate.apiId, level: candidate.level, score: 0 };
+      entry.score += weight * scale(candidate.score);
+      fused.set(candidate.id, entry);
+    }
+  };
+  if (vector.length > 0) {
+    const scores = vector.map((c) => c.score);
+    const [min, max] = [Math.min(...scores), Math.max(...scores)];
+    add(vector, weights.vector, (score) => (max > min ? (score - min) / (max - min) : 1));
+  }
+  if (keyword.length > 0) {
+    const max = Math.max(...keyword.map((c) => c.score));
+    add(keyword, weights.keyword, (score) => (max > 0 ? score / max : 0));
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score);
+}

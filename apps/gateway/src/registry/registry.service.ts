@@ -90,6 +90,7 @@ export class RegistryService {
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
     if (query.orgId) assertOrgMember(caller, query.orgId);
+    if (caller.orgs.length === 0) return { items: [], total: 0 };
     const where: FindOptionsWhere<ApiEntity> = {
       orgId: query.orgId ?? In(caller.orgs),
       deletedAt: IsNull(),
