@@ -58,12 +58,13 @@ export class IndexStoreService {
 
   /**
    * Swaps the API's chunks for the new ones in one transaction: search sees the old index or
-   * the new one, never a mix. Returns false (and writes nothing) when the revision is stale.
+   * the new one, never a mix. Returns how many old chunks it replaced, or `undefined` (having
+   * written nothing) when the revision is stale.
    */
-  async replaceChunks(job: IndexApiJob, model: string, chunks: EmbeddedChunk[]): Promise<boolean> {
+  async replaceChunks(job: IndexApiJob, model: string, chunks: EmbeddedChunk[]): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      if (!(await this.isCurrent(manager, job.apiId, job.revision))) return false;
-      await this.removeChunks(manager, job.apiId, job.orgId);
+      if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
+      const removed = await this.removeChunks(manager, job.apiId, job.orgId);
       for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
         await this.insertChunks(manager, job, model, chunks.slice(start, start + INSERT_BATCH));
       }
@@ -76,7 +77,7 @@ export class IndexStoreService {
       );
       // Older spec copies are no longer needed once a newer one is live.
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1 AND revision < $2`, [job.apiId, job.revision]);
-      return true;
+      return removed;
     });
   }
 
@@ -89,10 +90,10 @@ export class IndexStoreService {
     );
   }
 
-  /** Removes an API from the index; the tombstone stops older jobs from bringing it back. */
-  async deleteApi(job: DeleteApiJob): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.removeChunks(manager, job.apiId, job.orgId);
+  /** Removes an API from the index (returns how many chunks); the tombstone stops older jobs from bringing it back. */
+  async deleteApi(job: DeleteApiJob): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const removed = await this.removeChunks(manager, job.apiId, job.orgId);
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1`, [job.apiId]);
       await manager.query(
         `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status, deleted)
@@ -102,12 +103,14 @@ export class IndexStoreService {
                indexed_revision = NULL, chunk_count = 0, updated_at = now()`,
         [job.apiId, job.orgId, job.revision],
       );
+      return removed;
     });
   }
 
-  private async removeChunks(manager: EntityManager, apiId: string, orgId: string): Promise<void> {
+  private async removeChunks(manager: EntityManager, apiId: string, orgId: string): Promise<number> {
     await this.countWords(manager, apiId, orgId, -1);
-    await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [apiId]);
+    const [, removed]: [unknown, number] = await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [apiId]);
+    return removed;
   }
 
   /** Adds (or takes away) the API's chunks to the org's lexicon counts; words in a fixed order, so concurrent workers never deadlock. */

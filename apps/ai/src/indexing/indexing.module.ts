@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { INDEXING_QUEUE } from '#contracts';
 import { IndexStoreService } from './index-store.service.js';
 import { IndexingProcessor } from './indexing.processor.js';
+import { TableStatsService } from './table-stats.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
 @Module({})
@@ -12,7 +13,7 @@ export class IndexingModule {
     return {
       module: IndexingModule,
       imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
-      providers: [IndexStoreService, VectorIndexService, ...(options.runWorker ? [IndexingProcessor] : [])],
+      providers: [IndexStoreService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
       exports: [IndexStoreService],
     };
   }

@@ -7,6 +7,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
+import { TableStatsService } from './table-stats.service.js';
 
 type IndexingJob = Job<IndexApiJob, unknown, typeof IndexingJobName.Index> | Job<DeleteApiJob, unknown, typeof IndexingJobName.Delete>;
 
@@ -17,6 +18,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
 
   constructor(
     private readonly store: IndexStoreService,
+    private readonly tableStats: TableStatsService,
     @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {
@@ -33,7 +35,10 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   }
 
   async process(job: IndexingJob): Promise<{ chunks: number } | { skipped: string } | void> {
-    if (job.name === IndexingJobName.Delete) return this.store.deleteApi(job.data as DeleteApiJob);
+    if (job.name === IndexingJobName.Delete) {
+      this.tableStats.recordChanges(await this.store.deleteApi(job.data as DeleteApiJob));
+      return;
+    }
     return this.index(job.data as IndexApiJob);
   }
 
@@ -56,9 +61,9 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     const parsed = Date.now();
     const embedded = await this.embed(chunks);
     const embeddedAt = Date.now();
-    if (!(await this.store.replaceChunks(job, this.embeddings.modelId, embedded))) {
-      return { skipped: 'a newer revision arrived while indexing' };
-    }
+    const replaced = await this.store.replaceChunks(job, this.embeddings.modelId, embedded);
+    if (replaced === undefined) return { skipped: 'a newer revision arrived while indexing' };
+    this.tableStats.recordChanges(replaced + embedded.length);
     this.logger.log(
       `API ${job.apiId} r${job.revision} indexed: ${embedded.length} chunks in ${Date.now() - started} ms ` +
         `(parse ${parsed - started} ms, embed ${embeddedAt - parsed} ms, store ${Date.now() - embeddedAt} ms)`,
