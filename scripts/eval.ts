@@ -40,6 +40,8 @@ async function main(): Promise<void> {
       modes: { type: 'string', default: SEARCH_MODES.join(',') },
       limit: { type: 'string' },
       'skip-restbench': { type: 'boolean', default: false },
+      'show-misses': { type: 'boolean', default: false },
+      reindex: { type: 'boolean', default: false },
     },
   });
   const modes = values.modes.split(',').map((mode) => mode.trim()) as SearchMode[];
@@ -56,7 +58,8 @@ async function main(): Promise<void> {
   const client = new PlatformClient(baseUrl, token);
 
   const corpus = (JSON.parse(readFileSync(join(values.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
-  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus));
+  const reindex = values.reindex;
+  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus), reindex);
   const restbench = join(values.shared, 'benchmarks/restbench');
   const restbenchApis = values['skip-restbench']
     ? new Map<string, string>()
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
           key: name,
           body: { orgId: RESTBENCH_ORG, name: name === 'tmdb' ? 'TMDB' : 'Spotify', version: '1', spec: readFileSync(join(restbench, `${name}_oas.json`), 'utf8') },
         })),
+        reindex,
       );
 
   const queries = readFileSync(join(values.shared, 'eval/queries.jsonl'), 'utf8')
@@ -82,12 +86,17 @@ async function main(): Promise<void> {
     const perQuery: ReturnType<typeof scoreRanking>[] = [];
     const opRecalls: number[] = [];
     const latencies: number[] = [];
+    const misses: string[] = [];
     for (const query of queries) {
       const started = performance.now();
       const response = await client.search({ orgId: EVAL_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 5 });
       latencies.push(performance.now() - started);
       const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
       perQuery.push(scoreRanking(ranked, query.relevant));
+      if (values['show-misses'] && perQuery.at(-1)!.success5 === 0) {
+        const wanted = Object.keys(query.relevant).filter((id) => query.relevant[id] === 2);
+        misses.push(`  ${query.qid} "${query.query}"\n    wanted ${wanted.join(', ')}\n    got    ${ranked.slice(0, 5).join(', ')}`);
+      }
       if (query.type === 'operation') {
         const recalls = response.results.flatMap((result) => {
           const gold = query.operations[specOfApi.get(result.apiId) ?? ''];
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
         opRecalls.push(mean(recalls));
       }
     }
+    if (misses.length > 0) console.log(`Queries of mode ${mode} with no fully relevant API in the top 5:\n${misses.join('\n')}`);
     const avg = (key: keyof ReturnType<typeof scoreRanking>) => mean(perQuery.map((m) => m[key])).toFixed(3);
     console.log(
       `| ${mode} | ${avg('success1')} | ${avg('success5')} | ${avg('success10')} | ${avg('mrr10')} | ${avg('ndcg10')} | ${avg('recall10')} | ${mean(opRecalls).toFixed(3)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 95).toFixed(0)} |`,
@@ -145,23 +155,32 @@ function corpusRegistrations(ids: string[]): { key: string; body: RegisterBody }
   }));
 }
 
-/** Registers what the org lacks, waits for indexing, and maps each apiId to its key. */
-async function registerAll(client: PlatformClient, orgId: string, registrations: { key: string; body: RegisterBody }[]): Promise<Map<string, string>> {
+/**
+ * Registers what the org lacks (and, with `reindex`, re-submits what it has, so a changed
+ * chunker takes effect), waits for indexing, and maps each apiId to its key.
+ */
+async function registerAll(
+  client: PlatformClient,
+  orgId: string,
+  registrations: { key: string; body: RegisterBody }[],
+  reindex = false,
+): Promise<Map<string, string>> {
   const identity = (name: string, version: string) => `${name.toLowerCase()}|${version}`;
-  const existing = new Set((await client.listAllApis(orgId)).map((api) => identity(api.name, api.version)));
-  const missing = registrations.filter(({ body }) => !existing.has(identity(body.name, body.version)));
-  console.log(`Org "${orgId}": ${registrations.length - missing.length} of ${registrations.length} APIs already registered`);
+  const existing = new Map((await client.listAllApis(orgId)).map((api) => [identity(api.name, api.version), api.apiId]));
+  const missing = registrations.filter(({ body }) => reindex || !existing.has(identity(body.name, body.version)));
+  console.log(`Org "${orgId}": ${existing.size} of ${registrations.length} APIs already registered${reindex ? ', re-submitting all' : ''}`);
   let registered = 0;
   const queue = [...missing];
   await Promise.all(
     Array.from({ length: REGISTER_CONCURRENCY }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
+        const apiId = existing.get(identity(next.body.name, next.body.version));
         try {
-          await client.registerApi(next.body);
+          await (apiId ? client.updateApi(apiId, next.body) : client.registerApi(next.body));
         } catch (error) {
           if (!(error instanceof PlatformError && error.problem.status === 409)) console.warn(`  ${next.key}: ${(error as Error).message}`);
         }
-        if (++registered % 50 === 0 || registered === missing.length) console.log(`  registered ${registered}/${missing.length}`);
+        if (++registered % 50 === 0 || registered === missing.length) console.log(`  submitted ${registered}/${missing.length}`);
       }
     }),
   );

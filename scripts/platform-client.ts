@@ -27,6 +27,10 @@ export class PlatformClient {
     return this.call('POST', '/api-management/apis', body);
   }
 
+  updateApi(apiId: string, body: RegisterBody): Promise<ApiRecord> {
+    return this.call('PUT', `/api-management/apis/${apiId}`, body);
+  }
+
   deleteApi(apiId: string): Promise<void> {
     return this.call('DELETE', `/api-management/apis/${apiId}`);
   }

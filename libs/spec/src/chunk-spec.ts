@@ -32,6 +32,7 @@ export interface SpecChunk {
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const L1_PART_CHARS = 1500;
 const L1_EMBED_CHARS = 600;
+const PROFILE_CHARS = 1200;
 const DESCRIPTION_CHARS = 600;
 const MAX_FIELDS = 40;
 
@@ -39,7 +40,26 @@ const MAX_FIELDS = 40;
 export function chunkSpec(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
   const doc = spec.document;
   const tagDescriptions = readTags(doc.tags);
-  return [...apiChunks(spec, facts, tagDescriptions), ...operationChunks(spec, facts), ...schemaChunks(spec, facts)];
+  const operations = operationChunks(spec, facts);
+  return [...apiChunks(spec, facts, tagDescriptions), profileChunk(facts, operations), ...operations, ...schemaChunks(spec, facts)];
+}
+
+/**
+ * What the API does, in one L1 chunk: its operations' summaries side by side. Matching one
+ * operation finds an endpoint; this finds the API whose operations together fit the need, and
+ * gives a small API the same single chance in the candidate lists as a large one.
+ */
+function profileChunk(facts: ApiFacts, operations: SpecChunk[]): SpecChunk {
+  const abilities = [...new Set(operations.map((op) => op.summary ?? humanize(op.operationId)).filter((text): text is string => Boolean(text)))];
+  const text = truncate(abilities.join('; '), PROFILE_CHARS);
+  return {
+    key: 'api#profile',
+    level: 'L1',
+    title: `${facts.name} — what it does`,
+    text: text || `${facts.name} has no documented operations`,
+    embedText: `[${facts.name}] ${text}`,
+    tags: [],
+  };
 }
 
 export function contentHash(text: string): string {

@@ -1,30 +1,43 @@
-import { type Candidate, fuseRankings, maxApiScore, rankApis, rankEndpoints, RRF_K } from './rank-fusion.js';
+import { type Candidate, combineScores, MAX_API_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 
-const candidate = (id: string, apiId: string): Candidate => ({ id, apiId, level: 'L2', score: 0 });
+const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
+const weights = { vector: 0.5, keyword: 0.5 };
 
-describe(fuseRankings.name, () => {
+describe(combineScores.name, () => {
   it('should rank a chunk found by both retrievers above chunks found by one', () => {
-    const fused = fuseRankings([
-      [candidate('a', 'x'), candidate('b', 'y')],
-      [candidate('c', 'z'), candidate('b', 'y')],
-    ]);
-    expect(fused[0].id).toBe('b');
-    expect(fused[0].score).toBeCloseTo(2 / (RRF_K + 2));
+    const fused = combineScores(
+      [candidate('a', 'x', 0.9), candidate('b', 'y', 0.8), candidate('c', 'z', 0.2)],
+      [candidate('b', 'y', 3), candidate('d', 'w', 1)],
+      weights,
+    );
+    expect(fused.map((chunk) => chunk.id)).toEqual(['b', 'a', 'd', 'c']);
+    expect(fused[0].score).toBeCloseTo(0.5 * (0.6 / 0.7) + 0.5);
+  });
+
+  it('should use whichever list is there when the other retriever is off', () => {
+    expect(combineScores([], [candidate('a', 'x', 2), candidate('b', 'y', 1)], weights).map((c) => c.score)).toEqual([0.5, 0.25]);
+    expect(combineScores([candidate('a', 'x', 0.4)], [], weights)[0].score).toBe(0.5);
   });
 });
 
 describe(rankApis.name, () => {
   it('should give one entry per API and count extra matching chunks as evidence', () => {
-    const fused = fuseRankings([[candidate('a1', 'a'), candidate('b1', 'b'), candidate('b2', 'b')]]);
+    const fused = combineScores([candidate('a1', 'a', 0.9), candidate('b1', 'b', 0.85), candidate('b2', 'b', 0.8), candidate('z', 'z', 0.1)], [], weights);
     const apis = rankApis(fused);
-    expect(apis.map((api) => api.apiId)).toEqual(['b', 'a']);
+    expect(apis.map((api) => api.apiId)).toEqual(['b', 'a', 'z']);
     expect(apis[0].chunks.map((chunk) => chunk.id)).toEqual(['b1', 'b2']);
   });
 
+  it('should weigh an L1 match above an equal operation match, and a schema match below', () => {
+    const fused = combineScores([candidate('op', 'ops', 0.5, 'L2'), candidate('api', 'about', 0.5, 'L1'), candidate('s', 'schema', 0.5, 'L3')], [], weights);
+    expect(rankApis(fused).map((api) => api.apiId)).toEqual(['about', 'ops', 'schema']);
+  });
+
   it('should never score above the maximum used for normalisation', () => {
-    const lists = [0, 1].map(() => [candidate('1', 'a'), candidate('2', 'a'), candidate('3', 'a'), candidate('4', 'a')]);
-    const [top] = rankApis(fuseRankings(lists));
-    expect(top.score).toBeCloseTo(maxApiScore(2));
+    const ids = ['1', '2', '3', '4'];
+    const both = ids.map((id) => candidate(id, 'a', 1, 'L1'));
+    const [top] = rankApis(combineScores(both, both, weights));
+    expect(top.score).toBeCloseTo(MAX_API_SCORE);
   });
 });
 
