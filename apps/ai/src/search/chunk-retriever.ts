@@ -108,6 +108,26 @@ export class ChunkRetriever {
     return rows.map((row: EndpointRow) => ({ ...row, similarity: Number(row.similarity), keyword: Number(row.keyword) }));
   }
 
+  /**
+   * How much of the query each API covers anywhere in its chunks: the rarity-weighted share of
+   * the query's terms found in at least one of them (0..1).
+   */
+  async termCoverage(apiIds: string[], query: KeywordQuery): Promise<Map<string, number>> {
+    if (apiIds.length === 0) return new Map();
+    const params = new Params();
+    const found = query.terms.map(
+      (term) => `${params.add(term.weight)}::float8 * bool_or(c.search_vector @@ to_tsquery('simple', ${params.add(quote(term.lexeme))}))::int`,
+    );
+    const total = query.terms.reduce((sum, term) => sum + term.weight, 0);
+    const rows: { apiId: string; covered: string }[] = await this.manager.query(
+      `SELECT c.api_id AS "apiId", ${found.join(' + ')} AS covered
+       FROM platform_ai.api_chunks c WHERE c.api_id = ANY(${params.add(apiIds)}) AND c.model = ${params.add(this.scope.model)}
+       GROUP BY c.api_id`,
+      params.values,
+    );
+    return new Map(rows.map((row) => [row.apiId, total > 0 ? Number(row.covered) / total : 0]));
+  }
+
   async chunkDetails(ids: string[]): Promise<Map<string, ChunkDetail>> {
     if (ids.length === 0) return new Map();
     const rows: ChunkDetail[] = await this.manager.query(

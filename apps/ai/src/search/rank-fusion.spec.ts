@@ -1,4 +1,4 @@
-import { type Candidate, combineScores, MAX_API_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
+import { addCoverage, type Candidate, combineScores, MAX_API_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
 const weights = { vector: 0.5, keyword: 0.5 };
@@ -36,8 +36,16 @@ describe(rankApis.name, () => {
   it('should never score above the maximum used for normalisation', () => {
     const ids = ['1', '2', '3', '4'];
     const both = ids.map((id) => candidate(id, 'a', 1, 'L1'));
-    const [top] = rankApis(combineScores(both, both, weights));
+    const [top] = addCoverage(rankApis(combineScores(both, both, weights)), new Map([['a', 1]]));
     expect(top.score).toBeCloseTo(MAX_API_SCORE);
+  });
+});
+
+describe(addCoverage.name, () => {
+  it('should lift an API that covers more of the query above one with a slightly better chunk', () => {
+    const apis = rankApis(combineScores([candidate('x1', 'x', 0.9), candidate('y1', 'y', 0.85), candidate('z1', 'z', 0.1)], [], weights));
+    const boosted = addCoverage(apis, new Map([['x', 0.2], ['y', 0.9]]));
+    expect(boosted.map((api) => api.apiId)).toEqual(['y', 'x', 'z']);
   });
 });
 

@@ -38,8 +38,16 @@ const LEVEL_WEIGHTS: Record<ChunkLevel, number> = { L1: 1.3, L2: 1, L3: 0.5 };
 /** Weights of an API's 1st, 2nd, 3rd best chunk: more than one matching chunk is more evidence. */
 const EVIDENCE_WEIGHTS = [1, 0.35, 0.15];
 
-/** The best an API can score: its top chunks all L1 and first in both lists. */
-export const MAX_API_SCORE = LEVEL_WEIGHTS.L1 * EVIDENCE_WEIGHTS.reduce((sum, weight) => sum + weight, 0);
+/**
+ * Weight of an API's coverage of the query: the rarity-weighted share of the query's words found
+ * anywhere in its chunks. A capability query names several concepts that a fitting API
+ * mentions across its description and operations, rarely all in one chunk (measured: hybrid
+ * nDCG@10 0.590 → 0.618, keyword alone 0.494 → 0.555).
+ */
+const COVERAGE_WEIGHT = 0.8;
+
+/** The best an API can score: its top chunks all L1 and first in both lists, every word covered. */
+export const MAX_API_SCORE = LEVEL_WEIGHTS.L1 * EVIDENCE_WEIGHTS.reduce((sum, weight) => sum + weight, 0) + COVERAGE_WEIGHT;
 export const MAX_CHUNK_SCORE = LEVEL_WEIGHTS.L1;
 
 /**
@@ -82,6 +90,13 @@ export function rankApis(fusedChunks: FusedChunk[]): ApiScore[] {
       const score = EVIDENCE_WEIGHTS.reduce((sum, weight, index) => sum + weight * (chunks[index]?.score ?? 0), 0);
       return { apiId, chunks, score };
     })
+    .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
+}
+
+/** Adds each listed API's query coverage (0..1) to its score and re-sorts. */
+export function addCoverage(apis: ApiScore[], coverage: Map<string, number>): ApiScore[] {
+  return apis
+    .map((api) => ({ ...api, score: api.score + COVERAGE_WEIGHT * (coverage.get(api.apiId) ?? 0) }))
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
 }
 

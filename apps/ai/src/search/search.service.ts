@@ -6,7 +6,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
 import { buildKeywordQuery } from './keyword-query.js';
-import { type ApiScore, combineScores, MAX_API_SCORE, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
+import { addCoverage, type ApiScore, combineScores, MAX_API_SCORE, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
 /** Chunks each retriever contributes before fusion. */
@@ -15,6 +15,8 @@ const MATCHED_CHUNKS_PER_API = 3;
 const SNIPPET_CHARS = 300;
 const BROWSE_LIMIT = 1000;
 const HNSW_EF_SEARCH = 200;
+/** APIs (best first) whose coverage of the query's terms is added to their score. */
+const COVERAGE_POOL = 50;
 /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
 const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
 
@@ -55,7 +57,11 @@ export class SearchService {
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];
-      const ranked = rankApis(combineScores(vectorList, keywordList, FUSION_WEIGHTS));
+      let ranked = rankApis(combineScores(vectorList, keywordList, FUSION_WEIGHTS));
+      if (keywords) {
+        const pool = ranked.slice(0, COVERAGE_POOL).map((api) => api.apiId);
+        ranked = addCoverage(ranked, await retriever.termCoverage(pool, keywords));
+      }
       const top = ranked.slice(0, request.maxResults ?? SEARCH_LIMITS.maxResults.default);
       const topIds = top.map((api) => api.apiId);
 
