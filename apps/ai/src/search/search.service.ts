@@ -6,6 +6,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
 import { buildKeywordQuery } from './keyword-query.js';
+import { expandAbbreviations } from './query-normalizer.js';
 import { addCoverage, type ApiScore, combineScores, MAX_API_SCORE, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
@@ -40,11 +41,12 @@ export class SearchService {
     if (!query) return this.browse(scope, maxEndpoints, started);
 
     const mode = request.mode ?? 'hybrid';
+    const expanded = expandAbbreviations(query);
     let vector: number[] | undefined;
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
       const embedStarted = performance.now();
-      vector = await this.embeddings.embedQuery(query);
+      vector = await this.embeddings.embedQuery(expanded);
       queryEmbeddingMs = performance.now() - embedStarted;
     }
 
@@ -53,7 +55,7 @@ export class SearchService {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
       const retriever = new ChunkRetriever(manager, scope);
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, query) : undefined;
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];

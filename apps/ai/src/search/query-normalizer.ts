@@ -1,0 +1,53 @@
+/**
+ * Shorthand people type into a search box, spelled out. General API vocabulary only: the
+ * expansion is added next to the word (both are searched), never substituted for it.
+ */
+const ABBREVIATIONS: Record<string, string> = {
+  '2fa': 'two-factor authentication',
+  acct: 'account',
+  addr: 'address',
+  auth: 'authentication',
+  authn: 'authentication',
+  authz: 'authorization',
+  cfg: 'configuration',
+  config: 'configuration',
+  db: 'database',
+  dob: 'date of birth',
+  doc: 'document',
+  docs: 'documents',
+  env: 'environment',
+  geo: 'geolocation',
+  img: 'image',
+  imgs: 'images',
+  info: 'information',
+  ip: 'ip address',
+  kyc: 'know your customer identity verification',
+  mfa: 'multi-factor authentication',
+  msg: 'message',
+  msgs: 'messages',
+  notif: 'notification',
+  notifs: 'notifications',
+  org: 'organization',
+  otp: 'one-time password verification code',
+  pic: 'picture image',
+  pics: 'pictures images',
+  pwd: 'password',
+  qty: 'quantity',
+  repo: 'repository',
+  repos: 'repositories',
+  sms: 'text message',
+  sso: 'single sign-on',
+  tx: 'transaction',
+  txn: 'transaction',
+  txns: 'transactions',
+  usr: 'user',
+  vid: 'video',
+};
+
+/** The query with common abbreviations spelled out beside them ("sms otp" → "sms (text message) otp (…)"). */
+export function expandAbbreviations(query: string): string {
+  return query.replace(/[\p{L}\p{N}]+/gu, (word) => {
+    const expansion = ABBREVIATIONS[word.toLowerCase()];
+    return expansion ? `${word} (${expansion})` : word;
+  });
+}
