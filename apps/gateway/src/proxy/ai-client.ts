@@ -14,11 +14,15 @@ export interface AiResponse {
 
 export interface AiCallOptions {
   body?: unknown;
+  /** Defaults to AI_TIMEOUT_MS. */
+  timeoutMs?: number;
   requestId?: string;
   headers?: Record<string, string>;
 }
 
 type Indexing = NonNullable<ApiRecord['indexing']>;
+
+const STATUS_TIMEOUT_MS = 2000;
 
 /** HTTP client for the internal AI app: service token, request id, timeout, typed failures. */
 @Injectable()
@@ -40,7 +44,7 @@ export class AiClient {
         method,
         headers,
         body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-        signal: AbortSignal.timeout(this.config.aiTimeoutMs),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.config.aiTimeoutMs),
       });
       return {
         status: response.status,
@@ -50,7 +54,7 @@ export class AiClient {
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new AiUnavailableError(`The search service did not answer within ${this.config.aiTimeoutMs} ms; try again`);
+        throw new AiUnavailableError(`The search service did not answer within ${options.timeoutMs ?? this.config.aiTimeoutMs} ms; try again`);
       }
       throw new AiUnavailableError('The search service is unavailable right now; try again shortly');
     }
@@ -65,6 +69,8 @@ export class AiClient {
     try {
       const response = await this.call('POST', '/indexing-statuses', {
         body: { apis: apis.map(({ id, orgId, revision }) => ({ apiId: id, orgId, revision })) },
+        // A registry read should not wait long for an extra.
+        timeoutMs: STATUS_TIMEOUT_MS,
       });
       if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body.slice(0, 200)}`);
       const statuses = JSON.parse(response.body) as ({ apiId: string } & Indexing)[];
