@@ -204,6 +204,18 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect((await register({ ...body, orgId: OTHER_ORG }, outsider)).status).toBe(201);
     });
 
+    it('should refuse to move an API to another org on update', async () => {
+      const spec = { openapi: '3.0.3', info: { title: 'Mover', version: '1' }, paths: {} };
+      const created = await register({ orgId: ORG, name: 'Mover', version: '1', spec });
+      const both = await stack.token([ORG, OTHER_ORG], ['publisher']);
+      const moved = await http()
+        .put(`/api-management/apis/${created.body.apiId}`)
+        .set('authorization', `Bearer ${both}`)
+        .send({ orgId: OTHER_ORG, name: 'Mover', version: '1', spec });
+      expect(moved.status).toBe(409);
+      expect(moved.body.detail).toMatch(/cannot move between orgs/);
+    });
+
     it('should answer 400 with every validation message', async () => {
       const response = await register({ orgId: ORG, version: 7, extra: true });
       expect(response.status).toBe(400);
