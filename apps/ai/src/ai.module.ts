@@ -9,7 +9,6 @@ import { AI_CONFIG } from './ai.constants.js';
 import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
-import { ApiSpecEntity } from './indexing/api-spec.entity.js';
 import { IndexingModule } from './indexing/indexing.module.js';
 import { SearchModule } from './search/search.module.js';
 import { StatusModule } from './status/status.module.js';
@@ -26,7 +25,7 @@ export class AiModule {
         { module: AiConfigModule, global: true, providers: [{ provide: AI_CONFIG, useValue: config }], exports: [AI_CONFIG] },
         DatabaseModule.forRoot({
           target: config.database,
-          entities: [ApiSpecEntity, ApiIndexingStatusEntity],
+          entities: [ApiIndexingStatusEntity],
           migrations: aiMigrations,
           migrationsTableName: 'ai_migrations',
         }),

@@ -70,13 +70,15 @@ function apiChunks(spec: LoadedSpec, facts: ApiFacts, tags: Map<string, string>)
   const doc = spec.document;
   const info = isObject(doc.info) ? doc.info : {};
   const description = cleanText(facts.description) || cleanText(info.description);
+  const serverList = servers(spec);
+  const schemes = securitySchemes(spec);
   const lines = [
     `${facts.name} (version ${facts.version})`,
     facts.teamName ? `Team: ${facts.teamName}` : '',
     description ? truncate(description, L1_PART_CHARS) : '',
     tags.size ? `Tags: ${[...tags].map(([name, text]) => (text ? `${name} (${truncate(text, 120)})` : name)).join('; ')}` : '',
-    servers(spec).length ? `Servers: ${servers(spec).join(', ')}` : '',
-    securitySchemes(spec).length ? `Security: ${securitySchemes(spec).join(', ')}` : '',
+    serverList.length ? `Servers: ${serverList.join(', ')}` : '',
+    schemes.length ? `Security: ${schemes.join(', ')}` : '',
   ].filter(Boolean);
   const prefix = `[${facts.name}]`;
   // Servers and security schemes help keyword search but only blur the meaning of the embedding.

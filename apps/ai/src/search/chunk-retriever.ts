@@ -38,6 +38,11 @@ export interface EndpointRow extends EndpointCandidate {
   summary: string | null;
 }
 
+/** Card facts (alias `s` status, `p` spec) of the revision that is live in the index. */
+const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
+  FROM platform_ai.api_indexing_status s
+  JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision`;
+
 /** Collects positional parameters while a query is assembled. */
 class Params {
   readonly values: unknown[] = [];
@@ -141,13 +146,7 @@ export class ChunkRetriever {
   /** Card facts of the revision that is live in the index. */
   async cards(apiIds: string[]): Promise<Map<string, ApiCard>> {
     if (apiIds.length === 0) return new Map();
-    const rows: ApiCard[] = await this.manager.query(
-      `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
-       FROM platform_ai.api_indexing_status s
-       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
-       WHERE s.api_id = ANY($1)`,
-      [apiIds],
-    );
+    const rows: ApiCard[] = await this.manager.query(`${LIVE_CARDS} WHERE s.api_id = ANY($1)`, [apiIds]);
     return new Map(rows.map((row) => [row.apiId, row]));
   }
 
@@ -155,9 +154,7 @@ export class ChunkRetriever {
   async allApis(limit: number): Promise<ApiCard[]> {
     const params = new Params();
     return this.manager.query(
-      `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
-       FROM platform_ai.api_indexing_status s
-       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
+      `${LIVE_CARDS}
        WHERE s.api_id IN (${this.allowedApis(params)})
        ORDER BY lower(p.name), p.version, s.api_id
        LIMIT ${params.add(limit)}`,

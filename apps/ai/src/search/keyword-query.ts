@@ -6,6 +6,8 @@ export interface KeywordTerm {
   lexeme: string;
   /** BM25 inverse document frequency over the org's chunks. */
   weight: number;
+  /** How many of the org's chunks hold the lexeme. */
+  chunkCount: number;
   /** The word the user typed, when this term is a correction of a typo. */
   correctedFrom?: string;
 }
@@ -44,16 +46,19 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
 
   const terms: KeywordTerm[] = [];
   for (const word of words) {
-    if (frequency.has(word)) {
-      terms.push({ lexeme: word, weight: idf(frequency.get(word)!, chunkCount) });
+    const known = frequency.get(word);
+    if (known !== undefined) {
+      terms.push({ lexeme: word, weight: idf(known, chunkCount), chunkCount: known });
       continue;
     }
     const correction = word.length >= MIN_TYPO_LENGTH ? await nearestWord(manager, orgId, word) : undefined;
-    if (correction) terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), correctedFrom: word });
+    if (correction) {
+      terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), chunkCount: correction.count, correctedFrom: word });
+    }
   }
   if (terms.length === 0) return undefined;
 
-  const discriminating = terms.filter((term) => (frequency.get(term.lexeme) ?? 0) <= COMMON_TERM_SHARE * chunkCount);
+  const discriminating = terms.filter((term) => term.chunkCount <= COMMON_TERM_SHARE * chunkCount);
   return { terms, match: (discriminating.length > 0 ? discriminating : terms).map((term) => quote(term.lexeme)).join(' | ') };
 }
 
