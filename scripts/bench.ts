@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadGatewayConfig } from '#config';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
-import { signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from './sign-dev-token.js';
 
 /**
  * Against a running stack (`npm start`): registers the RestBench Spotify spec in a fresh org,
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   });
   const config = loadGatewayConfig();
   const org = `bench-${Date.now()}`;
-  const token = await signDevToken(config.jwtSecret, { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
   const restbench = join(values.shared, 'benchmarks/restbench');
 

@@ -6,7 +6,7 @@ import { SEARCH_MODES, type SearchMode } from '#contracts';
 import { loadDirectorySpec } from './demo-catalogue.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
-import { signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from './sign-dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const EVAL_ORG = 'eval';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     console.log(`No stack at ${baseUrl}: starting one (DEMO_SEED=false) on the same data directory…`);
     await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false' }));
   }
-  const token = await signDevToken(config.jwtSecret, { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
+  const token = await signDevToken(devSigningSecret(config), { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
   const client = new PlatformClient(baseUrl, token);
 
   const corpus = (JSON.parse(readFileSync(join(values.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;

@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { ConfigError, type GatewayConfig } from '#config';
 
 export interface DevTokenClaims {
   sub: string;
@@ -15,4 +16,12 @@ export function signDevToken(secret: string, claims: DevTokenClaims): Promise<st
     .setIssuedAt()
     .setExpirationTime(`${claims.ttlSeconds}s`)
     .sign(new TextEncoder().encode(secret));
+}
+
+/** The shared secret dev tokens are signed with; there is none when only an identity provider is trusted. */
+export function devSigningSecret(config: GatewayConfig): string {
+  if (!config.auth.jwtSecret) {
+    throw new ConfigError('Dev tokens need AUTH_JWT_SECRET; with only AUTH_JWKS_URL set, get tokens from your identity provider');
+  }
+  return config.auth.jwtSecret;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { assertRedisReachable, bool, dataDir, loadAiConfig, loadGatewayConfig } from '#config';
 import { DEMO_SPEC_IDS, loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient, PlatformError } from './platform-client.js';
-import { signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from './sign-dev-token.js';
 import { startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const DEMO_ORG = 'demo';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const children = startStackProcesses();
   const baseUrl = `http://localhost:${gateway.port}`;
   await waitUntilReady(baseUrl, children);
-  const token = await signDevToken(gateway.jwtSecret, {
+  const token = await signDevToken(devSigningSecret(gateway), {
     sub: 'demo-user',
     orgs: [DEMO_ORG],
     roles: ['reader', 'publisher', 'admin'],

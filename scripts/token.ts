@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadGatewayConfig } from '#config';
-import { signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from './sign-dev-token.js';
 
 const USAGE = `Usage: npm run token -- --org <orgId>[,<orgId>…] [--roles reader,publisher,admin] [--sub <subject>] [--ttl <seconds>]`;
 
@@ -20,8 +20,7 @@ async function main(): Promise<void> {
   }
   const ttlSeconds = Number(values.ttl);
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new ConfigError(`--ttl must be a positive number of seconds`);
-  const { jwtSecret } = loadGatewayConfig();
-  const token = await signDevToken(jwtSecret, {
+  const token = await signDevToken(devSigningSecret(loadGatewayConfig()), {
     sub: values.sub,
     orgs: values.org.flatMap((org) => org.split(',')).map((org) => org.trim()).filter(Boolean),
     roles: values.roles.split(',').map((role) => role.trim()).filter(Boolean),

@@ -1,4 +1,5 @@
 import { CreateIndex1764680000001 } from './1764680000001-CreateIndex.js';
 import { AddLexicon1764680000002 } from './1764680000002-AddLexicon.js';
+import { AddReindexRuns1764680000003 } from './1764680000003-AddReindexRuns.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003];

@@ -6,7 +6,7 @@ import { type AiConfig, type GatewayConfig, loadAiConfig, loadGatewayConfig, red
 import { INDEXING_QUEUE, type IndexingState } from '#contracts';
 import { createAiApp } from '../../apps/ai/src/create-ai-app.js';
 import { createGatewayApp } from '../../apps/gateway/src/create-gateway-app.js';
-import { signDevToken } from '../../scripts/sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../../scripts/sign-dev-token.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -37,6 +37,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     AI_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
     DATA_DIR: '/nonexistent-test-data-dir',
     OUTBOX_INTERVAL_MS: '500',
+    // Tests provoke errors on purpose; TEST_LOG_LEVEL=info shows the apps' logs.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   };
   const memory = (config: { database: GatewayConfig['database'] }) => ({ ...config.database, pgliteDir: 'memory://' });
@@ -46,13 +48,11 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   let aiUrl = 'http://127.0.0.1:9'; // discard port: nothing listens
   if (!options.withoutAi && !options.withoutRedis) {
     ai = await createAiApp({ ...aiConfig, database: memory(aiConfig), port: 0 });
-    ai.useLogger(['error', 'warn']);
     await ai.listen(0, '127.0.0.1');
     aiUrl = await ai.getUrl();
   }
   const gatewayConfig = loadGatewayConfig({ ...env, AI_URL: aiUrl.replace('[::1]', '127.0.0.1') });
   const gateway = await createGatewayApp({ ...gatewayConfig, database: memory(gatewayConfig) });
-  gateway.useLogger(['error', 'warn']);
   await gateway.init();
 
   return {
@@ -61,7 +61,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     gatewayConfig,
     aiConfig,
     token: (orgs, roles, tokenOptions = {}) =>
-      signDevToken(gatewayConfig.jwtSecret, {
+      signDevToken(devSigningSecret(gatewayConfig), {
         sub: tokenOptions.sub ?? 'test-user',
         orgs,
         roles,

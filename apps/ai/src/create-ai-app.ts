@@ -11,6 +11,6 @@ export async function createAiApp(config: AiConfig): Promise<NestExpressApplicat
     bodyParser: false,
     bufferLogs: true,
   });
-  configureHttpApp(app, BODY_LIMIT_BYTES);
+  configureHttpApp(app, { service: 'ai', logLevel: config.logLevel, bodyLimitBytes: BODY_LIMIT_BYTES });
   return app;
 }

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
 import type { GatewayConfig } from '#config';
 import { configureHttpApp } from '#http';
 import { GatewayModule } from './gateway.module.js';
@@ -13,6 +14,18 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
     bufferLogs: true,
   });
   // A spec sent as a JSON string is escaped, so allow for that on top of SPEC_MAX_BYTES.
-  configureHttpApp(app, Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES);
+  configureHttpApp(app, {
+    service: 'gateway',
+    logLevel: config.logLevel,
+    bodyLimitBytes: Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES,
+  });
+  app.use(helmet());
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,
+      exposedHeaders: ['X-Request-Id', 'Retry-After'],
+      maxAge: 600,
+    });
+  }
   return app;
 }

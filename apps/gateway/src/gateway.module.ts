@@ -1,11 +1,13 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
-import { APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
 import { gatewayMigrations } from '../../../migrations/gateway/index.js';
+import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
+import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
@@ -39,6 +41,9 @@ export class GatewayModule {
         HealthModule,
       ],
       providers: [
+        // In this order: the rate limit counts per authenticated caller.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
       ],
     };

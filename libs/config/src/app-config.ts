@@ -1,7 +1,10 @@
 import { join } from 'node:path';
-import { bool, ConfigError, dataDir, devSecrets, int, oneOf, optionalStr, str, url } from './env.js';
+import { bool, ConfigError, dataDir, devSecrets, int, list, oneOf, optionalStr, str, url } from './env.js';
 
 type Env = Record<string, string | undefined>;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const EMBEDDING_PROVIDERS = ['local', 'openai'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
@@ -19,14 +22,29 @@ export interface DatabaseConfig {
   poolSize: number;
 }
 
+export interface AuthConfig {
+  /** HS256 shared secret; absent when only an identity provider's keys (JWKS) are trusted. */
+  jwtSecret?: string;
+  /** RS256/ES256 tokens are verified with the keys published here (cached, refetched on rotation). */
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+  clockSkewSeconds: number;
+}
+
 export interface GatewayConfig {
   host: string;
   port: number;
   aiUrl: string;
   aiTimeoutMs: number;
   serviceToken: string;
-  jwtSecret: string;
+  auth: AuthConfig;
   specMaxBytes: number;
+  /** Requests per caller per minute (by token subject, or by address before sign-in). */
+  rateLimitPerMinute: number;
+  /** Origins allowed to call from a browser; empty means CORS is off. */
+  corsOrigins: string[];
+  logLevel: LogLevel;
   redis: RedisConfig;
   database: DatabaseConfig;
   /** How often unsent indexing requests are re-sent to the queue. */
@@ -40,6 +58,7 @@ export interface EmbeddingsConfig {
 }
 
 export interface AiConfig {
+  logLevel: LogLevel;
   host: string;
   port: number;
   serviceToken: string;
@@ -70,18 +89,37 @@ function serviceToken(env: Env): string {
   return optionalStr(env, 'AI_SERVICE_TOKEN') ?? devSecrets(dataDir(env)).serviceToken;
 }
 
+function authConfig(env: Env): AuthConfig {
+  const jwksUrl = url(env, 'AUTH_JWKS_URL', undefined, ['https:', 'http:']);
+  // With an identity provider configured, shared-secret tokens are accepted only if a secret is set explicitly.
+  const jwtSecret = optionalStr(env, 'AUTH_JWT_SECRET') ?? (jwksUrl ? undefined : devSecrets(dataDir(env)).jwtSecret);
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('AUTH_JWT_SECRET must be at least 32 characters');
+  return {
+    jwtSecret,
+    jwksUrl,
+    issuer: optionalStr(env, 'AUTH_ISSUER'),
+    audience: optionalStr(env, 'AUTH_AUDIENCE'),
+    clockSkewSeconds: int(env, 'AUTH_CLOCK_SKEW_SECONDS', 30, 0, 600),
+  };
+}
+
+function logLevel(env: Env): LogLevel {
+  return oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
+}
+
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   const aiPort = int(env, 'AI_PORT', 9090, 1, 65535);
-  const jwtSecret = optionalStr(env, 'AUTH_JWT_SECRET') ?? devSecrets(dataDir(env)).jwtSecret;
-  if (jwtSecret.length < 32) throw new ConfigError('AUTH_JWT_SECRET must be at least 32 characters');
   return {
+    logLevel: logLevel(env),
     host: str(env, 'GATEWAY_HOST', '0.0.0.0'),
     port: int(env, 'GATEWAY_PORT', 8080, 0, 65535),
     aiUrl: url(env, 'AI_URL', `http://127.0.0.1:${aiPort}`, ['http:', 'https:'])!.replace(/\/+$/, ''),
     aiTimeoutMs: int(env, 'AI_TIMEOUT_MS', 15000, 100, 600000),
     serviceToken: serviceToken(env),
-    jwtSecret,
+    auth: authConfig(env),
     specMaxBytes: int(env, 'SPEC_MAX_BYTES', 10 * 1024 * 1024, 1024),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600, 1),
+    corsOrigins: list(env, 'CORS_ORIGINS'),
     redis: redisConfig(env),
     database: databaseConfig(env, 'gateway'),
     outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000, 100),
@@ -105,6 +143,7 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     throw new ConfigError('EMBEDDINGS_PROVIDER=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)');
   }
   return {
+    logLevel: logLevel(env),
     host: str(env, 'AI_HOST', '127.0.0.1'),
     port: int(env, 'AI_PORT', 9090, 0, 65535),
     serviceToken: serviceToken(env),

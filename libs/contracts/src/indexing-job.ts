@@ -4,6 +4,7 @@ export const INDEXING_QUEUE = 'api-indexing';
 export const IndexingJobName = {
   Index: 'index-api',
   Delete: 'delete-api',
+  Reindex: 'reindex-api',
 } as const;
 export type IndexingJobName = (typeof IndexingJobName)[keyof typeof IndexingJobName];
 
@@ -17,6 +18,11 @@ export const INDEXING_JOB_OPTIONS = {
 /** One job per (API, revision): re-sending the same revision is a no-op in Redis. */
 export function indexingJobId(apiId: string, revision: number, name: IndexingJobName): string {
   return `${name}-${apiId}-r${revision}`;
+}
+
+/** One job per (re-index run, API). */
+export function reindexJobId(reindexId: string, apiId: string): string {
+  return `${IndexingJobName.Reindex}-${reindexId}-${apiId}`;
 }
 
 /** Everything the AI app needs to index an API travels with the job. */

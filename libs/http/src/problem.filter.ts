@@ -24,6 +24,7 @@ interface StatusError {
   statusCode?: number;
   type?: string;
   expose?: boolean;
+  limit?: number;
   message: string;
 }
 
@@ -73,7 +74,9 @@ function base(status: number): Omit<Problem, 'detail'> {
 }
 
 function describeClientError(error: StatusError): string {
-  if (error.type === 'entity.too.large') return 'The request body is too large';
+  if (error.type === 'entity.too.large') {
+    return `The request body is larger than the limit of ${error.limit?.toLocaleString('en-US') ?? '?'} bytes`;
+  }
   if (error.type === 'entity.parse.failed') return `The request body is not valid JSON: ${error.message}`;
   return error.expose === false ? 'The request could not be processed' : error.message;
 }

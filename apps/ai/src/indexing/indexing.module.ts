@@ -1,6 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { INDEXING_QUEUE } from '#contracts';
+import { ReindexController } from '../reindex/reindex.controller.js';
+import { ReindexService } from '../reindex/reindex.service.js';
 import { IndexStoreService } from './index-store.service.js';
 import { IndexingProcessor } from './indexing.processor.js';
 import { TableStatsService } from './table-stats.service.js';
@@ -13,7 +15,8 @@ export class IndexingModule {
     return {
       module: IndexingModule,
       imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
-      providers: [IndexStoreService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
+      controllers: [ReindexController],
+      providers: [IndexStoreService, ReindexService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
       exports: [IndexStoreService],
     };
   }

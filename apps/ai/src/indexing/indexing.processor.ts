@@ -2,14 +2,20 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import type { AiConfig } from '#config';
-import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName } from '#contracts';
+import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReindexApiJob } from '#contracts';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
+import { ReindexService } from '../reindex/reindex.service.js';
 import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
 import { TableStatsService } from './table-stats.service.js';
 
-type IndexingJob = Job<IndexApiJob, unknown, typeof IndexingJobName.Index> | Job<DeleteApiJob, unknown, typeof IndexingJobName.Delete>;
+type IndexingJob =
+  | Job<IndexApiJob, unknown, typeof IndexingJobName.Index>
+  | Job<DeleteApiJob, unknown, typeof IndexingJobName.Delete>
+  | Job<ReindexApiJob, unknown, typeof IndexingJobName.Reindex>;
+
+type IndexOutcome = { chunks: number } | { skipped: string } | { failed: string };
 
 /** The indexing pipeline: parse → chunk → embed → store → status. */
 @Processor(INDEXING_QUEUE)
@@ -19,6 +25,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   constructor(
     private readonly store: IndexStoreService,
     private readonly tableStats: TableStatsService,
+    private readonly reindexRuns: ReindexService,
     @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {
@@ -34,15 +41,28 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     await this.worker.close();
   }
 
-  async process(job: IndexingJob): Promise<{ chunks: number } | { skipped: string } | void> {
-    if (job.name === IndexingJobName.Delete) {
-      this.tableStats.recordChanges(await this.store.deleteApi(job.data as DeleteApiJob));
-      return;
+  async process(job: IndexingJob): Promise<IndexOutcome | void> {
+    switch (job.name) {
+      case IndexingJobName.Delete:
+        this.tableStats.recordChanges(await this.store.deleteApi(job.data as DeleteApiJob));
+        return;
+      case IndexingJobName.Reindex:
+        return this.reindex(job.data as ReindexApiJob);
+      default:
+        return this.index(job.data as IndexApiJob);
     }
-    return this.index(job.data as IndexApiJob);
   }
 
-  private async index(job: IndexApiJob): Promise<{ chunks: number } | { skipped: string }> {
+  /** An admin re-index: the same pipeline, from the spec copy kept for that revision. */
+  private async reindex(job: ReindexApiJob): Promise<IndexOutcome> {
+    const indexJob = await this.reindexRuns.indexJobFor(job);
+    // Deleted, or a newer revision superseded it (and is indexed by its own job): nothing to redo.
+    const outcome: IndexOutcome = indexJob ? await this.index(indexJob) : { skipped: 'the API was deleted or has a newer revision' };
+    await this.reindexRuns.finish(job, { error: 'failed' in outcome ? outcome.failed : undefined });
+    return outcome;
+  }
+
+  private async index(job: IndexApiJob): Promise<IndexOutcome> {
     const started = Date.now();
     if (!(await this.store.beginRevision(job))) return { skipped: 'a newer revision exists' };
 
@@ -55,7 +75,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       if (!(error instanceof SpecError)) throw error;
       await this.store.markFailed(job.apiId, job.revision, error.message);
       this.logger.warn(`API ${job.apiId} r${job.revision} FAILED: ${error.message}`);
-      return { skipped: error.message };
+      return { failed: error.message };
     }
 
     const parsed = Date.now();
@@ -84,11 +104,13 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   /** After the last retry, a job that kept failing leaves its reason in the status. */
   @OnWorkerEvent('failed')
   async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
-    if (!job || job.name !== IndexingJobName.Index) return;
+    if (!job || job.name === IndexingJobName.Delete) return;
+    const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob;
     const attempts = job.opts.attempts ?? 1;
-    this.logger.error(`API ${job.data.apiId} r${job.data.revision} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
-    if (job.attemptsMade >= attempts) {
-      await this.store.markFailed(job.data.apiId, job.data.revision, `Indexing failed after ${attempts} attempts: ${error.message}`);
-    }
+    this.logger.error(`API ${apiId} r${revision} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
+    if (job.attemptsMade < attempts) return;
+    const reason = `Indexing failed after ${attempts} attempts: ${error.message}`;
+    await this.store.markFailed(apiId, revision, reason);
+    if (job.name === IndexingJobName.Reindex) await this.reindexRuns.finish(job.data as ReindexApiJob, { error: reason });
   }
 }

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { AuthGuard } from './auth.guard.js';
 import { TokenVerifierService } from './token-verifier.service.js';
 
+/** Token verification; the guards are registered in order by the root module. */
 @Module({
-  providers: [TokenVerifierService, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [TokenVerifierService],
+  exports: [TokenVerifierService],
 })
 export class AuthModule {}

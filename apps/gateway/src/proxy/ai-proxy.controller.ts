@@ -1,11 +1,13 @@
-import { BadRequestException, Body, Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, ForbiddenException, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { InternalHeader } from '#contracts';
+import { encodeOrgList, InternalHeader, type InternalReindexRequest } from '#contracts';
 import { requestIdOf } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { AiClient, type AiResponse } from './ai-client.js';
+import { ReindexRequestDto } from './reindex.dto.js';
 
 /**
  * `/api-management/ai/**`: authorises the caller for the org (or API) named, then forwards to the
@@ -42,6 +44,41 @@ export class AiProxyController {
     const answer = await this.ai.call('GET', `/indexing-status/${api.id}`, {
       requestId: requestIdOf(request),
       headers: { [InternalHeader.ApiOrg]: api.orgId, [InternalHeader.ApiRevision]: String(api.revision) },
+    });
+    send(response, answer);
+  }
+
+  @Post('admin/reindex')
+  @RequireRole('admin')
+  async startReindex(
+    @CurrentCaller() caller: Caller,
+    @Body() body: ReindexRequestDto,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    if (body.orgId) assertOrgMember(caller, body.orgId);
+    const orgIds = body.orgId ? [body.orgId] : caller.orgs;
+    if (orgIds.length === 0) throw new ForbiddenException('Your token lists no orgs to re-index');
+    if (body.apiIds) {
+      const apis = await this.registry.findAllVisible(caller, body.apiIds);
+      const outside = apis.find((api) => !orgIds.includes(api.orgId));
+      if (outside) throw new BadRequestException(`API "${outside.id}" is not in org "${body.orgId}"`);
+    }
+    const internal: InternalReindexRequest = { orgIds, apiIds: body.apiIds, requestedBy: caller.sub };
+    send(response, await this.ai.call('POST', '/admin/reindex', { body: internal, requestId: requestIdOf(request) }));
+  }
+
+  @Get('admin/reindex/:reindexId')
+  @RequireRole('admin')
+  async reindexProgress(
+    @CurrentCaller() caller: Caller,
+    @Param('reindexId') reindexId: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const answer = await this.ai.call('GET', `/admin/reindex/${encodeURIComponent(reindexId)}`, {
+      requestId: requestIdOf(request),
+      headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });
     send(response, answer);
   }

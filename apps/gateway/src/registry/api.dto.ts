@@ -12,8 +12,8 @@ import {
   registerDecorator,
 } from 'class-validator';
 
-const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
-const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
+export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
+export const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
 
 /** `spec` is an OpenAPI document as an object, or its JSON/YAML text. */
 function IsSpecInput() {

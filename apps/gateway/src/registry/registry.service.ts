@@ -114,6 +114,18 @@ export class RegistryService {
     return entity;
   }
 
+  /** All these APIs, if every one is visible to the caller; otherwise 404 for the first that is not. */
+  async findAllVisible(caller: Caller, apiIds: string[]): Promise<ApiEntity[]> {
+    const ids = [...new Set(apiIds)];
+    const malformed = ids.find((id) => !UUID.test(id));
+    if (malformed) throw notFound(malformed);
+    const found = await this.apis.findBy({ id: In(ids), orgId: In(caller.orgs), deletedAt: IsNull() });
+    const visible = new Set(found.map((entity) => entity.id));
+    const missing = ids.find((id) => !visible.has(id));
+    if (missing) throw notFound(missing);
+    return found;
+  }
+
   /** Cheap checks only (size, JSON/YAML, OpenAPI at all); the worker does the heavy parsing. */
   private checkSpec(input: string | Record<string, unknown>): string {
     const text = typeof input === 'string' ? input : JSON.stringify(input);

@@ -1,0 +1,154 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import {
+  type IndexApiJob,
+  INDEXING_JOB_OPTIONS,
+  INDEXING_QUEUE,
+  IndexingJobName,
+  type InternalReindexRequest,
+  type ReindexAccepted,
+  type ReindexApiJob,
+  type ReindexProgress,
+  reindexJobId,
+} from '#contracts';
+
+/** Fresh registrations go first: jobs without a priority are taken before prioritised ones. */
+const REINDEX_PRIORITY = 10;
+const MAX_FAILURES_LISTED = 100;
+
+interface RunRow {
+  id: string;
+  org_ids: string[];
+  requested_at: Date;
+  finished_at: Date | null;
+  total: number;
+  queued: number;
+  done: number;
+  failed: number;
+}
+
+/**
+ * Admin re-index runs: re-indexes APIs from the spec copies this app keeps (no call to the
+ * registry), through the same queue and pipeline as registrations, and tracks each API's outcome.
+ */
+@Injectable()
+export class ReindexService {
+  private readonly logger = new Logger(ReindexService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+  ) {}
+
+  async start(request: InternalReindexRequest): Promise<ReindexAccepted> {
+    const { reindexId, items } = await this.dataSource.transaction(async (manager) => {
+      const apis: { api_id: string; org_id: string; revision: number }[] = await manager.query(
+        `SELECT s.api_id, s.org_id, s.revision
+         FROM platform_ai.api_indexing_status s
+         JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.revision
+         WHERE NOT s.deleted AND s.org_id = ANY($1) AND ($2::uuid[] IS NULL OR s.api_id = ANY($2::uuid[]))
+         ORDER BY s.api_id`,
+        [request.orgIds, request.apiIds ?? null],
+      );
+      // The run belongs to the orgs it touches: only a caller of all of them may read its progress.
+      const orgIds = apis.length > 0 ? [...new Set(apis.map((api) => api.org_id))].sort() : request.orgIds;
+      const [run]: { id: string }[] = await manager.query(
+        `INSERT INTO platform_ai.reindex_runs (org_ids, requested_by) VALUES ($1, $2) RETURNING id`,
+        [orgIds, request.requestedBy],
+      );
+      if (apis.length > 0) {
+        await manager.query(
+          `INSERT INTO platform_ai.reindex_items (reindex_id, api_id, revision)
+           SELECT $1, api_id, revision FROM unnest($2::uuid[], $3::int[]) AS t(api_id, revision)`,
+          [run.id, apis.map((api) => api.api_id), apis.map((api) => api.revision)],
+        );
+      }
+      return { reindexId: run.id, items: apis };
+    });
+
+    try {
+      await this.queue.addBulk(
+        items.map(({ api_id: apiId, revision }) => ({
+          name: IndexingJobName.Reindex,
+          data: { reindexId, apiId, revision } satisfies ReindexApiJob,
+          opts: { ...INDEXING_JOB_OPTIONS, jobId: reindexJobId(reindexId, apiId), priority: REINDEX_PRIORITY },
+        })),
+      );
+    } catch (error) {
+      await this.dataSource.query(`DELETE FROM platform_ai.reindex_runs WHERE id = $1`, [reindexId]);
+      this.logger.error(`Re-index ${reindexId} could not be queued: ${(error as Error).message}`);
+      throw new ServiceUnavailableException('The indexing queue (Redis) is unavailable; nothing was queued, try again');
+    }
+    this.logger.log(`Re-index ${reindexId} by ${request.requestedBy}: ${items.length} APIs queued`);
+    return { reindexId, queued: items.length };
+  }
+
+  /** Progress of a run, if every org it touches is one of the caller's (otherwise it does not exist for them). */
+  async progress(reindexId: string, callerOrgs: string[]): Promise<ReindexProgress> {
+    const [run]: RunRow[] = await this.dataSource.query(
+      `SELECT r.id, r.org_ids, r.requested_at, max(i.finished_at) AS finished_at,
+              count(i.api_id)::int AS total,
+              count(*) FILTER (WHERE i.status = 'QUEUED')::int AS queued,
+              count(*) FILTER (WHERE i.status = 'DONE')::int AS done,
+              count(*) FILTER (WHERE i.status = 'FAILED')::int AS failed
+       FROM platform_ai.reindex_runs r LEFT JOIN platform_ai.reindex_items i ON i.reindex_id = r.id
+       WHERE r.id = $1 AND r.org_ids <@ $2::text[]
+       GROUP BY r.id`,
+      [reindexId, callerOrgs],
+    );
+    if (!run) throw new NotFoundException(`No re-index run ${reindexId}`);
+    const failures: { apiId: string; error: string }[] = run.failed
+      ? await this.dataSource.query(
+          `SELECT api_id AS "apiId", error FROM platform_ai.reindex_items
+           WHERE reindex_id = $1 AND status = 'FAILED' ORDER BY finished_at LIMIT $2`,
+          [reindexId, MAX_FAILURES_LISTED],
+        )
+      : [];
+    const running = run.queued > 0;
+    return {
+      reindexId: run.id,
+      status: running ? 'RUNNING' : 'COMPLETED',
+      orgIds: run.org_ids,
+      requestedAt: run.requested_at.toISOString(),
+      ...(!running ? { finishedAt: (run.finished_at ?? run.requested_at).toISOString() } : {}),
+      total: run.total,
+      queued: run.queued,
+      done: run.done,
+      failed: run.failed,
+      failures,
+    };
+  }
+
+  /** The indexing job for the run's revision, from the kept spec copy; none if the API was deleted or moved on. */
+  async indexJobFor(job: ReindexApiJob): Promise<IndexApiJob | undefined> {
+    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string }[] =
+      await this.dataSource.query(
+        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec
+         FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
+         WHERE p.api_id = $1 AND p.revision = $2 AND s.revision = $2 AND NOT s.deleted`,
+        [job.apiId, job.revision],
+      );
+    if (!row) return undefined;
+    return {
+      apiId: job.apiId,
+      orgId: row.org_id,
+      revision: job.revision,
+      name: row.name,
+      version: row.version,
+      teamName: row.team_name ?? undefined,
+      description: row.description ?? undefined,
+      spec: row.spec,
+    };
+  }
+
+  async finish(job: ReindexApiJob, outcome: { error?: string }): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE platform_ai.reindex_items SET status = $3, error = $4, finished_at = now()
+       WHERE reindex_id = $1 AND api_id = $2 AND status = 'QUEUED'`,
+      [job.reindexId, job.apiId, outcome.error ? 'FAILED' : 'DONE', outcome.error?.slice(0, 2000) ?? null],
+    );
+  }
+}

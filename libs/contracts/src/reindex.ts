@@ -1,0 +1,41 @@
+/** `POST /api-management/ai/admin/reindex`: some APIs, one org, or (empty) every org of the admin. */
+export interface ReindexRequest {
+  orgId?: string;
+  apiIds?: string[];
+}
+
+export interface ReindexAccepted {
+  reindexId: string;
+  /** How many APIs were queued for re-indexing. */
+  queued: number;
+}
+
+export type ReindexState = 'RUNNING' | 'COMPLETED';
+
+export interface ReindexProgress {
+  reindexId: string;
+  status: ReindexState;
+  orgIds: string[];
+  requestedAt: string;
+  finishedAt?: string;
+  total: number;
+  /** Still waiting for (or in) a worker. */
+  queued: number;
+  done: number;
+  failed: number;
+  failures: { apiId: string; error: string }[];
+}
+
+/** What the gateway sends the AI app once it has authorised the caller. */
+export interface InternalReindexRequest {
+  orgIds: string[];
+  apiIds?: string[];
+  requestedBy: string;
+}
+
+/** A re-index of one API revision from the spec copy the AI app keeps. */
+export interface ReindexApiJob {
+  reindexId: string;
+  apiId: string;
+  revision: number;
+}
