@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import type { GatewayConfig } from '#config';
 import { configureHttpApp } from '#http';
+import { serveDocs } from './docs/setup-docs.js';
 import { GatewayModule } from './gateway.module.js';
 
 // Room for the rest of the request around a spec of the largest allowed size.
@@ -19,7 +20,9 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
     logLevel: config.logLevel,
     bodyLimitBytes: Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES,
   });
-  app.use(helmet());
+  // No upgrade-insecure-requests: the gateway is often reached over plain HTTP inside a network.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  serveDocs(app);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,

@@ -1,14 +1,18 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
 import { Public } from '../auth/auth.decorators.js';
+import { ApiProblems } from '../docs/api-docs.decorators.js';
+import { HealthDoc } from '../docs/openapi-models.js';
 import { AiClient } from '../proxy/ai-client.js';
 
 type Check = 'ok' | string;
 
+@ApiTags('Health')
 @Controller()
 @Public()
 export class HealthController {
@@ -20,6 +24,8 @@ export class HealthController {
 
   /** The process is alive. */
   @Get('healthz')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthDoc })
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -27,6 +33,9 @@ export class HealthController {
   /** Ready to serve: database, Redis and the AI app all answer. */
   @Get('readyz')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Readiness: database, Redis and the search service answer' })
+  @ApiOkResponse({ type: HealthDoc })
+  @ApiProblems(503)
   async readyz(): Promise<{ status: 'ok'; checks: Record<string, Check> }> {
     const [database, redis, ai] = await Promise.all([
       check(() => this.dataSource.query('SELECT 1')),

@@ -1,4 +1,5 @@
-import { BadRequestException, Body, Controller, ForbiddenException, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { encodeOrgList, InternalHeader, type InternalReindexRequest } from '#contracts';
 import { requestIdOf } from '#http';
@@ -6,6 +7,8 @@ import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
 import { AiClient, type AiResponse } from './ai-client.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 
@@ -13,6 +16,8 @@ import { ReindexRequestDto } from './reindex.dto.js';
  * `/api-management/ai/**`: authorises the caller for the org (or API) named, then forwards to the
  * AI app unchanged and returns its answer unchanged. The AI app validates and does the work.
  */
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS, 503)
 @Controller('api-management/ai')
 export class AiProxyController {
   constructor(
@@ -21,6 +26,12 @@ export class AiProxyController {
   ) {}
 
   @Post('search')
+  @HttpCode(200)
+  @ApiTags('Search')
+  @ApiOperation({ summary: 'Find APIs by describing what you need: one ranked card per API, with its best endpoints' })
+  @ApiBody({ type: SearchRequestDoc })
+  @ApiOkResponse({ type: SearchResponseDoc })
+  @ApiProblems(400)
   async search(
     @CurrentCaller() caller: Caller,
     @Body('orgId') orgId: unknown,
@@ -34,6 +45,10 @@ export class AiProxyController {
   }
 
   @Get('indexing-status/:apiId')
+  @ApiTags('Search')
+  @ApiOperation({ summary: 'Indexing status of an API: PENDING → IN_PROGRESS → COMPLETED or FAILED (with the reason)' })
+  @ApiOkResponse({ type: IndexingStatusDoc })
+  @ApiProblems(404)
   async indexingStatus(
     @CurrentCaller() caller: Caller,
     @Param('apiId') apiId: string,
@@ -50,6 +65,10 @@ export class AiProxyController {
 
   @Post('admin/reindex')
   @RequireRole('admin')
+  @ApiTags('Admin')
+  @ApiOperation({ summary: 'Re-index APIs from their kept specs (admin): some APIs, one org, or every org of the caller' })
+  @ApiAcceptedResponse({ type: ReindexAcceptedDoc })
+  @ApiProblems(400, 404)
   async startReindex(
     @CurrentCaller() caller: Caller,
     @Body() body: ReindexRequestDto,
@@ -70,6 +89,10 @@ export class AiProxyController {
 
   @Get('admin/reindex/:reindexId')
   @RequireRole('admin')
+  @ApiTags('Admin')
+  @ApiOperation({ summary: 'Progress of a re-index run (admin)' })
+  @ApiOkResponse({ type: ReindexProgressDoc })
+  @ApiProblems(404)
   async reindexProgress(
     @CurrentCaller() caller: Caller,
     @Param('reindexId') reindexId: string,

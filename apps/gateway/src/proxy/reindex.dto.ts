@@ -1,13 +1,17 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import type { ReindexRequest } from '#contracts';
 import { ORG_ID, ORG_ID_MESSAGE } from '../registry/api.dto.js';
 
+/** Re-index some APIs, one org, or (empty body) every org the admin belongs to. */
 export class ReindexRequestDto implements ReindexRequest {
+  @ApiPropertyOptional({ description: 'Re-index every API of this org' })
   @IsOptional()
   @IsString()
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId?: string;
 
+  @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'Re-index these APIs' })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)

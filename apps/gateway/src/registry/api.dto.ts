@@ -11,6 +11,7 @@ import {
   MinLength,
   registerDecorator,
 } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 export const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
@@ -32,52 +33,65 @@ function IsSpecInput() {
 }
 
 export class ApiBodyDto {
+  @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
+  @ApiProperty({ maxLength: 200, example: 'Payments API' })
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name: string;
 
+  @ApiProperty({ maxLength: 100, example: '2.1.0' })
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   version: string;
 
+  @ApiPropertyOptional({ maxLength: 100, example: 'checkout' })
   @IsOptional()
   @IsString()
   @MaxLength(100)
   teamName?: string;
 
+  @ApiPropertyOptional({ maxLength: 5000 })
   @IsOptional()
   @IsString()
   @MaxLength(5000)
   description?: string;
 
+  @ApiProperty({
+    description: 'The OpenAPI 3.x or Swagger 2.0 document: an object, or its JSON/YAML text (up to SPEC_MAX_BYTES)',
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
+  })
   @IsDefined({ message: 'spec is required' })
   @IsSpecInput()
   spec: string | Record<string, unknown>;
 }
 
 export class ListApisQueryDto {
+  @ApiPropertyOptional({ description: 'One of the caller\'s orgs; all of them when absent' })
   @IsOptional()
   @IsString()
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId?: string;
 
+  @ApiPropertyOptional()
   @IsOptional()
   @IsString()
   @MaxLength(100)
   teamName?: string;
 
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   page: number = 1;
 
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

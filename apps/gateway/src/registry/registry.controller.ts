@@ -1,32 +1,50 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ApiListResponse, ApiRecord } from '#contracts';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
 import { RegistryService } from './registry.service.js';
 
+@ApiTags('Registry')
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS)
 @Controller('api-management/apis')
 export class RegistryController {
   constructor(private readonly registry: RegistryService) {}
 
   @Post()
   @RequireRole('publisher')
+  @ApiOperation({ summary: 'Register an API (publisher); it is indexed in the background' })
+  @ApiCreatedResponse({ type: ApiRecordDoc, description: 'Registered; `indexing.status` is PENDING' })
+  @ApiProblems(400, 409, 413, 422)
   create(@CurrentCaller() caller: Caller, @Body() body: ApiBodyDto): Promise<ApiRecord> {
     return this.registry.create(caller, body);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List the APIs of the caller\'s orgs, with their indexing status' })
+  @ApiOkResponse({ type: ApiListResponseDoc })
+  @ApiProblems(400)
   list(@CurrentCaller() caller: Caller, @Query() query: ListApisQueryDto): Promise<ApiListResponse> {
     return this.registry.list(caller, query);
   }
 
   @Get(':apiId')
+  @ApiOperation({ summary: 'Read an API, with its indexing status' })
+  @ApiOkResponse({ type: ApiRecordDoc })
+  @ApiProblems(404)
   get(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiRecord> {
     return this.registry.get(caller, apiId);
   }
 
   @Put(':apiId')
   @RequireRole('publisher')
+  @ApiOperation({ summary: 'Replace an API\'s details and spec (publisher); it is re-indexed in the background' })
+  @ApiOkResponse({ type: ApiRecordDoc })
+  @ApiProblems(400, 404, 409, 413, 422)
   update(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: ApiBodyDto): Promise<ApiRecord> {
     return this.registry.update(caller, apiId, body);
   }
@@ -34,6 +52,9 @@ export class RegistryController {
   @Delete(':apiId')
   @HttpCode(204)
   @RequireRole('publisher')
+  @ApiOperation({ summary: 'Delete an API (publisher); it leaves search results' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(404)
   remove(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<void> {
     return this.registry.remove(caller, apiId);
   }

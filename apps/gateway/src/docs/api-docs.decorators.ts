@@ -1,0 +1,33 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { PROBLEM_CONTENT_TYPE } from '#contracts';
+import { ProblemDoc } from './openapi-models.js';
+
+const MEANING: Record<number, string> = {
+  400: 'Invalid request (every validation message in `errors`)',
+  401: 'Missing, malformed, expired or wrongly signed token',
+  403: 'The token lacks the role, or the org is not one of its orgs',
+  404: 'No such resource in the caller\'s orgs',
+  409: 'Conflicts with an existing API',
+  413: 'Spec or body larger than the limit',
+  422: 'The spec is not a JSON/YAML OpenAPI document',
+  429: 'Rate limit exceeded; see Retry-After',
+  503: 'A dependency (search service, identity provider, queue) is down; retry',
+};
+
+/** Documents the `application/problem+json` errors a route can answer. */
+export function ApiProblems(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiExtraModels(ProblemDoc),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: MEANING[status],
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: getSchemaPath(ProblemDoc) } } },
+      }),
+    ),
+  );
+}
+
+/** The errors every authenticated route can answer. */
+export const AUTHENTICATED_ERRORS = [401, 403, 429] as const;

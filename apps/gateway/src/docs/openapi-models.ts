@@ -1,0 +1,144 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  type ApiListResponse,
+  type ApiRecord,
+  type ChunkLevel,
+  type ChunkMatch,
+  type EndpointMatch,
+  INDEXING_STATES,
+  type IndexingState,
+  type IndexingStatus,
+  type Problem,
+  type ReindexAccepted,
+  type ReindexProgress,
+  type ReindexState,
+  SEARCH_LIMITS,
+  type SearchFilters,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchResult,
+} from '#contracts';
+
+/*
+ * Schemas of the gateway's own OpenAPI document (`GET /docs`). Each class implements its
+ * contract type, so the documentation cannot drift from what the code sends.
+ */
+
+export class ProblemDoc implements Problem {
+  @ApiProperty({ example: 'https://httpstatuses.io/404' }) type: string;
+  @ApiProperty({ example: 'Not Found' }) title: string;
+  @ApiProperty({ example: 404 }) status: number;
+  @ApiProperty({ example: 'API "6f1c…" not found' }) detail: string;
+  @ApiPropertyOptional({ description: 'The request id (also in the X-Request-Id header)' }) instance?: string;
+  @ApiPropertyOptional({ type: [String], description: 'Every validation message, for 400' }) errors?: string[];
+}
+
+export class IndexingDoc {
+  @ApiProperty({ enum: INDEXING_STATES }) status: IndexingState;
+  @ApiPropertyOptional({ format: 'date-time' }) indexedAt?: string;
+  @ApiPropertyOptional() chunkCount?: number;
+  @ApiPropertyOptional({ description: 'Why indexing failed (FAILED only)' }) error?: string;
+}
+
+export class ApiRecordDoc implements ApiRecord {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty() orgId: string;
+  @ApiProperty() name: string;
+  @ApiProperty() version: string;
+  @ApiPropertyOptional() teamName?: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty({ description: 'Increases with every update' }) revision: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional({ type: IndexingDoc, description: 'Absent when the search service could not be asked' })
+  indexing?: IndexingDoc;
+}
+
+export class ApiListResponseDoc implements ApiListResponse {
+  @ApiProperty({ type: [ApiRecordDoc] }) items: ApiRecordDoc[];
+  @ApiProperty() total: number;
+}
+
+export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+}
+
+export class SearchFiltersDoc implements SearchFilters {
+  @ApiPropertyOptional({ type: [String] }) teamNames?: string[];
+  @ApiPropertyOptional({ type: [String] }) tags?: string[];
+  @ApiPropertyOptional({ type: [String], example: ['GET', 'POST'] }) methods?: string[];
+}
+
+export class SearchRequestDoc implements SearchRequest {
+  @ApiProperty({ description: 'What you need, in your words; empty to list every API matching the filters', maxLength: SEARCH_LIMITS.queryMaxLength, example: 'send a verification code by sms' })
+  query: string;
+  @ApiProperty() orgId: string;
+  @ApiPropertyOptional({ minimum: SEARCH_LIMITS.maxResults.min, maximum: SEARCH_LIMITS.maxResults.max, default: SEARCH_LIMITS.maxResults.default })
+  maxResults?: number;
+  @ApiPropertyOptional({ minimum: SEARCH_LIMITS.maxEndpoints.min, maximum: SEARCH_LIMITS.maxEndpoints.max, default: SEARCH_LIMITS.maxEndpoints.default })
+  maxEndpoints?: number;
+  @ApiPropertyOptional({ type: SearchFiltersDoc }) filters?: SearchFiltersDoc;
+}
+
+export class EndpointDoc implements EndpointMatch {
+  @ApiProperty({ example: 'POST' }) method: string;
+  @ApiProperty({ example: '/verify' }) path: string;
+  @ApiPropertyOptional() summary?: string;
+}
+
+export class ChunkMatchDoc implements ChunkMatch {
+  @ApiProperty({ format: 'uuid' }) chunkId: string;
+  @ApiProperty({ enum: ['L1', 'L2', 'L3'], description: 'L1 API, L2 operation, L3 schema' }) level: ChunkLevel;
+  @ApiProperty() title: string;
+  @ApiProperty() snippet: string;
+  @ApiPropertyOptional() method?: string;
+  @ApiPropertyOptional() path?: string;
+  @ApiPropertyOptional() operationId?: string;
+  @ApiProperty() score: number;
+}
+
+export class SearchResultDoc implements SearchResult {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty() apiName: string;
+  @ApiProperty() version: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional() teamName?: string;
+  @ApiProperty({ minimum: 0, maximum: 1 }) relevanceScore: number;
+  @ApiProperty({ type: [EndpointDoc], description: 'Best matching first' }) endpoints: EndpointDoc[];
+  @ApiProperty({ type: [ChunkMatchDoc] }) matchedChunks: ChunkMatchDoc[];
+}
+
+export class SearchResponseDoc implements SearchResponse {
+  @ApiProperty({ type: [SearchResultDoc], description: 'One card per API, best first' }) results: SearchResultDoc[];
+  @ApiProperty() totalFound: number;
+  @ApiProperty() queryEmbeddingMs: number;
+  @ApiProperty() searchMs: number;
+}
+
+export class ReindexAcceptedDoc implements ReindexAccepted {
+  @ApiProperty({ format: 'uuid' }) reindexId: string;
+  @ApiProperty({ description: 'APIs queued for re-indexing' }) queued: number;
+}
+
+export class ReindexFailureDoc {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty() error: string;
+}
+
+export class ReindexProgressDoc implements ReindexProgress {
+  @ApiProperty({ format: 'uuid' }) reindexId: string;
+  @ApiProperty({ enum: ['RUNNING', 'COMPLETED'] }) status: ReindexState;
+  @ApiProperty({ type: [String] }) orgIds: string[];
+  @ApiProperty({ format: 'date-time' }) requestedAt: string;
+  @ApiPropertyOptional({ format: 'date-time' }) finishedAt?: string;
+  @ApiProperty() total: number;
+  @ApiProperty({ description: 'Waiting for, or in, a worker' }) queued: number;
+  @ApiProperty() done: number;
+  @ApiProperty() failed: number;
+  @ApiProperty({ type: [ReindexFailureDoc] }) failures: ReindexFailureDoc[];
+}
+
+export class HealthDoc {
+  @ApiProperty({ example: 'ok' }) status: 'ok';
+  @ApiPropertyOptional({ example: { database: 'ok', redis: 'ok', ai: 'ok' } }) checks?: Record<string, string>;
+}

@@ -1,0 +1,28 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+
+export const DOCS_PATH = 'docs';
+
+/** This gateway's own OpenAPI document, built from its controllers and DTOs. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('API discovery platform')
+    .setDescription(
+      'Register OpenAPI specs and find APIs by describing what you need. Every `/api-management/**` call needs ' +
+        '`Authorization: Bearer <JWT>` with `orgs` and `roles` (reader < publisher < admin) claims. Every error is ' +
+        '`application/problem+json` whose `instance` is the request id (also sent as `X-Request-Id`).',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** `GET /docs` (Swagger UI), `/docs/openapi.json` and `/docs/openapi.yaml`; public, like the health checks. */
+export function serveDocs(app: INestApplication): void {
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: `${DOCS_PATH}/openapi.json`,
+    yamlDocumentUrl: `${DOCS_PATH}/openapi.yaml`,
+    customSiteTitle: 'API discovery platform — API docs',
+  });
+}
