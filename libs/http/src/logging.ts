@@ -30,6 +30,13 @@ export function createLogging(level: LogLevel, service: 'gateway' | 'ai'): { log
     customAttributeKeys: { reqId: 'requestId' },
     quietReqLogger: true,
     autoLogging: { ignore: (request) => QUIET_PATHS.has(request.url ?? '') },
+    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info'),
+    // The error itself is logged where it happened; pino-http's stand-in ("failed with status code") adds nothing.
+    customErrorObject: (_request, _response, error, value: Record<string, unknown>) => (error.message.startsWith('failed with status code') ? { ...value, err: undefined } : value),
+    serializers: {
+      req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url }),
+      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
+    },
   });
   const bind = (request: Request, _response: Response, next: NextFunction) => requestLogger.run(request.log, next);
   return { logger: new PinoNestLogger(root), middleware: [http as unknown as RequestHandler, bind] };

@@ -53,6 +53,9 @@ export class ProblemFilter implements ExceptionFilter {
   private toProblem(exception: unknown): Problem {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Body-parser errors arrive wrapped (the Express adapter maps them); describe the original.
+      const cause = exception.cause as StatusError | undefined;
+      if (cause?.type) return { ...base(status), detail: describeClientError(cause) };
       const body = exception.getResponse();
       const messages = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
       const errors = Array.isArray(messages) ? messages.map(String) : undefined;

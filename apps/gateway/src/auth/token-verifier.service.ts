@@ -75,7 +75,8 @@ function readClaims(payload: Record<string, unknown>): Caller {
 /** The identity provider's key set could not be fetched or read — its fault, not the token's. */
 function isKeySetUnavailable(error: unknown): boolean {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return true;
-  if (error instanceof TypeError && error.message === 'fetch failed') return true; // refused, DNS
+  // Refused, DNS… (by name: fetch's TypeError may come from another realm)
+  if ((error as Error)?.name === 'TypeError' && (error as Error).message === 'fetch failed') return true;
   return error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC' && error.message.includes('JSON Web Key Set');
 }
 
