@@ -55,6 +55,11 @@ const ROUTES: Route[] = [
     expected: { ...UNAUTHENTICATED, otherOrg: 404, reader: 200, publisher: 200, admin: 200 },
   },
   {
+    name: 'GET /api-management/apis/:apiId/endpoints',
+    call: (http, f, token) => withToken(http().get(`/api-management/apis/${f.apiId}/endpoints`), token),
+    expected: { ...UNAUTHENTICATED, otherOrg: 404, reader: 200, publisher: 200, admin: 200 },
+  },
+  {
     name: 'PUT /api-management/apis/:apiId',
     call: async (http, f, token) =>
       withToken(http().put(`/api-management/apis/${await f.freshApiId()}`), token).send({ orgId: ORG, name: `Weather ${++counter}`, version: '2', spec: tinySpec('Weather v2') }),

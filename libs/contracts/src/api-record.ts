@@ -20,3 +20,17 @@ export interface ApiListResponse {
   items: ApiRecord[];
   total: number;
 }
+
+/** `GET /api-management/apis/:apiId/endpoints`: every operation of the registered spec. */
+export interface ApiEndpoint {
+  method: string;
+  path: string;
+  summary?: string;
+  operationId?: string;
+  tags: string[];
+  deprecated?: boolean;
+}
+
+export interface ApiEndpointsResponse {
+  items: ApiEndpoint[];
+}

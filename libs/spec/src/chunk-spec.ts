@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cleanText, splitText, truncate } from './clean-text.js';
 import type { LoadedSpec } from './load-spec.js';
+import { operationEntries, operationTags } from './operations.js';
 import { isObject } from './read-spec.js';
 
 export type ChunkLevel = 'L1' | 'L2' | 'L3';
@@ -29,7 +30,6 @@ export interface SpecChunk {
   tags: string[];
 }
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const L1_PART_CHARS = 1500;
 const L1_EMBED_CHARS = 600;
 const PROFILE_CHARS = 1200;
@@ -103,19 +103,9 @@ function apiChunks(spec: LoadedSpec, facts: ApiFacts, tags: Map<string, string>)
 }
 
 function operationChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
-  const doc = spec.document;
-  const chunks: SpecChunk[] = [];
-  const paths = isObject(doc.paths) ? doc.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      chunks.push(operationChunk(spec, facts, method.toUpperCase(), path, op, shared));
-    }
-  }
-  return chunks;
+  return operationEntries(spec.document).map(({ method, path, operation, sharedParameters }) =>
+    operationChunk(spec, facts, method, path, operation, sharedParameters),
+  );
 }
 
 function operationChunk(
@@ -129,7 +119,7 @@ function operationChunk(
   const summary = cleanText(op.summary);
   const description = truncate(cleanText(op.description), DESCRIPTION_CHARS);
   const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
-  const tags = Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [];
+  const tags = operationTags(op);
   const parameters = mergeParameters(sharedParameters, Array.isArray(op.parameters) ? op.parameters : []);
   const bodyFields = requestFields(spec, op, parameters);
   const responses = responseLines(spec, op);

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  type ApiEndpoint,
+  type ApiEndpointsResponse,
   type ApiListResponse,
   type ApiRecord,
   type ChunkLevel,
@@ -57,6 +59,19 @@ export class ApiRecordDoc implements ApiRecord {
 export class ApiListResponseDoc implements ApiListResponse {
   @ApiProperty({ type: [ApiRecordDoc] }) items: ApiRecordDoc[];
   @ApiProperty() total: number;
+}
+
+export class ApiEndpointDoc implements ApiEndpoint {
+  @ApiProperty({ example: 'GET' }) method: string;
+  @ApiProperty({ example: '/payments/{id}' }) path: string;
+  @ApiPropertyOptional() summary?: string;
+  @ApiPropertyOptional() operationId?: string;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiPropertyOptional() deprecated?: boolean;
+}
+
+export class ApiEndpointsResponseDoc implements ApiEndpointsResponse {
+  @ApiProperty({ type: [ApiEndpointDoc] }) items: ApiEndpointDoc[];
 }
 
 export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {

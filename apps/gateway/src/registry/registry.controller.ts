@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ApiListResponse, ApiRecord } from '#contracts';
+import type { ApiEndpointsResponse, ApiListResponse, ApiRecord } from '#contracts';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
-import { ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
+import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
@@ -38,6 +38,14 @@ export class RegistryController {
   @ApiProblems(404)
   get(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiRecord> {
     return this.registry.get(caller, apiId);
+  }
+
+  @Get(':apiId/endpoints')
+  @ApiOperation({ summary: 'Every operation of the API\'s registered spec: method, path, summary, tags' })
+  @ApiOkResponse({ type: ApiEndpointsResponseDoc })
+  @ApiProblems(404)
+  endpoints(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiEndpointsResponse> {
+    return this.registry.endpoints(caller, apiId);
   }
 
   @Put(':apiId')

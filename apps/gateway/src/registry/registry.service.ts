@@ -2,9 +2,9 @@ import { ConflictException, HttpException, Inject, Injectable, NotFoundException
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, QueryFailedError, Repository } from 'typeorm';
-import { ApiDeletedEvent, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
+import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
-import { readSpecDocument, SpecError } from '#spec';
+import { listOperations, readSpecDocument, SpecError } from '#spec';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -86,6 +86,12 @@ export class RegistryService {
     const entity = await this.findVisible(caller, apiId);
     const statuses = await this.ai.indexingStatuses([entity]);
     return toRecord(entity, statuses.get(entity.id));
+  }
+
+  /** The operations of the registered spec, as the registry holds it (no indexing needed). */
+  async endpoints(caller: Caller, apiId: string): Promise<ApiEndpointsResponse> {
+    const entity = await this.findVisible(caller, apiId);
+    return { items: listOperations(readSpecDocument(entity.spec).document) };
   }
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
