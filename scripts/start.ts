@@ -11,12 +11,14 @@ const SEED_WAIT_MS = 15 * 60_000;
 
 /** `npm start`: both apps on the embedded defaults, and a demo catalogue on first start. */
 async function main(): Promise<void> {
-  const gateway = loadGatewayConfig();
+  // This command is for development: the web UI offers a dev sign-in unless an identity provider is set.
+  const env = { ...process.env, AUTH_DEV_LOGIN: process.env.AUTH_DEV_LOGIN ?? String(!process.env.AUTH_JWKS_URL) };
+  const gateway = loadGatewayConfig(env);
   loadAiConfig();
   const seedDemo = bool(process.env, 'DEMO_SEED', true);
   await assertRedisReachable(gateway.redis.url);
 
-  const children = startStackProcesses();
+  const children = startStackProcesses(env);
   const baseUrl = `http://localhost:${gateway.port}`;
   await waitUntilReady(baseUrl, children);
   const token = await signDevToken(devSigningSecret(gateway), {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   });
 
   console.log(`
-API discovery platform is running at ${baseUrl}
+API discovery platform is running at ${baseUrl}  (web UI; API docs at ${baseUrl}/docs)
 A token for org "${DEMO_ORG}" with all roles (valid 7 days; more with npm run token):
   export TOKEN=${token}
 Search:

@@ -13,6 +13,8 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A whole stack in this process: AI app and gateway on free ports, in-memory PGlite, real Redis. */
 export interface TestStack {
   gateway: INestApplication;
+  /** Where the gateway listens (for a browser). */
+  url: string;
   ai?: INestApplication;
   gatewayConfig: GatewayConfig;
   aiConfig: AiConfig;
@@ -53,10 +55,12 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
   }
   const gatewayConfig = loadGatewayConfig({ ...env, AI_URL: aiUrl.replace('[::1]', '127.0.0.1') });
   const gateway = await createGatewayApp({ ...gatewayConfig, database: memory(gatewayConfig) });
-  await gateway.init();
+  await gateway.listen(0, '127.0.0.1');
+  const url = (await gateway.getUrl()).replace('[::1]', '127.0.0.1');
 
   return {
     gateway,
+    url,
     ai,
     gatewayConfig,
     aiConfig,

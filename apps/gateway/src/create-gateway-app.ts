@@ -5,6 +5,7 @@ import type { GatewayConfig } from '#config';
 import { configureHttpApp } from '#http';
 import { serveDocs } from './docs/setup-docs.js';
 import { GatewayModule } from './gateway.module.js';
+import { serveWebUi } from './web/serve-web-ui.js';
 
 // Room for the rest of the request around a spec of the largest allowed size.
 const BODY_OVERHEAD_BYTES = 64 * 1024;
@@ -23,6 +24,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
   // No upgrade-insecure-requests: the gateway is often reached over plain HTTP inside a network.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   serveDocs(app);
+  serveWebUi(app);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins.includes('*') ? true : config.corsOrigins,

@@ -30,6 +30,8 @@ export interface AuthConfig {
   issuer?: string;
   audience?: string;
   clockSkewSeconds: number;
+  /** Development only: anyone may get a token from `POST /auth/dev-token` (the web UI's dev sign-in). */
+  devLogin: boolean;
 }
 
 export interface GatewayConfig {
@@ -94,7 +96,10 @@ function authConfig(env: Env): AuthConfig {
   // With an identity provider configured, shared-secret tokens are accepted only if a secret is set explicitly.
   const jwtSecret = optionalStr(env, 'AUTH_JWT_SECRET') ?? (jwksUrl ? undefined : devSecrets(dataDir(env)).jwtSecret);
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError('AUTH_JWT_SECRET must be at least 32 characters');
+  const devLogin = bool(env, 'AUTH_DEV_LOGIN', false);
+  if (devLogin && !jwtSecret) throw new ConfigError('AUTH_DEV_LOGIN=true needs AUTH_JWT_SECRET (dev tokens are HS256)');
   return {
+    devLogin,
     jwtSecret,
     jwksUrl,
     issuer: optionalStr(env, 'AUTH_ISSUER'),

@@ -34,3 +34,14 @@ export interface ApiEndpoint {
 export interface ApiEndpointsResponse {
   items: ApiEndpoint[];
 }
+
+/** The body of `POST /api-management/apis` and `PUT /api-management/apis/:apiId`. */
+export interface ApiRegistration {
+  orgId: string;
+  name: string;
+  version: string;
+  teamName?: string;
+  description?: string;
+  /** An OpenAPI document, or its JSON/YAML text. */
+  spec: string | Record<string, unknown>;
+}

@@ -1,4 +1,5 @@
 export * from './api-events.js';
+export * from './auth.js';
 export * from './api-record.js';
 export * from './indexing-job.js';
 export * from './indexing-status.js';

@@ -12,6 +12,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ApiRegistration } from '#contracts';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 export const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
@@ -32,7 +33,7 @@ function IsSpecInput() {
     });
 }
 
-export class ApiBodyDto {
+export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })

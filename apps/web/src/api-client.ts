@@ -1,0 +1,85 @@
+import type {
+  ApiEndpointsResponse,
+  ApiListResponse,
+  ApiRecord,
+  ApiRegistration,
+  AuthInfo,
+  DevTokenRequest,
+  DevTokenResponse,
+  IndexingStatus,
+  Problem,
+  ReindexAccepted,
+  ReindexProgress,
+  ReindexRequest,
+  SearchRequest,
+  SearchResponse,
+} from '../../../libs/contracts/src/index.js';
+
+/** A failed call, with the gateway's problem details (or a stand-in when the network failed). */
+export class ApiError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+  }
+
+  get status(): number {
+    return this.problem.status;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+async function call<T>(method: Method, path: string, token?: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached. Check your connection and try again.' });
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) {
+    const problem = parsed as Partial<Problem> | undefined;
+    throw new ApiError({
+      type: problem?.type ?? 'about:blank',
+      title: problem?.title ?? response.statusText,
+      status: response.status,
+      detail: problem?.detail ?? `The server answered ${response.status}`,
+      ...(problem?.errors ? { errors: problem.errors } : {}),
+      ...(problem?.instance ? { instance: problem.instance } : {}),
+    });
+  }
+  return parsed as T;
+}
+
+const enc = encodeURIComponent;
+
+/** The gateway's public API, typed with the platform's own contracts. */
+export const ragApiClient = {
+  authInfo: () => call<AuthInfo>('GET', '/auth/info'),
+  devToken: (request: DevTokenRequest) => call<DevTokenResponse>('POST', '/auth/dev-token', undefined, request),
+
+  searchApis: (token: string, request: SearchRequest) => call<SearchResponse>('POST', '/api-management/ai/search', token, request),
+  getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
+
+  listApis: (token: string, query: { orgId: string; teamName?: string; page?: number; pageSize?: number }) => {
+    const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+    return call<ApiListResponse>('GET', `/api-management/apis?${params}`, token);
+  },
+  getApi: (token: string, apiId: string) => call<ApiRecord>('GET', `/api-management/apis/${enc(apiId)}`, token),
+  getEndpoints: (token: string, apiId: string) => call<ApiEndpointsResponse>('GET', `/api-management/apis/${enc(apiId)}/endpoints`, token),
+  registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
+  updateApi: (token: string, apiId: string, body: ApiRegistration) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}`, token, body),
+  deleteApi: (token: string, apiId: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}`, token),
+
+  startReindex: (token: string, request: ReindexRequest) => call<ReindexAccepted>('POST', '/api-management/ai/admin/reindex', token, request),
+  getReindexProgress: (token: string, reindexId: string) => call<ReindexProgress>('GET', `/api-management/ai/admin/reindex/${enc(reindexId)}`, token),
+};

@@ -1,0 +1,75 @@
+import type { IndexingState, IndexingStatus } from '../../../libs/contracts/src/index.js';
+import { ApiError } from './api-client.js';
+import { formatDate, h } from './dom.js';
+
+export function methodBadge(method: string): HTMLElement {
+  return h('span', { class: `method method-${method.toLowerCase()}` }, method);
+}
+
+export function statusBadge(status: IndexingState | undefined): HTMLElement {
+  const state = status ?? 'UNKNOWN';
+  return h('span', { class: `status status-${state.toLowerCase()}`, 'data-status': state }, state === 'IN_PROGRESS' ? 'INDEXING' : state);
+}
+
+/** A status line: badge, and when it was indexed or why it failed. */
+export function statusLine(status: Partial<IndexingStatus> | undefined): HTMLElement {
+  return h(
+    'div',
+    { class: 'status-line' },
+    statusBadge(status?.status),
+    status?.status === 'COMPLETED' ? h('span', { class: 'muted' }, ` indexed ${formatDate(status.indexedAt)} · ${status.chunkCount ?? 0} chunks`) : null,
+    status?.status === 'PENDING' ? h('span', { class: 'muted' }, ' waiting for a worker') : null,
+    status?.status === 'IN_PROGRESS' ? h('span', { class: 'muted' }, ' parsing, chunking and embedding') : null,
+    status?.status === 'FAILED' ? h('span', { class: 'error-text' }, ` ${status.error ?? 'Indexing failed'}`) : null,
+    status === undefined ? h('span', { class: 'muted' }, ' status unavailable (search service down?)') : null,
+  );
+}
+
+/** An error box that says what went wrong and what to do. */
+export function errorBox(error: unknown, what: string): HTMLElement {
+  const problem = error instanceof ApiError ? error.problem : undefined;
+  const hint =
+    problem?.status === 401 ? 'Your sign-in is no longer valid: sign in again.'
+    : problem?.status === 403 ? 'Your token does not allow this (role or org).'
+    : problem?.status === 429 ? 'Too many requests: wait a moment and retry.'
+    : problem?.status === 503 ? 'A service behind the gateway is down; retry shortly.'
+    : problem?.status === 0 ? 'Check that the server is running.'
+    : undefined;
+  return h(
+    'div',
+    { class: 'error-box', role: 'alert' },
+    h('strong', {}, `${what}: `),
+    problem?.detail ?? (error as Error)?.message ?? String(error),
+    problem?.errors && problem.errors.length > 1 ? h('ul', {}, problem.errors.map((line) => h('li', {}, line))) : null,
+    hint ? h('div', { class: 'hint' }, hint) : null,
+  );
+}
+
+/**
+ * Polls until the API's indexing ends (COMPLETED or FAILED), calling back on each change.
+ * Returns a function that stops it (when the view is left).
+ */
+export function watchStatus(
+  load: () => Promise<IndexingStatus>,
+  onStatus: (status: IndexingStatus | undefined) => void,
+  intervalMs = 1000,
+): () => void {
+  let stopped = false;
+  let timer: number | undefined;
+  const tick = async () => {
+    let status: IndexingStatus | undefined;
+    try {
+      status = await load();
+    } catch {
+      status = undefined;
+    }
+    if (stopped) return;
+    onStatus(status);
+    if (status?.status !== 'COMPLETED' && status?.status !== 'FAILED') timer = window.setTimeout(tick, intervalMs);
+  };
+  void tick();
+  return () => {
+    stopped = true;
+    window.clearTimeout(timer);
+  };
+}

@@ -1,0 +1,105 @@
+import type { ViewContext } from './context.js';
+import { h, replace } from './dom.js';
+import { Session } from './session.js';
+import { catalogueView } from './views/catalogue.js';
+import { detailView } from './views/detail.js';
+import { registerView } from './views/register.js';
+import { searchView } from './views/search.js';
+import { signInView } from './views/sign-in.js';
+
+const header = document.getElementById('app-header')!;
+const main = document.getElementById('app-main')!;
+let session = Session.restore();
+let leaving: (() => void)[] = [];
+
+/** Hash routes: #/search?q=…, #/apis/:id, #/register[?apiId=…], #/catalogue[?page=…]. */
+async function route(): Promise<void> {
+  leaving.forEach((cleanup) => cleanup());
+  leaving = [];
+  if (!session) {
+    drawHeader();
+    await signInView(main, (started) => {
+      session = started;
+      navigate('#/search');
+      void route();
+    });
+    return;
+  }
+  const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
+  const ctx: ViewContext = {
+    session,
+    main,
+    params: new URLSearchParams(query),
+    onLeave: (cleanup) => leaving.push(cleanup),
+    navigate,
+  };
+  drawHeader(path);
+  const api = path.match(/^\/apis\/([\w-]+)$/);
+  if (api) return detailView(ctx, api[1]);
+  if (path === '/register') return registerView(ctx);
+  if (path === '/catalogue') return catalogueView(ctx);
+  return searchView(ctx);
+}
+
+function navigate(hash: string): void {
+  if (location.hash === hash) void route();
+  else location.hash = hash;
+}
+
+function drawHeader(path = ''): void {
+  const link = (href: string, label: string, active: boolean) => h('a', { href, class: active ? 'active' : undefined, 'aria-current': active ? 'page' : undefined }, label);
+  if (!session) {
+    replace(header, h('a', { class: 'brand', href: '#/' }, 'API discovery'));
+    return;
+  }
+  const current = session;
+  const orgSwitcher = h('select', { id: 'org-switcher', 'aria-label': 'Org', onchange: () => {
+    current.switchOrg(orgSwitcher.value);
+    void route();
+  } }, current.claims.orgs.map((org) => h('option', { value: org, selected: org === current.org }, org)));
+  replace(
+    header,
+    h('a', { class: 'brand', href: '#/search' }, 'API discovery'),
+    h('nav', {},
+      link('#/search', 'Search', path === '' || path === '/' || path === '/search'),
+      link('#/catalogue', 'Catalogue', path === '/catalogue'),
+      current.can('publisher') ? link('#/register', 'Register', path === '/register') : null),
+    h('div', { class: 'who' },
+      h('label', {}, 'Org ', orgSwitcher),
+      h('span', { class: 'muted', title: current.claims.roles.join(', ') }, current.claims.sub),
+      h('button', { type: 'button', class: 'link', id: 'sign-out', onclick: () => {
+        Session.clear();
+        session = undefined;
+        navigate('#/');
+      } }, 'Sign out')),
+  );
+}
+
+/** `/` focuses the search box; arrow keys move between result cards; Enter on a card opens it. */
+document.addEventListener('keydown', (event) => {
+  const target = event.target as HTMLElement;
+  const typing = target.matches('input, textarea, select');
+  if (event.key === '/' && !typing) {
+    event.preventDefault();
+    const box = document.getElementById('search-input');
+    if (box) box.focus();
+    else navigate('#/search');
+    return;
+  }
+  const cards = [...document.querySelectorAll<HTMLElement>('.card')];
+  if (cards.length === 0 || (typing && target.id !== 'search-input')) return;
+  const index = cards.indexOf(target.closest('.card') as HTMLElement);
+  if (event.key === 'ArrowDown') {
+    event.preventDefault();
+    cards[Math.min(index + 1, cards.length - 1)].focus();
+  } else if (event.key === 'ArrowUp' && index >= 0) {
+    event.preventDefault();
+    if (index === 0) document.getElementById('search-input')?.focus();
+    else cards[index - 1].focus();
+  } else if (event.key === 'Enter' && target.classList.contains('card')) {
+    navigate(`#/apis/${target.dataset.apiId}`);
+  }
+});
+
+window.addEventListener('hashchange', () => void route());
+void route();

@@ -1,0 +1,88 @@
+import type { ApiRecord, ReindexProgress } from '../../../../libs/contracts/src/index.js';
+import { ragApiClient } from '../api-client.js';
+import { errorBox, statusBadge } from '../components.js';
+import type { ViewContext } from '../context.js';
+import { formatDate, h, replace } from '../dom.js';
+
+const PAGE_SIZE = 50;
+
+/** Every API of the org with its status; admins re-index one API or the whole org and watch the run. */
+export async function catalogueView(ctx: ViewContext): Promise<void> {
+  const { session } = ctx;
+  const page = Math.max(1, Number(ctx.params.get('page') ?? 1) || 1);
+  replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
+  let items: ApiRecord[];
+  let total: number;
+  try {
+    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, page, pageSize: PAGE_SIZE }));
+  } catch (error) {
+    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), errorBox(error, 'Could not list the APIs'));
+    return;
+  }
+
+  const progress = h('div', { id: 'reindex-progress', 'aria-live': 'polite' });
+  const reindex = async (request: { orgId?: string; apiIds?: string[] }) => {
+    try {
+      const run = await ragApiClient.startReindex(session.token, request);
+      followRun(ctx, progress, run.reindexId);
+    } catch (error) {
+      replace(progress, errorBox(error, 'Re-index refused'));
+    }
+  };
+
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  replace(
+    ctx.main,
+    h('header', { class: 'catalogue-header' },
+      h('h1', {}, `Catalogue of ${session.org}`, h('span', { class: 'muted' }, ` · ${total} API${total === 1 ? '' : 's'}`)),
+      h('div', { class: 'actions' },
+        session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
+        session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: () => reindex({ orgId: session.org }) }, 'Re-index the org') : null)),
+    progress,
+    total === 0
+      ? h('p', { class: 'empty' }, `No API in ${session.org} yet. `, session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.')
+      : h('table', { class: 'catalogue' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'API'), h('th', {}, 'Version'), h('th', {}, 'Team'), h('th', {}, 'Status'), h('th', {}, 'Indexed'), session.can('admin') ? h('th', {}, '') : null)),
+          h('tbody', {}, items.map((api) =>
+            h('tr', { 'data-api-id': api.apiId },
+              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name)),
+              h('td', {}, api.version),
+              h('td', {}, api.teamName ?? ''),
+              h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
+              h('td', { class: 'muted' }, formatDate(api.indexing?.indexedAt)),
+              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => reindex({ apiIds: [api.apiId] }) }, 'Re-index')) : null)))),
+    pages > 1
+      ? h('nav', { class: 'pager' },
+          page > 1 ? h('a', { href: `#/catalogue?page=${page - 1}` }, '← Previous') : null,
+          h('span', { class: 'muted' }, ` page ${page} of ${pages} `),
+          page < pages ? h('a', { href: `#/catalogue?page=${page + 1}` }, 'Next →') : null)
+      : null,
+  );
+}
+
+/** Polls a re-index run until it completes, drawing its progress. */
+function followRun(ctx: ViewContext, into: HTMLElement, reindexId: string): void {
+  let stopped = false;
+  ctx.onLeave(() => (stopped = true));
+  const draw = (run: ReindexProgress) => {
+    const finished = run.done + run.failed;
+    const percent = run.total ? Math.round((finished / run.total) * 100) : 100;
+    replace(into, h('div', { class: 'run', 'data-run-status': run.status },
+      h('strong', {}, run.status === 'COMPLETED' ? 'Re-index complete' : 'Re-indexing…'),
+      h('span', {}, ` ${finished}/${run.total} done${run.failed ? `, ${run.failed} failed` : ''}`),
+      h('div', { class: 'progress' }, h('span', { class: 'progress-bar', style: `width:${percent}%` })),
+      run.failures.length ? h('ul', { class: 'failures' }, run.failures.map((failure) => h('li', {}, h('a', { href: `#/apis/${failure.apiId}` }, failure.apiId), `: ${failure.error}`))) : null));
+  };
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      const run = await ragApiClient.getReindexProgress(ctx.session.token, reindexId);
+      if (stopped) return;
+      draw(run);
+      if (run.status !== 'COMPLETED') window.setTimeout(tick, 1000);
+    } catch (error) {
+      replace(into, errorBox(error, 'Could not read the re-index progress'));
+    }
+  };
+  void tick();
+}

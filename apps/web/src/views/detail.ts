@@ -1,0 +1,74 @@
+import type { ApiEndpoint } from '../../../../libs/contracts/src/index.js';
+import { ragApiClient } from '../api-client.js';
+import { errorBox, methodBadge, statusLine, watchStatus } from '../components.js';
+import type { ViewContext } from '../context.js';
+import { formatDate, h, replace } from '../dom.js';
+
+/** An API: its facts, live indexing status, and every endpoint grouped by tag. */
+export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
+  const { session } = ctx;
+  replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
+  let api, endpoints: ApiEndpoint[];
+  try {
+    [api, { items: endpoints }] = await Promise.all([ragApiClient.getApi(session.token, apiId), ragApiClient.getEndpoints(session.token, apiId)]);
+  } catch (error) {
+    replace(ctx.main, errorBox(error, 'Could not load this API'), h('p', {}, h('a', { href: '#/catalogue' }, '← Catalogue')));
+    return;
+  }
+
+  const status = h('div', { id: 'api-status' }, statusLine(api.indexing));
+  ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, apiId), (next) => replace(status, statusLine(next))));
+  const message = h('div', { class: 'action-message', 'aria-live': 'polite' });
+
+  const actions = h(
+    'div',
+    { class: 'actions' },
+    session.can('publisher') ? h('a', { class: 'button', href: `#/register?apiId=${api.apiId}` }, 'Update spec') : null,
+    session.can('admin') ? h('button', { type: 'button', onclick: async () => {
+      try {
+        const run = await ragApiClient.startReindex(session.token, { apiIds: [api.apiId] });
+        replace(message, h('span', { class: 'muted' }, `Re-index queued (${run.queued}).`));
+        ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, apiId), (next) => replace(status, statusLine(next))));
+      } catch (error) {
+        replace(message, errorBox(error, 'Re-index failed'));
+      }
+    } }, 'Re-index') : null,
+    session.can('publisher') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
+      if (!window.confirm(`Delete ${api.name} ${api.version}? It leaves the catalogue and search.`)) return;
+      try {
+        await ragApiClient.deleteApi(session.token, api.apiId);
+        ctx.navigate('#/catalogue');
+      } catch (error) {
+        replace(message, errorBox(error, 'Delete failed'));
+      }
+    } }, 'Delete') : null,
+  );
+
+  const byTag = new Map<string, ApiEndpoint[]>();
+  for (const endpoint of endpoints) {
+    for (const tag of endpoint.tags.length ? endpoint.tags : ['Other']) byTag.set(tag, [...(byTag.get(tag) ?? []), endpoint]);
+  }
+
+  replace(
+    ctx.main,
+    h('p', {}, h('button', { type: 'button', class: 'link', onclick: () => history.back() }, '← Back')),
+    h('header', { class: 'detail-header' },
+      h('h1', {}, api.name, ' ', h('span', { class: 'version' }, `v${api.version}`)),
+      h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '', `org ${api.orgId} · revision ${api.revision} · updated ${formatDate(api.updatedAt)}`),
+      status,
+      actions,
+      message,
+    ),
+    api.description ? h('p', { class: 'description' }, api.description) : null,
+    h('h2', {}, `Endpoints (${endpoints.length})`),
+    endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
+    [...byTag].map(([tag, items]) =>
+      h('section', { class: 'tag-group' },
+        h('h3', {}, tag),
+        h('ul', { class: 'endpoints' }, items.map((endpoint) =>
+          h('li', { class: endpoint.deprecated ? 'deprecated' : undefined },
+            methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path),
+            endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,
+            endpoint.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null))))),
+  );
+}

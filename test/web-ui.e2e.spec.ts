@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import request from 'supertest';
+import { readFixture } from './fixtures/fixtures.js';
+import { startStack, type TestStack, waitForStatus } from './support/stack.js';
+
+const ORG = 'acme';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** `SAVE_SCREENSHOTS=1 npm test -- web-ui` refreshes the README's screenshots in docs/. */
+const SCREENSHOTS = process.env.SAVE_SCREENSHOTS ? join(process.cwd(), 'docs/screenshots') : undefined;
+
+const weatherSpec = {
+  openapi: '3.0.3',
+  info: { title: 'Weather', version: '2.0.0', description: 'Forecasts and current conditions for any city.' },
+  paths: {
+    '/forecast/{city}': { get: { tags: ['forecast'], summary: 'Get the seven-day forecast of a city', parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } },
+    '/alerts': { delete: { tags: ['alerts'], summary: 'Dismiss all weather alerts', responses: { 204: { description: 'gone' } } } },
+  },
+};
+
+/** Every field a spec author controls, carrying a script that flags `window.__xss` if it ever runs. */
+const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>';
+const hostileSpec = {
+  openapi: '3.0.3',
+  info: { title: `Evil ${XSS}`, version: '1.0.0', description: `Sends parcels ${XSS} <svg onload="window.__xss=1">` },
+  tags: [{ name: `t${XSS}`, description: XSS }],
+  paths: {
+    [`/parcels/<svg onload="window.__xss=1">`]: { post: { tags: [`t${XSS}`], summary: `Send a parcel ${XSS}`, description: `<a href="javascript:window.__xss=1">click</a>`, operationId: `x${XSS}`, responses: { 200: { description: XSS } } } },
+  },
+};
+
+describe('Web UI in Chromium', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let page: Page;
+  let publisher: string;
+  let petstoreId: string;
+  const dialogs: string[] = [];
+
+  const register = async (body: object) => {
+    const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send(body);
+    expect(created.status).toBe(201);
+    await waitForStatus(stack, publisher, created.body.apiId);
+    return created.body.apiId as string;
+  };
+  const shot = async (name: string) => {
+    if (!SCREENSHOTS) return;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { AUTH_DEV_LOGIN: 'true' } });
+    publisher = await stack.token([ORG], ['publisher']);
+    petstoreId = await register({ orgId: ORG, name: 'Petstore', version: '1.0.7', teamName: 'pets', spec: readFixture('petstore-swagger2.yaml') });
+    await register({ orgId: ORG, name: 'Weather', version: '2.0.0', teamName: 'climate', spec: weatherSpec });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('should sign in with a development token and offer the token\'s orgs', async () => {
+    await page.goto(stack.url);
+    await page.locator('#dev-orgs').fill(`${ORG}, sandbox`);
+    await page.locator('#dev-sign-in').click();
+    await page.locator('#search-input').waitFor();
+    expect(await page.locator('#org-switcher option').allTextContents()).toEqual([ORG, 'sandbox']);
+  });
+
+  it('should sign in with a pasted token and refuse a bad one with the reason', async () => {
+    const other = await browser.newPage();
+    await other.goto(stack.url);
+    await other.locator('#token-input').fill('not-a-token');
+    await other.locator('#sign-in').click();
+    await other.locator('.error-box').waitFor();
+    expect(await other.locator('.error-box').textContent()).toContain('does not look like a token');
+
+    await other.locator('#token-input').fill(await stack.token([ORG], ['reader'], { sub: 'pasted-reader' }));
+    await other.locator('#sign-in').click();
+    await other.locator('#search-input').waitFor();
+    expect(await other.locator('.who').textContent()).toContain('pasted-reader');
+    // A reader is not offered registration.
+    expect(await other.locator('nav a', { hasText: 'Register' }).count()).toBe(0);
+    await other.close();
+  });
+
+  it('should search, show the right card with its endpoints and highlighted terms, and move by keyboard', async () => {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // "/" brings the box back
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+    await page.keyboard.type('place an order to buy a pet');
+    await page.keyboard.press('Enter');
+    const first = page.locator('.card').first();
+    await first.waitFor();
+    expect(await first.locator('.card-title').textContent()).toBe('Petstore');
+    expect(await first.locator('.endpoints li').first().textContent()).toContain('POST/store/order');
+    expect(await first.locator('.team').textContent()).toBe('pets');
+    expect(await page.locator('.card mark').count()).toBeGreaterThan(0);
+    await shot('search');
+
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-api-id'))).toBe(petstoreId);
+    await page.keyboard.press('Enter');
+    await page.locator('.detail-header h1').waitFor();
+    expect(page.url()).toContain(`#/apis/${petstoreId}`);
+  });
+
+  it('should show an API\'s endpoints grouped by tag with its indexing status', async () => {
+    await page.goto(`${stack.url}/#/apis/${petstoreId}`);
+    await page.locator('#api-status [data-status="COMPLETED"]').waitFor();
+    const groups = await page.locator('.tag-group h3').allTextContents();
+    expect(groups).toEqual(expect.arrayContaining(['pet', 'store', 'user']));
+    expect(await page.locator('.tag-group', { hasText: 'store' }).locator('.path').allTextContents()).toContain('/store/order');
+  });
+
+  it('should filter by method and team', async () => {
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('delete things')}&methods=DELETE&team=climate`);
+    await page.locator('.card').first().waitFor();
+    expect(await page.locator('.card .card-title').allTextContents()).toEqual(['Weather']);
+    expect(await page.locator('#filter-team').inputValue()).toBe('climate');
+    expect(await page.locator('input[name=method][value=DELETE]').isChecked()).toBe(true);
+
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('order a pet')}&team=nobody`);
+    await page.locator('#results .empty').waitFor();
+    expect(await page.locator('#results .empty').textContent()).toContain('with these filters');
+  });
+
+  it('should register a spec and show it go to COMPLETED', async () => {
+    await page.goto(`${stack.url}/#/register`);
+    await page.locator('#api-name').fill('Parcel tracking');
+    await page.locator('#api-version').fill('1.0');
+    await page.locator('#api-team').fill('logistics');
+    await page.locator('#api-spec').fill(JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Parcel tracking', version: '1.0' },
+      paths: { '/parcels/{id}/events': { get: { summary: 'Track where a parcel is', responses: { 200: { description: 'ok' } } } } },
+    }, null, 2));
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    await shot('register');
+    await page.locator('#registered-status [data-status="COMPLETED"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#registered-status').textContent()).toMatch(/indexed .* chunks/);
+  });
+
+  it('should show why an invalid spec is refused, inline', async () => {
+    await page.goto(`${stack.url}/#/register`);
+    await page.locator('#api-name').fill('Broken');
+    await page.locator('#api-version').fill('1');
+    await page.locator('#api-spec').fill('openapi: [3.0\n  info: {');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#register-outcome .error-box').waitFor();
+    expect(await page.locator('#register-outcome .error-box').textContent()).toMatch(/Registration refused: The spec is neither valid JSON nor valid YAML/);
+    await shot('register-error');
+  });
+
+  it('should show spec text as text: no script from a spec ever runs', async () => {
+    const evilId = await register({ orgId: ORG, name: `Evil ${XSS}`, version: '1', teamName: `t${XSS}`, description: XSS, spec: hostileSpec });
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('send a parcel')}`);
+    await page.locator('.card').first().waitFor();
+    await page.goto(`${stack.url}/#/apis/${evilId}`);
+    await page.locator('.tag-group').first().waitFor();
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator('table.catalogue').waitFor();
+    await page.waitForTimeout(300);
+
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('table.catalogue').textContent()).toContain(`Evil ${XSS}`);
+    await page.goto(`${stack.url}/#/apis/${evilId}`);
+    await page.locator('.tag-group').first().waitFor();
+    expect(await page.locator('.tag-group .path').first().textContent()).toBe('/parcels/<svg onload="window.__xss=1">');
+    expect(await page.locator('img, script:not([src]), svg').count()).toBe(0);
+  });
+
+  it('should let an admin re-index the org from the catalogue and watch it complete', async () => {
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator('#reindex-org').click();
+    await page.locator('#reindex-progress [data-run-status="COMPLETED"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#reindex-progress').textContent()).toMatch(/Re-index complete/);
+    await shot('catalogue');
+  });
+});
