@@ -97,9 +97,9 @@ describe('Web UI in Chromium', () => {
   });
 
   it('should search, show the right card with its endpoints and highlighted terms, and move by keyboard', async () => {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // "/" brings the box back
+    await page.locator(':focus').blur(); // "/" brings the box back
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('search-input');
     await page.keyboard.type('place an order to buy a pet');
     await page.keyboard.press('Enter');
     const first = page.locator('.card').first();
@@ -111,7 +111,7 @@ describe('Web UI in Chromium', () => {
     await shot('search');
 
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-api-id'))).toBe(petstoreId);
+    expect(await page.locator(':focus').getAttribute('data-api-id')).toBe(petstoreId);
     await page.keyboard.press('Enter');
     await page.locator('.detail-header h1').waitFor();
     expect(page.url()).toContain(`#/apis/${petstoreId}`);
@@ -174,7 +174,7 @@ describe('Web UI in Chromium', () => {
     await page.locator('table.catalogue').waitFor();
     await page.waitForTimeout(300);
 
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
     expect(await page.locator('table.catalogue').textContent()).toContain(`Evil ${XSS}`);
     await page.goto(`${stack.url}/#/apis/${evilId}`);
