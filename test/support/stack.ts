@@ -39,6 +39,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     AI_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
     DATA_DIR: '/nonexistent-test-data-dir',
     OUTBOX_INTERVAL_MS: '500',
+    // Tests poll status fast; the rate-limit test sets its own.
+    RATE_LIMIT_PER_MINUTE: '100000',
     // Tests provoke errors on purpose; TEST_LOG_LEVEL=info shows the apps' logs.
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,

@@ -54,9 +54,15 @@ describe(chunkSpec.name, () => {
     expect(chunks.find((chunk) => chunk.key === 'api')!.text).toContain('Browse an organisation chart: employees');
   });
 
+  it('should refuse a spec with neither operations nor schemas: nothing to search for', async () => {
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Empty', version: '1' }, paths: {} });
+    expect(() => chunkSpec(spec, facts('Empty'))).toThrow(/no operations and no schemas/);
+  });
+
   it('should split a long API description over several L1 chunks', async () => {
     const long = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} explains one more capability of the API.`).join(' ');
-    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Long', version: '1', description: long }, paths: {} });
+    const paths = { '/things': { get: { summary: 'List things', responses: { 200: { description: 'ok' } } } } };
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Long', version: '1', description: long }, paths });
     const l1 = chunkSpec(spec, facts('Long')).filter((chunk) => chunk.level === 'L1');
 
     expect(l1.length).toBeGreaterThan(1);

@@ -3,6 +3,7 @@ import { cleanText, splitText, truncate } from './clean-text.js';
 import type { LoadedSpec } from './load-spec.js';
 import { operationEntries, operationTags } from './operations.js';
 import { isObject } from './read-spec.js';
+import { SpecError } from './spec-error.js';
 
 export type ChunkLevel = 'L1' | 'L2' | 'L3';
 
@@ -31,6 +32,8 @@ export interface SpecChunk {
 }
 
 const L1_PART_CHARS = 1500;
+/** A description longer than this many L1 parts is cut: beyond it, it is a manual, not an overview. */
+const MAX_L1_PARTS = 8;
 const L1_EMBED_CHARS = 600;
 const PROFILE_CHARS = 1200;
 const DESCRIPTION_CHARS = 600;
@@ -41,7 +44,11 @@ export function chunkSpec(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
   const doc = spec.document;
   const tagDescriptions = readTags(doc.tags);
   const operations = operationChunks(spec, facts);
-  return [...apiChunks(spec, facts, tagDescriptions), profileChunk(facts, operations), ...operations, ...schemaChunks(spec, facts)];
+  const schemas = schemaChunks(spec, facts);
+  if (operations.length === 0 && schemas.length === 0) {
+    throw new SpecError('The spec describes no operations and no schemas ("paths" is empty): there is nothing to search for');
+  }
+  return [...apiChunks(spec, facts, tagDescriptions), profileChunk(facts, operations), ...operations, ...schemas];
 }
 
 /**
@@ -69,7 +76,7 @@ export function contentHash(text: string): string {
 function apiChunks(spec: LoadedSpec, facts: ApiFacts, tags: Map<string, string>): SpecChunk[] {
   const doc = spec.document;
   const info = isObject(doc.info) ? doc.info : {};
-  const description = cleanText(facts.description) || cleanText(info.description);
+  const description = truncate(cleanText(facts.description) || cleanText(info.description), L1_PART_CHARS * MAX_L1_PARTS);
   const serverList = servers(spec);
   const schemes = securitySchemes(spec);
   const lines = [

@@ -1,3 +1,5 @@
+const MAX_INPUT_CHARS = 100_000;
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
 /**
@@ -6,7 +8,9 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  */
 export function cleanText(input: unknown): string {
   if (typeof input !== 'string') return '';
+  // No chunk shows more than a few thousand characters of one text: don't scan megabytes for them.
   return input
+    .slice(0, MAX_INPUT_CHARS)
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<\/?(a|b|i|u|em|strong|code|span|small|sub|sup|mark)\b[^>]{0,2000}>/gi, '')

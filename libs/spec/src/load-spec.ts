@@ -16,10 +16,9 @@ const PARSER_OPTIONS = {
   validate: { schema: false, spec: false },
 } as SwaggerParser.Options;
 
-/** Parses, checks and dereferences a spec (internal `$ref`s only, circular ones kept as cycles). */
+/** Parses, checks (see `readSpecDocument`) and dereferences a spec: internal `$ref`s only, circular ones kept as cycles. */
 export async function loadSpec(input: unknown): Promise<LoadedSpec> {
   const { document, flavor } = readSpecDocument(input);
-  assertOnlyInternalRefs(document);
   let dereferenced: unknown;
   try {
     dereferenced = await SwaggerParser.dereference(structuredClone(document) as never, PARSER_OPTIONS);
@@ -28,22 +27,6 @@ export async function loadSpec(input: unknown): Promise<LoadedSpec> {
   }
   if (!isObject(dereferenced)) throw new SpecError('The spec could not be resolved to an object');
   return { flavor, document: dereferenced };
-}
-
-function assertOnlyInternalRefs(root: unknown): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-    } else if (isObject(node)) {
-      const ref = node.$ref;
-      if (ref !== undefined && (typeof ref !== 'string' || !ref.startsWith('#'))) {
-        throw new SpecError(`External $ref "${String(ref)}" is not allowed: bundle the spec into one document`);
-      }
-      for (const [key, value] of Object.entries(node)) if (!key.startsWith('x-')) stack.push(value);
-    }
-  }
 }
 
 function isExtensionPath(path: string): boolean {

@@ -1,5 +1,7 @@
 import { cleanText } from './clean-text.js';
-import { isObject, type SpecDocument } from './read-spec.js';
+import { isObject } from './is-object.js';
+
+type SpecDocument = Record<string, unknown>;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -1,18 +1,25 @@
 import yaml from 'js-yaml';
+import { isObject } from './is-object.js';
+import { assertSafeSpec } from './spec-limits.js';
 import { SpecError } from './spec-error.js';
+
+export { isObject };
 
 export type SpecFlavor = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
 
 export type SpecDocument = Record<string, unknown>;
 
 /**
- * Parses JSON or YAML text (or takes an object) and checks that it is a Swagger 2.0 or
- * OpenAPI 3.x document. Cheap enough to run in a request handler.
+ * Parses JSON or YAML text (or takes an object), checks that it is a Swagger 2.0 or OpenAPI 3.x
+ * document within the limits a worker can handle. Cheap enough to run in a request handler.
  */
 export function readSpecDocument(input: unknown): { document: SpecDocument; flavor: SpecFlavor } {
+  if (typeof input === 'string' && input.includes('\u0000')) throw new SpecError('The spec contains NUL characters');
   const document = typeof input === 'string' ? parseText(input) : input;
   if (!isObject(document)) throw new SpecError('The spec must be a JSON or YAML object (an OpenAPI document)');
-  return { document, flavor: detectFlavor(document) };
+  const flavor = detectFlavor(document);
+  assertSafeSpec(document);
+  return { document, flavor };
 }
 
 function parseText(text: string): unknown {
@@ -22,14 +29,14 @@ function parseText(text: string): unknown {
     try {
       return JSON.parse(trimmed);
     } catch (error) {
-      throw new SpecError(`The spec is not valid JSON: ${(error as Error).message}`);
+      throw new SpecError(`The spec is not valid JSON: ${tooDeep(error) ?? (error as Error).message}`);
     }
   }
   try {
     // JSON_SCHEMA: no custom tags, no dates turned into objects; `json` lets duplicate keys win last.
     return yaml.load(trimmed, { schema: yaml.JSON_SCHEMA, json: true });
   } catch (error) {
-    const reason = error instanceof yaml.YAMLException ? error.message.split('\n')[0] : String(error);
+    const reason = error instanceof yaml.YAMLException ? error.message.split('\n')[0] : (tooDeep(error) ?? String(error));
     throw new SpecError(`The spec is neither valid JSON nor valid YAML: ${reason}`);
   }
 }
@@ -58,6 +65,7 @@ function detectFlavor(doc: SpecDocument): SpecFlavor {
   return flavor;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The parsers recurse: absurd nesting ends in a stack overflow, which says nothing to a user. */
+function tooDeep(error: unknown): string | undefined {
+  return (error as Error)?.name === 'RangeError' ? 'it is nested too deeply' : undefined;
 }

@@ -33,6 +33,9 @@ function IsSpecInput() {
     });
 }
 
+/** PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail to store it. */
+const NoNul = (field: string) => Matches(/^[^\u0000]*$/, { message: `${field} must not contain NUL characters` });
+
 export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
@@ -43,24 +46,28 @@ export class ApiBodyDto implements ApiRegistration {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @NoNul('name')
   name: string;
 
   @ApiProperty({ maxLength: 100, example: '2.1.0' })
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @NoNul('version')
   version: string;
 
   @ApiPropertyOptional({ maxLength: 100, example: 'checkout' })
   @IsOptional()
   @IsString()
   @MaxLength(100)
+  @NoNul('teamName')
   teamName?: string;
 
   @ApiPropertyOptional({ maxLength: 5000 })
   @IsOptional()
   @IsString()
   @MaxLength(5000)
+  @NoNul('description')
   description?: string;
 
   @ApiProperty({
