@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadAiConfig } from '#config';
+import { ConfigError, StartupError, loadAiConfig } from '#config';
 import { createAiApp } from './create-ai-app.js';
 
 async function main(): Promise<void> {
@@ -10,6 +10,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

@@ -2,8 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** A configuration problem; printed as one line and the process stops. */
-export class ConfigError extends Error {
+/** A reason not to start that the operator can fix: printed as one line, and the process stops. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** A configuration problem. */
+export class ConfigError extends StartupError {
   override name = 'ConfigError';
 }
 

@@ -10,7 +10,8 @@ export type IndexingJobName = (typeof IndexingJobName)[keyof typeof IndexingJobN
 
 export const INDEXING_JOB_OPTIONS = {
   attempts: 5,
-  backoff: { type: 'exponential', delay: 2000 },
+  // 2 s, 4 s, 8 s, 16 s, each shortened by up to half at random, so retries after an outage spread out.
+  backoff: { type: 'exponential', delay: 2000, jitter: 0.5 },
   removeOnComplete: { age: 24 * 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;

@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
+import { waitForDatabase } from './wait-for-database.js';
 
 export interface DatabaseTarget {
   /** PostgreSQL URL; when absent an embedded PGlite is used. */
@@ -44,6 +45,7 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     logging: ['warn', 'migration'] as ('warn' | 'migration')[],
   };
   if (opts.target.url) {
+    await waitForDatabase(opts.target.url);
     return {
       options: {
         ...common,

@@ -35,7 +35,8 @@ export class DatabaseModule {
           useFactory: async () => {
             const prepared = await prepareDataSource(options);
             ref.pglite = prepared.pglite;
-            return prepared.options;
+            // The database was waited for above; a failure now (a migration) will not pass on retry.
+            return { ...prepared.options, retryAttempts: 0 };
           },
         }),
       ],

@@ -1,2 +1,3 @@
 export * from './data-source-options.js';
 export * from './database.module.js';
+export * from './wait-for-database.js';
