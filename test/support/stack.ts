@@ -77,7 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       await gateway.close();
       await ai?.close();
       if (options.withoutRedis) return;
-      const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(REDIS_URL), prefix: env.QUEUE_PREFIX });
+      const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
       await queue.obliterate({ force: true });
       await queue.close();
     },
