@@ -27,11 +27,14 @@ export interface StackOptions {
   withoutAi?: boolean;
   /** Point the stack at a Redis that is not running (implies `withoutAi`). */
   withoutRedis?: boolean;
+  /** Use an AI app that runs elsewhere (a child process) instead of one in this process. */
+  aiUrl?: string;
   env?: Record<string, string>;
 }
 
-export async function startStack(options: StackOptions = {}): Promise<TestStack> {
-  const env = {
+/** The environment of a test stack: its own queue prefix, secrets and settings, plus `options.env`. */
+export function stackEnv(options: StackOptions = {}): Record<string, string> {
+  return {
     REDIS_URL: options.withoutRedis ? 'redis://127.0.0.1:6390' : REDIS_URL,
     // Each stack has its own queue keys, so test runs never see each other's jobs.
     QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}`,
@@ -45,12 +48,16 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   };
+}
+
+export async function startStack(options: StackOptions = {}): Promise<TestStack> {
+  const env = stackEnv(options);
   const memory = (config: { database: GatewayConfig['database'] }) => ({ ...config.database, pgliteDir: 'memory://' });
 
   const aiConfig = loadAiConfig(env);
   let ai: INestApplication | undefined;
-  let aiUrl = 'http://127.0.0.1:9'; // discard port: nothing listens
-  if (!options.withoutAi && !options.withoutRedis) {
+  let aiUrl = options.aiUrl ?? 'http://127.0.0.1:9'; // discard port: nothing listens
+  if (!options.withoutAi && !options.withoutRedis && !options.aiUrl) {
     ai = await createAiApp({ ...aiConfig, database: memory(aiConfig), port: 0 });
     await ai.listen(0, '127.0.0.1');
     aiUrl = await ai.getUrl();

@@ -68,6 +68,8 @@ export interface AiConfig {
   database: DatabaseConfig;
   embeddings: EmbeddingsConfig;
   indexingConcurrency: number;
+  /** How long a worker's hold on a job (and on an API) lasts without renewal: a killed worker's job is taken over after about this long. */
+  indexingLockMs: number;
   /** Set false to run an AI API without a worker (workers run as separate processes). */
   runWorker: boolean;
 }
@@ -156,6 +158,7 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     database: databaseConfig(env, 'ai'),
     embeddings,
     indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 1, 1, 64),
+    indexingLockMs: int(env, 'INDEXING_LOCK_MS', 30_000, 1000, 600_000),
     runWorker: bool(env, 'AI_RUN_WORKER', true),
   };
 }

@@ -1,11 +1,13 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Job } from 'bullmq';
-import type { AiConfig } from '#config';
+import { DelayedError, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { type AiConfig, redisConnectionOptions } from '#config';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReindexApiJob } from '#contracts';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
+import { ApiLocks } from './api-lock.js';
 import { ReindexService } from '../reindex/reindex.service.js';
 import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
 import { TableStatsService } from './table-stats.service.js';
@@ -17,10 +19,15 @@ type IndexingJob =
 
 type IndexOutcome = { chunks: number } | { skipped: string } | { failed: string };
 
-/** The indexing pipeline: parse → chunk → embed → store → status. */
-@Processor(INDEXING_QUEUE)
+/** A job whose API another worker holds waits this long before it tries again. */
+const API_BUSY_DELAY_MS = 1000;
+
+/** The indexing pipeline: parse → chunk → embed → store → status. Started once configured (below). */
+@Processor(INDEXING_QUEUE, { autorun: false })
 export class IndexingProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IndexingProcessor.name);
+  private locks!: ApiLocks;
+  private lockRedis?: Redis;
 
   constructor(
     private readonly store: IndexStoreService,
@@ -33,15 +40,36 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   }
 
   onApplicationBootstrap(): void {
+    const lockMs = this.config.indexingLockMs;
+    // Worker options from the validated config: BullMQ reads them when the worker runs.
+    Object.assign(this.worker.opts, { lockDuration: lockMs, stalledInterval: lockMs });
     this.worker.concurrency = this.config.indexingConcurrency;
+    this.lockRedis = new Redis(redisConnectionOptions(this.config.redis.url));
+    this.locks = new ApiLocks(this.lockRedis, `${this.config.redis.queuePrefix}:${INDEXING_QUEUE}`, lockMs);
+    void this.worker.run().catch((error: Error) => this.logger.error(`Indexing worker stopped: ${error.message}`));
   }
 
   /** Lets the job in flight finish before the database closes (on `onApplicationShutdown`). */
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker.close();
+    this.lockRedis?.disconnect();
   }
 
-  async process(job: IndexingJob): Promise<IndexOutcome | void> {
+  /** One API is never worked on by two jobs at once, in this process or any other. */
+  async process(job: IndexingJob, token?: string): Promise<IndexOutcome | void> {
+    const lease = await this.locks.acquire(job.data.apiId);
+    if (!lease) {
+      await job.moveToDelayed(Date.now() + API_BUSY_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    try {
+      return await this.run(job);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private async run(job: IndexingJob): Promise<IndexOutcome | void> {
     switch (job.name) {
       case IndexingJobName.Delete:
         this.tableStats.recordChanges(await this.store.deleteApi(job.data as DeleteApiJob));

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { REDIS_URL } from '../../../../test/support/stack.js';
+import { ApiLocks } from './api-lock.js';
+
+describe(ApiLocks.name, () => {
+  const redis = new Redis(REDIS_URL);
+  const prefix = `test-locks-${randomUUID().slice(0, 8)}`;
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('should give an API to one holder at a time, and to the next once released', async () => {
+    const workerA = new ApiLocks(redis, prefix, 5000);
+    const workerB = new ApiLocks(redis, prefix, 5000);
+    const lease = await workerA.acquire('api-1');
+    expect(lease).toBeDefined();
+    expect(await workerB.acquire('api-1')).toBeUndefined();
+    expect(await workerB.acquire('api-2')).toBeDefined();
+    await lease!.release();
+    expect(await workerB.acquire('api-1')).toBeDefined();
+  });
+
+  it('should keep a lease alive while held, and free it when its holder dies', async () => {
+    const holder = new ApiLocks(redis, prefix, 300);
+    const lease = await holder.acquire('api-3');
+    await new Promise((resolve) => setTimeout(resolve, 700)); // renewed meanwhile
+    expect(await new ApiLocks(redis, prefix, 300).acquire('api-3')).toBeUndefined();
+    await lease!.release();
+
+    // A holder that stops renewing (a killed worker): the lease runs out by itself.
+    await redis.set(`${prefix}:api-lock:api-4`, 'dead-worker', 'PX', 300);
+    expect(await holder.acquire('api-4')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await holder.acquire('api-4')).toBeDefined();
+  });
+});

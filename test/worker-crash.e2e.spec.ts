@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { chunkSpec, loadSpec } from '#spec';
+import { restbenchSpec } from './fixtures/fixtures.js';
+import { stackEnv, startStack, type TestStack, waitForStatus } from './support/stack.js';
+
+const ORG = 'acme';
+const AI_ENTRY = join(process.cwd(), 'dist/apps/ai/src/main.js');
+
+/**
+ * The AI app (worker included) as a real process on a PGlite directory, killed for real:
+ * `kill -9` mid-job, and SIGTERM mid-job. Needs `npm run build` (npm test runs it).
+ */
+describe('AI worker killed mid-job', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ai-crash-'));
+  const port = 41000 + Math.floor(Math.random() * 9000);
+  // A short lock: a killed worker's job is taken over within seconds instead of 30.
+  const env = stackEnv({ env: { DATA_DIR: dataDir, AI_PORT: String(port), INDEXING_LOCK_MS: '2000', LOG_LEVEL: 'warn' } });
+  let ai: ChildProcess | undefined;
+  let aiLog = '';
+  let stack: TestStack;
+  let publisher: string;
+
+  const startAi = async () => {
+    ai = spawn(process.execPath, [AI_ENTRY], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ai.stdout!.on('data', (chunk: Buffer) => (aiLog += chunk));
+    ai.stderr!.on('data', (chunk: Buffer) => (aiLog += chunk));
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
+      if (ai.exitCode !== null) throw new Error(`AI app exited ${ai.exitCode}: ${aiLog.slice(-2000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`AI app did not start: ${aiLog.slice(-2000)}`);
+  };
+  /** How the process ended: its exit code, or the signal (Nest re-raises SIGTERM after a clean shutdown). */
+  const exited = (child: ChildProcess) =>
+    new Promise<string>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? resolve(String(child.exitCode ?? child.signalCode))
+        : child.once('exit', (code, signal) => resolve(String(code ?? signal))),
+    );
+  const register = async (name: string, spec: string) => {
+    const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name, version: '1', spec });
+    expect(created.status).toBe(201);
+    return created.body.apiId as string;
+  };
+  const chunksOf = async (name: string, spec: string) => chunkSpec(await loadSpec(spec), { name, version: '1' }).length;
+
+  beforeAll(async () => {
+    await startAi();
+    stack = await startStack({ aiUrl: `http://127.0.0.1:${port}`, env });
+    publisher = await stack.token([ORG], ['publisher']);
+  }, 90_000);
+
+  afterAll(async () => {
+    ai?.kill('SIGTERM');
+    if (ai) await exited(ai);
+    await stack?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('should leave no partial index after kill -9 and finish the job once the worker is back', async () => {
+    const spec = restbenchSpec('spotify');
+    const apiId = await register('Spotify', spec);
+    await waitForStatus(stack, publisher, apiId, ['IN_PROGRESS'], 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // embedding is under way
+    ai!.kill('SIGKILL');
+    await exited(ai!);
+
+    await startAi();
+    const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000);
+    expect(status).toMatchObject({ status: 'COMPLETED', chunkCount: await chunksOf('Spotify', spec) });
+    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, query: 'add songs to a playlist' });
+    expect(found.body.results[0]).toMatchObject({ apiId });
+  }, 240_000);
+
+  it('should finish the job in hand on SIGTERM, close the database cleanly and start again on it', async () => {
+    const spec = restbenchSpec('tmdb');
+    const apiId = await register('TMDB', spec);
+    await waitForStatus(stack, publisher, apiId, ['IN_PROGRESS'], 60_000);
+    const logBefore = aiLog.length;
+    ai!.kill('SIGTERM');
+    expect(['0', 'SIGTERM']).toContain(await exited(ai!));
+    expect(aiLog.slice(logBefore)).not.toMatch(/"level":(50|60)/); // no error on the way out
+
+    await startAi();
+    // Done before the process left: no second run was needed.
+    const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 30_000);
+    expect(status).toMatchObject({ status: 'COMPLETED', chunkCount: await chunksOf('TMDB', spec) });
+    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, query: 'movies playing in theatres now' });
+    expect(found.body.results[0]).toMatchObject({ apiId });
+  }, 240_000);
+});
