@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { loadGatewayConfig } from '#config';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
+import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from './sign-dev-token.js';
 
 /**
- * Against a running stack (`npm start`): registers the RestBench Spotify spec in a fresh org,
+ * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`. Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -16,12 +17,18 @@ async function main(): Promise<void> {
       url: { type: 'string' },
       queries: { type: 'string', default: '50' },
       shared: { type: 'string', default: '../shared' },
+      soak: { type: 'boolean', default: false },
+      'soak-count': { type: 'string', default: '500' },
     },
   });
   const config = loadGatewayConfig();
-  const org = `bench-${Date.now()}`;
-  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
+  const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
+  if (values.soak) {
+    const agreed = await soak(client, org, { registrations: Number(values['soak-count']), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
+    process.exit(agreed ? 0 : 1);
+  }
   const restbench = join(values.shared, 'benchmarks/restbench');
 
   const registeredAt = performance.now();

@@ -9,6 +9,8 @@ export interface RegisterBody {
   spec: string | object;
 }
 
+const RATE_LIMIT_RETRIES = 5;
+
 /** A call that did not answer 2xx: the problem document the gateway sent. */
 export class PlatformError extends Error {
   constructor(readonly problem: Problem) {
@@ -70,11 +72,19 @@ export class PlatformClient {
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
+    let response: Response;
+    for (let attempt = 1; ; attempt++) {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      // Rate limited: wait as told, a few times, rather than fail a long run.
+      if (response.status !== 429 || attempt >= RATE_LIMIT_RETRIES) break;
+      await response.text();
+      const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 60);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
     const text = await response.text();
     if (!response.ok) {
       const problem = text ? (JSON.parse(text) as Problem) : { type: 'about:blank', title: response.statusText, status: response.status, detail: '' };
