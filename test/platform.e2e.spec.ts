@@ -274,6 +274,18 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect((await request(stack.ai!.getHttpServer()).get('/healthz')).status).toBe(200);
     });
 
+    it('should expose Prometheus metrics from both apps without a token', async () => {
+      const gateway = await http().get('/metrics');
+      expect(gateway.status).toBe(200);
+      expect(gateway.text).toMatch(/http_request_duration_seconds_bucket\{.*route="\/api-management\/ai\/search".*\}/);
+      expect(gateway.text).toMatch(/indexing_queue_jobs\{state="waiting",service="gateway"\} \d+/);
+      const ai = await request(stack.ai!.getHttpServer()).get('/metrics');
+      expect(ai.status).toBe(200);
+      expect(ai.text).toMatch(/indexing_jobs_total\{kind="index-api",outcome="completed",service="ai"\} [1-9]/);
+      expect(ai.text).toMatch(/embedding_batch_size_count\{service="ai"\} [1-9]/);
+      expect(ai.text).toContain('process_cpu_seconds_total');
+    });
+
     it('should serve health checks without a token', async () => {
       expect((await http().get('/healthz')).status).toBe(200);
       const ready = await http().get('/readyz');

@@ -3,6 +3,7 @@ import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { type AiConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
+import { MetricsModule } from '#http';
 import { EmbeddingsModule } from '#embeddings';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
@@ -30,6 +31,7 @@ export class AiModule {
           migrationsTableName: 'ai_migrations',
         }),
         EmbeddingsModule.forRoot(config.embeddings),
+        MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
         IndexingModule.forRoot({ runWorker: config.runWorker }),
         SearchModule,

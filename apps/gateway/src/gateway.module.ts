@@ -4,6 +4,7 @@ import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
+import { MetricsModule } from '#http';
 import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -34,6 +35,7 @@ export class GatewayModule {
           prefix: config.redis.queuePrefix,
         }),
         EventEmitterModule.forRoot(),
+        MetricsModule.forRoot('gateway'),
         AuthModule,
         RegistryModule,
         IndexingModule,

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { LogLevel } from '#config';
 import { createLogging } from './logging.js';
+import { installHttpMetrics } from './metrics.js';
 import { ProblemFilter } from './problem.filter.js';
 import { requestIdMiddleware } from './request-id.js';
 
@@ -18,6 +19,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.useLogger(logging.logger);
   express.disable('x-powered-by');
   express.use(requestIdMiddleware, ...logging.middleware);
+  installHttpMetrics(app);
   express.useBodyParser('json', { limit: options.bodyLimitBytes });
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();

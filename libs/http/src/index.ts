@@ -1,3 +1,5 @@
 export * from './configure-app.js';
 export * from './problem.filter.js';
 export * from './request-id.js';
+export * from './metrics.js';
+export * from './public.js';

@@ -5,7 +5,8 @@ import type { AiConfig } from '#config';
 import { InternalHeader } from '#contracts';
 import { AI_CONFIG } from '../ai.constants.js';
 
-const PUBLIC_PATHS = new Set(['/healthz']);
+// Probes and Prometheus; the app listens on loopback (or a private network) only.
+const PUBLIC_PATHS = new Set(['/healthz', '/metrics']);
 
 /** The AI app answers only the gateway (and its own health probe). */
 @Injectable()

@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { INDEXING_QUEUE } from '#contracts';
 import { ReindexController } from '../reindex/reindex.controller.js';
 import { ReindexService } from '../reindex/reindex.service.js';
+import { IndexingMetrics } from './indexing-metrics.js';
 import { IndexStoreService } from './index-store.service.js';
 import { IndexingProcessor } from './indexing.processor.js';
 import { TableStatsService } from './table-stats.service.js';
@@ -16,7 +17,7 @@ export class IndexingModule {
       module: IndexingModule,
       imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
       controllers: [ReindexController],
-      providers: [IndexStoreService, ReindexService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
+      providers: [IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
       exports: [IndexStoreService],
     };
   }

@@ -8,6 +8,7 @@ import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
 import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ApiLocks } from './api-lock.js';
+import { IndexingMetrics } from './indexing-metrics.js';
 import { ReindexService } from '../reindex/reindex.service.js';
 import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
 import { TableStatsService } from './table-stats.service.js';
@@ -33,6 +34,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     private readonly store: IndexStoreService,
     private readonly tableStats: TableStatsService,
     private readonly reindexRuns: ReindexService,
+    private readonly metrics: IndexingMetrics,
     @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {
@@ -62,9 +64,16 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       await job.moveToDelayed(Date.now() + API_BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
+    const timer = this.metrics.duration.startTimer({ kind: job.name });
     try {
-      return await this.run(job);
+      const outcome = await this.run(job);
+      this.metrics.jobs.inc({ kind: job.name, outcome: outcome && 'failed' in outcome ? 'failed' : outcome && 'skipped' in outcome ? 'skipped' : 'completed' });
+      return outcome;
+    } catch (error) {
+      this.metrics.jobs.inc({ kind: job.name, outcome: 'error' });
+      throw error;
     } finally {
+      timer();
       await lease.release();
     }
   }
@@ -124,7 +133,10 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     const hashed = chunks.map((chunk) => ({ ...chunk, contentHash: contentHash(`${model}\n${chunk.embedText}`) }));
     const vectors = await this.store.findEmbeddings(model, [...new Set(hashed.map((chunk) => chunk.contentHash))]);
     const missing = [...new Map(hashed.filter((c) => !vectors.has(c.contentHash)).map((c) => [c.contentHash, c.embedText]))];
+    this.metrics.embeddingBatch.observe(missing.length);
+    const timer = this.metrics.embeddingSeconds.startTimer();
     const fresh = await this.embeddings.embedDocuments(missing.map(([, text]) => text));
+    timer();
     missing.forEach(([hash], index) => vectors.set(hash, fresh[index]));
     return hashed.map((chunk) => ({ ...chunk, embedding: vectors.get(chunk.contentHash)! }));
   }
@@ -138,6 +150,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     this.logger.error(`API ${apiId} r${revision} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
     if (job.attemptsMade < attempts) return;
     const reason = `Indexing failed after ${attempts} attempts: ${error.message}`;
+    this.metrics.jobs.inc({ kind: job.name, outcome: 'failed' });
     await this.store.markFailed(apiId, revision, reason);
     if (job.name === IndexingJobName.Reindex) await this.reindexRuns.finish(job.data as ReindexApiJob, { error: reason });
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
@@ -21,15 +22,59 @@ const COVERAGE_POOL = 50;
 /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
 const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
 
+/** Query embeddings kept (the same question is asked again and again). */
+const QUERY_VECTOR_CACHE = 2000;
+/** Whole answers kept, for a short time and only while the org's index is unchanged. */
+const RESULT_CACHE = 500;
+const RESULT_TTL_MS = 60_000;
+
 @Injectable()
 export class SearchService {
+  private readonly queryVectors = new LRUCache<string, number[]>({ max: QUERY_VECTOR_CACHE });
+  private readonly results = new LRUCache<string, SearchResponse>({ max: RESULT_CACHE, ttl: RESULT_TTL_MS });
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
   ) {}
 
+  /**
+   * Answers from the result cache when the same search was made since the org's index last
+   * changed (any indexing, failure or deletion in the org changes its version).
+   */
   async search(request: SearchRequestDto): Promise<SearchResponse> {
     const started = performance.now();
+    const key = JSON.stringify([
+      this.embeddings.modelId,
+      await this.indexVersion(request.orgId),
+      request.orgId,
+      request.query.trim(),
+      request.filters ?? {},
+      request.maxResults ?? null,
+      request.maxEndpoints ?? null,
+      request.mode ?? null,
+    ]);
+    const cached = this.results.get(key);
+    if (cached) return { ...cached, queryEmbeddingMs: 0, searchMs: round(performance.now() - started, 1) };
+    const response = await this.searchUncached(request, started);
+    this.results.set(key, response);
+    return response;
+  }
+
+  /**
+   * Changes whenever an indexing job of the org commits: each rewrites its API's status row, and
+   * a rewritten row carries the writing transaction's id (xmin). Timestamps would not do: they
+   * are taken when a transaction starts, not when it commits.
+   */
+  private async indexVersion(orgId: string): Promise<string> {
+    const [row]: { version: string }[] = await this.dataSource.query(
+      `SELECT count(*) || '/' || coalesce(sum(xmin::text::bigint), 0) AS version FROM platform_ai.api_indexing_status WHERE org_id = $1`,
+      [orgId],
+    );
+    return row.version;
+  }
+
+  private async searchUncached(request: SearchRequestDto, started: number): Promise<SearchResponse> {
     const scope: SearchScope = {
       orgId: request.orgId,
       model: this.embeddings.modelId,
@@ -46,7 +91,9 @@ export class SearchService {
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
       const embedStarted = performance.now();
-      vector = await this.embeddings.embedQuery(expanded);
+      const vectorKey = `${this.embeddings.modelId}\n${expanded}`;
+      vector = this.queryVectors.get(vectorKey);
+      if (!vector) this.queryVectors.set(vectorKey, (vector = await this.embeddings.embedQuery(expanded)));
       queryEmbeddingMs = performance.now() - embedStarted;
     }
 
