@@ -8,6 +8,8 @@ export interface OpenAiEmbeddingOptions {
   dimensions?: number;
   timeoutMs: number;
   batchSize: number;
+  /** Retries of a 429 (after its Retry-After), 408, 409 or 5xx, with exponential backoff. */
+  maxRetries?: number;
 }
 
 const KNOWN_DIMENSIONS: Record<string, number> = {
@@ -36,7 +38,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       apiKey: options.apiKey ?? 'not-needed',
       baseURL: options.baseUrl,
       timeout: options.timeoutMs,
-      maxRetries: 4,
+      maxRetries: options.maxRetries ?? 4,
     });
   }
 
@@ -58,6 +60,8 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       const response = await this.client.embeddings.create({
         model: this.options.model,
         input,
+        // The SDK asks for base64 unless told otherwise; many compatible servers only speak floats.
+        encoding_format: 'float',
         ...(this.options.dimensions ? { dimensions: this.options.dimensions } : {}),
       });
       const vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);

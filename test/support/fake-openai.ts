@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A deterministic bag-of-words embedding: texts sharing words point the same way. */
+export function hashedEmbedding(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    vector[createHash('md5').update(word).digest().readUInt32BE(0) % dimensions] += 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+type Fault = { status: number; retryAfter?: string } | 'wrong-size';
+
+/**
+ * A local server speaking the OpenAI embeddings protocol (`POST /v1/embeddings`), with faults
+ * to inject: each queued fault answers one request instead of the embeddings.
+ */
+export class FakeOpenAi {
+  readonly requests: { at: number; inputs: number }[] = [];
+  private readonly faults: Fault[] = [];
+  private server?: Server;
+
+  constructor(private readonly dimensions: number) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/v1`;
+  }
+
+  fail(...faults: Fault[]): void {
+    this.faults.push(...faults);
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    if (request.method !== 'POST' || request.url !== '/v1/embeddings') return void response.writeHead(404).end();
+    const body = JSON.parse(raw) as { input: string | string[]; model: string };
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    this.requests.push({ at: Date.now(), inputs: inputs.length });
+    const fault = this.faults.shift();
+    if (fault && fault !== 'wrong-size') {
+      response.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
+      return void response.end(JSON.stringify({ error: { message: `injected ${fault.status}`, type: 'server_error' } }));
+    }
+    const size = fault === 'wrong-size' ? this.dimensions - 1 : this.dimensions;
+    // Out of order on purpose: clients must sort by index.
+    const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: hashedEmbedding(text, size) })).reverse();
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }));
+  }
+}
