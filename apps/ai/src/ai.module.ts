@@ -33,9 +33,8 @@ export class AiModule {
         EmbeddingsModule.forRoot(config.embeddings),
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
-        IndexingModule.forRoot({ runWorker: config.runWorker }),
-        SearchModule,
-        StatusModule,
+        IndexingModule.forRoot(config.role),
+        ...(config.role === 'worker' ? [] : [SearchModule, StatusModule]),
       ],
       controllers: [HealthController],
       providers: [

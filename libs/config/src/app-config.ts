@@ -6,6 +6,9 @@ type Env = Record<string, string | undefined>;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const AI_ROLES = ['api', 'worker', 'all'] as const;
+export type AiRole = (typeof AI_ROLES)[number];
+
 export const EMBEDDING_PROVIDERS = ['local', 'openai'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
@@ -20,6 +23,8 @@ export interface DatabaseConfig {
   url?: string;
   pgliteDir: string;
   poolSize: number;
+  /** Run pending migrations at start; off where a one-shot migration job does it (`npm run migrate`). */
+  migrate: boolean;
 }
 
 export interface AuthConfig {
@@ -70,8 +75,8 @@ export interface AiConfig {
   indexingConcurrency: number;
   /** How long a worker's hold on a job (and on an API) lasts without renewal: a killed worker's job is taken over after about this long. */
   indexingLockMs: number;
-  /** Set false to run an AI API without a worker (workers run as separate processes). */
-  runWorker: boolean;
+  /** `api`: search, status and admin over HTTP; `worker`: the indexing worker (HTTP: health and metrics only); `all`: both. */
+  role: AiRole;
 }
 
 function redisConfig(env: Env): RedisConfig {
@@ -86,6 +91,7 @@ function databaseConfig(env: Env, app: 'gateway' | 'ai'): DatabaseConfig {
     url: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
     pgliteDir: join(dataDir(env), app),
     poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    migrate: bool(env, 'DATABASE_MIGRATE', true),
   };
 }
 
@@ -159,6 +165,6 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     embeddings,
     indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 1, 1, 64),
     indexingLockMs: int(env, 'INDEXING_LOCK_MS', 30_000, 1000, 600_000),
-    runWorker: bool(env, 'AI_RUN_WORKER', true),
+    role: oneOf(env, 'AI_ROLE', AI_ROLES, 'all'),
   };
 }

@@ -12,6 +12,7 @@ export interface DatabaseTarget {
   /** PGlite data directory, or `memory://` for a throwaway database. */
   pgliteDir: string;
   poolSize: number;
+  migrate: boolean;
 }
 
 export interface AppDataSourceOptions {
@@ -38,7 +39,7 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     entities: opts.entities,
     migrations: opts.migrations,
     migrationsTableName: opts.migrationsTableName,
-    migrationsRun: true,
+    migrationsRun: opts.target.migrate,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     // Failed queries surface as exceptions (and expected ones, like unique violations, are handled).

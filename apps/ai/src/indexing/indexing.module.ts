@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { AiRole } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
 import { ReindexController } from '../reindex/reindex.controller.js';
 import { ReindexService } from '../reindex/reindex.service.js';
@@ -11,13 +12,13 @@ import { VectorIndexService } from './vector-index.service.js';
 
 @Module({})
 export class IndexingModule {
-  /** `runWorker: false` gives an AI API without a worker, for deployments with separate workers. */
-  static forRoot(options: { runWorker: boolean }): DynamicModule {
+  /** The worker runs in the `worker` and `all` roles; the admin re-index API in `api` and `all`. */
+  static forRoot(role: AiRole): DynamicModule {
     return {
       module: IndexingModule,
       imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
-      controllers: [ReindexController],
-      providers: [IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService, ...(options.runWorker ? [IndexingProcessor] : [])],
+      controllers: role === 'worker' ? [] : [ReindexController],
+      providers: [IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService, ...(role === 'api' ? [] : [IndexingProcessor])],
       exports: [IndexStoreService],
     };
   }
