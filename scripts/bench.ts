@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadGatewayConfig } from '#config';
+import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
+import { hnswRecall, indexingThroughput, modelThroughput, searchLoad } from './bench-suite.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
 import { soak } from './soak.js';
@@ -19,12 +20,25 @@ async function main(): Promise<void> {
       shared: { type: 'string', default: '../shared' },
       soak: { type: 'boolean', default: false },
       'soak-count': { type: 'string', default: '500' },
+      suite: { type: 'boolean', default: false },
+      hnsw: { type: 'boolean', default: false },
+      indexing: { type: 'string' },
+      org: { type: 'string', default: 'eval' },
+      'skip-model': { type: 'boolean', default: false },
     },
   });
+  if (values.hnsw) return runHnsw(values.shared, values.org);
   const config = loadGatewayConfig();
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
   const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
+  if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, values.org, config, values['skip-model']);
+  if (values.indexing) {
+    const ids = corpusIds(values.shared).slice(0, Number(values.indexing));
+    const result = await indexingThroughput(client, org, ids);
+    console.log(`End-to-end indexing: ${result.apis} eval-corpus APIs, ${result.chunks} chunks in ${result.seconds.toFixed(0)} s = ${result.perSecond.toFixed(1)} chunks/s`);
+    return;
+  }
   if (values.soak) {
     const agreed = await soak(client, org, { registrations: Number(values['soak-count']), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
     process.exit(agreed ? 0 : 1);
@@ -67,6 +81,43 @@ async function main(): Promise<void> {
   row('AI app queryEmbeddingMs', embedding);
 
   await client.deleteApi(apiId);
+}
+
+function corpusIds(shared: string): string[] {
+  return (JSON.parse(readFileSync(join(shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+}
+
+/** Every query text of the public set and RestBench: the search load's material. */
+function allQueries(shared: string): string[] {
+  const evalQueries = readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { query: string }).query);
+  const restbench = (['tmdb', 'spotify'] as const).flatMap((name) =>
+    (JSON.parse(readFileSync(join(shared, 'benchmarks/restbench', `${name}.json`), 'utf8')) as { query: string }[]).map((entry) => entry.query),
+  );
+  return [...evalQueries, ...restbench];
+}
+
+/** `--suite`: model throughput, then search under load at concurrency 1, 8 and 32 on an indexed org (`--org eval`). */
+async function runSuite(baseUrl: string, shared: string, orgId: string, config: GatewayConfig, skipModel: boolean): Promise<void> {
+  if (!skipModel) {
+    const model = await modelThroughput(corpusIds(shared), 1000);
+    console.log(`Local model alone (USE-lite, both cores): ${model.chunks} eval-corpus chunks in ${model.seconds.toFixed(1)} s = ${model.perSecond.toFixed(1)} chunks/s`);
+  }
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench-load', orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 });
+  const queries = allQueries(shared);
+  const apis = await new PlatformClient(baseUrl, token).search({ orgId, query: '', maxResults: 1 }).then((r) => r.totalFound);
+  console.log(`\nSearch in org "${orgId}" (${apis} APIs), ${queries.length} distinct queries split over the runs (caches cold for each):`);
+  console.log('| concurrency | requests | p50 ms | p95 ms | p99 ms | req/s | errors |\n|---|---|---|---|---|---|---|');
+  const share = Math.floor(queries.length / 3);
+  for (const [index, concurrency] of [1, 8, 32].entries()) {
+    const result = await searchLoad(baseUrl, token, orgId, queries.slice(index * share, (index + 1) * share), concurrency, 5);
+    console.log(`| ${concurrency} | ${result.requests} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.rps.toFixed(1)} | ${result.errors} |`);
+  }
+}
+
+/** `--hnsw`: recall@10 of the HNSW index against exact search (the stack must be stopped: it opens DATA_DIR). */
+async function runHnsw(shared: string, orgId: string): Promise<void> {
+  const result = await hnswRecall(dataDir(process.env), orgId, allQueries(shared), 200);
+  console.log(`HNSW recall@10 vs exact, org "${orgId}" (${result.chunks} chunks), ef_search 200, iterative scan: ${result.recall.toFixed(3)} (p50 ${result.annMs.toFixed(1)} ms vs exact ${result.exactMs.toFixed(1)} ms)`);
 }
 
 main().catch((error: unknown) => {

@@ -163,7 +163,8 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     redis: redisConfig(env),
     database: databaseConfig(env, 'ai'),
     embeddings,
-    indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 1, 1, 64),
+    // Two: one job embeds while another parses or writes (measured: 0.96 of the model's throughput, 0.59 with one).
+    indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 2, 1, 64),
     indexingLockMs: int(env, 'INDEXING_LOCK_MS', 30_000, 1000, 600_000),
     role: oneOf(env, 'AI_ROLE', AI_ROLES, 'all'),
   };

@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
+import autocannon from 'autocannon';
+import pgvector from 'pgvector';
+import { LocalUseEmbeddingProvider } from '#embeddings';
+import { chunkSpec, loadSpec } from '#spec';
+import { percentile } from './eval-metrics.js';
+import { loadDirectorySpec } from './demo-catalogue.js';
+import { PlatformClient } from './platform-client.js';
+
+export interface LoadResult {
+  concurrency: number;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+/**
+ * Search latency and throughput under `concurrency` connections (autocannon), each request a
+ * different query from `queries` (in turn), so the result cache sees each query once per run.
+ */
+export async function searchLoad(baseUrl: string, token: string, orgId: string, queries: string[], concurrency: number, maxEndpoints: number): Promise<LoadResult> {
+  let next = 0;
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${baseUrl}/api-management/ai/search`,
+        connections: concurrency,
+        amount: queries.length,
+        timeout: 30,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...request.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ orgId, query: queries[next++ % queries.length], maxEndpoints }),
+            }),
+          },
+        ],
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  return {
+    concurrency,
+    requests: latencies.length,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    rps: latencies.length / (result.duration || 1),
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** Embedding throughput of the local model alone (both cores), on real chunk texts. */
+export async function modelThroughput(specIds: string[], limit: number): Promise<{ chunks: number; seconds: number; perSecond: number }> {
+  const texts: string[] = [];
+  for (const id of specIds) {
+    const api = loadDirectorySpec(id);
+    try {
+      texts.push(...chunkSpec(await loadSpec(api.spec), { name: api.name, version: api.version }).map((chunk) => chunk.embedText));
+    } catch {
+      // a spec the worker would refuse: not part of the measurement
+    }
+    if (texts.length >= limit) break;
+  }
+  const provider = new LocalUseEmbeddingProvider();
+  await provider.warmUp();
+  const started = performance.now();
+  await provider.embedDocuments(texts.slice(0, limit));
+  const seconds = (performance.now() - started) / 1000;
+  await provider.close();
+  return { chunks: Math.min(limit, texts.length), seconds, perSecond: Math.min(limit, texts.length) / seconds };
+}
+
+/** Registration → COMPLETED for these specs in a fresh org (the stack should be fresh too: the cache remembers texts). */
+export async function indexingThroughput(client: PlatformClient, orgId: string, specIds: string[]): Promise<{ apis: number; chunks: number; seconds: number; perSecond: number }> {
+  const started = performance.now();
+  for (const id of specIds) await client.registerApi({ orgId, ...loadDirectorySpec(id) });
+  const records = await client.waitUntilIndexed(orgId, () => undefined, 3 * 3600_000);
+  const seconds = (performance.now() - started) / 1000;
+  const chunks = records.reduce((sum, record) => sum + (record.indexing?.chunkCount ?? 0), 0);
+  return { apis: records.length, chunks, seconds, perSecond: chunks / seconds };
+}
+
+/**
+ * HNSW recall@10 of the org's chunks against exact search, with the settings search uses.
+ * Opens the AI app's PGlite directory itself: the stack must be stopped.
+ */
+export async function hnswRecall(dataDir: string, orgId: string, queries: string[], efSearch: number): Promise<{ recall: number; chunks: number; annMs: number; exactMs: number }> {
+  const db = await PGlite.create(join(dataDir, 'ai'), { extensions: { vector, pg_trgm } });
+  const provider = new LocalUseEmbeddingProvider();
+  try {
+    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1`, [orgId])).rows;
+    const recalls: number[] = [];
+    const ann: number[] = [];
+    const exact: number[] = [];
+    for (const query of queries) {
+      const embedding = pgvector.toSql(await provider.embedQuery(query));
+      const nearest = async (useIndex: boolean) =>
+        db.transaction(async (tx) => {
+          await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL enable_indexscan = ${useIndex ? 'on' : 'off'};`);
+          const started = performance.now();
+          const rows = await tx.query<{ id: string }>(
+            `SELECT id FROM platform_ai.api_chunks WHERE org_id = $1 AND model = 'use-lite-512'
+             ORDER BY (embedding::vector(512)) <=> $2::vector(512) LIMIT 10`,
+            [orgId, embedding],
+          );
+          (useIndex ? ann : exact).push(performance.now() - started);
+          return rows.rows.map((row) => row.id);
+        });
+      const truth = new Set(await nearest(false));
+      recalls.push((await nearest(true)).filter((id) => truth.has(id)).length / Math.max(1, truth.size));
+    }
+    return { recall: recalls.reduce((a, b) => a + b, 0) / recalls.length, chunks: count, annMs: percentile(ann, 50), exactMs: percentile(exact, 50) };
+  } finally {
+    await provider.close();
+    await db.close();
+  }
+}
