@@ -52,7 +52,8 @@ export function stackEnv(options: StackOptions = {}): Record<string, string> {
 
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
   const env = stackEnv(options);
-  const memory = (config: { database: GatewayConfig['database'] }) => ({ ...config.database, pgliteDir: 'memory://' });
+  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise an in-memory PGlite each.
+  const memory = (config: { database: GatewayConfig['database'] }) => (config.database.url ? config.database : { ...config.database, pgliteDir: 'memory://' });
 
   const aiConfig = loadAiConfig(env);
   let ai: INestApplication | undefined;

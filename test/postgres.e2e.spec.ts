@@ -1,0 +1,33 @@
+import request from 'supertest';
+import { readFixture } from './fixtures/fixtures.js';
+import { startStack, type TestStack, waitForStatus } from './support/stack.js';
+
+/**
+ * The production path: migrations, indexing and search on a real PostgreSQL server with
+ * pgvector. Runs when TEST_DATABASE_URL points at one (an empty database); skipped otherwise.
+ */
+const url = process.env.TEST_DATABASE_URL;
+const describeWithPostgres = url ? describe : describe.skip;
+
+describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: { DATABASE_URL: url! } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('should migrate, index a spec and find it', async () => {
+    const org = `pg-${Date.now()}`;
+    const publisher = await stack.token([org], ['publisher']);
+    const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, name: 'Petstore', version: '1', spec: readFixture('petstore-swagger2.yaml') });
+    await expect(waitForStatus(stack, publisher, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
+    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet' });
+    expect(found.body.results[0]).toMatchObject({ apiId: created.body.apiId });
+  }, 120_000);
+});
