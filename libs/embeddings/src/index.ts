@@ -2,3 +2,4 @@ export * from './embedding-provider.js';
 export * from './embeddings.module.js';
 export * from './local-use.provider.js';
 export * from './openai.provider.js';
+export * from './hash.provider.js';

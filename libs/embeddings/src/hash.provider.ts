@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { EmbeddingProvider } from './embedding-provider.js';
+
+/**
+ * FOR BENCHMARKS ONLY (`EMBEDDINGS_PROVIDER=hash`): a fast, deterministic bag-of-words vector
+ * (feature hashing), so that a large index can be built in minutes to measure storage and search
+ * speed. It knows nothing of meaning beyond shared words: never use it to judge relevance.
+ */
+export class HashEmbeddingProvider implements EmbeddingProvider {
+  readonly modelId = 'hash-512';
+  readonly dimensions = 512;
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return texts.map((text) => this.embed(text));
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    return this.embed(text);
+  }
+
+  private embed(text: string): number[] {
+    const vector = new Array<number>(this.dimensions).fill(0);
+    for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+      const hash = createHash('md5').update(word).digest();
+      vector[hash.readUInt32BE(0) % this.dimensions] += hash[4] & 1 ? 1 : -1;
+    }
+    const norm = Math.hypot(...vector) || 1;
+    return vector.map((value) => value / norm);
+  }
+}
