@@ -1,4 +1,5 @@
 import { cleanText } from './clean-text.js';
+import type { ApiEndpoint } from '#contracts';
 import { isObject } from './is-object.js';
 
 type SpecDocument = Record<string, unknown>;
@@ -33,17 +34,9 @@ export function operationTags(operation: Record<string, unknown>): string[] {
   return Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-export interface OperationSummary {
-  method: string;
-  path: string;
-  summary?: string;
-  operationId?: string;
-  tags: string[];
-  deprecated?: boolean;
-}
 
 /** What a catalogue shows of each operation; no `$ref` resolution needed. */
-export function listOperations(document: SpecDocument): OperationSummary[] {
+export function listOperations(document: SpecDocument): ApiEndpoint[] {
   return operationEntries(document).map(({ method, path, operation }) => {
     const summary = cleanText(operation.summary) || cleanText(operation.description).slice(0, 200);
     return {
