@@ -12,7 +12,12 @@ const SEED_WAIT_MS = 15 * 60_000;
 /** `npm start`: both apps on the embedded defaults, and a demo catalogue on first start. */
 async function main(): Promise<void> {
   // This command is for development: the web UI offers a dev sign-in unless an identity provider is set.
-  const env = { ...process.env, AUTH_DEV_LOGIN: process.env.AUTH_DEV_LOGIN ?? String(!process.env.AUTH_JWKS_URL) };
+  // Request logs would bury the banner and the seeding progress: warnings only unless asked.
+  const env = {
+    ...process.env,
+    AUTH_DEV_LOGIN: process.env.AUTH_DEV_LOGIN ?? String(!process.env.AUTH_JWKS_URL),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
   const gateway = loadGatewayConfig(env);
   loadAiConfig();
   const seedDemo = bool(process.env, 'DEMO_SEED', true);
