@@ -30,7 +30,8 @@ export function createLogging(level: LogLevel, service: 'gateway' | 'ai'): { log
     customAttributeKeys: { reqId: 'requestId' },
     quietReqLogger: true,
     autoLogging: { ignore: (request) => QUIET_PATHS.has(request.url ?? '') },
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info'),
+    // A 4xx is the caller's business (and the response says why): info, like a success.
+    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
     // The error itself is logged where it happened; pino-http's stand-in ("failed with status code") adds nothing.
     customErrorObject: (_request, _response, error, value: Record<string, unknown>) => (error.message.startsWith('failed with status code') ? { ...value, err: undefined } : value),
     serializers: {
