@@ -5,7 +5,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import autocannon from 'autocannon';
 import pgvector from 'pgvector';
 import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
-import { chunkSpec, loadSpec } from '#spec';
+import { chunkSpec, loadSpec, operationEntries, SPEC_LIMITS } from '#spec';
 import { percentile } from './eval-metrics.js';
 import { loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient } from './platform-client.js';
@@ -144,9 +144,9 @@ export async function registerLarge(client: PlatformClient, orgId: string, specI
   for (const id of specIds) {
     if (estimate >= targetChunks) break;
     const api = loadDirectorySpec(id);
-    const doc = JSON.parse(api.spec) as { paths?: Record<string, object>; components?: { schemas?: object }; definitions?: object };
-    const operations = Object.values(doc.paths ?? {}).reduce((sum, item) => sum + Object.keys(item).filter((key) => HTTP.has(key)).length, 0);
-    if (operations > 5000) continue;
+    const doc = JSON.parse(api.spec) as { components?: { schemas?: object }; definitions?: object };
+    const operations = operationEntries(doc).length;
+    if (operations > SPEC_LIMITS.maxOperations) continue;
     await client.registerApi({ orgId, ...api }).then(() => {
       registered++;
       estimate += 2 + operations + Object.keys(doc.components?.schemas ?? doc.definitions ?? {}).length;
@@ -156,5 +156,3 @@ export async function registerLarge(client: PlatformClient, orgId: string, specI
   const records = await client.waitUntilIndexed(orgId, (done, total) => console.log(`  indexed ${done}/${total}`), 6 * 3600_000);
   return { apis: records.length, chunks: records.reduce((sum, record) => sum + (record.indexing?.chunkCount ?? 0), 0), seconds: (performance.now() - started) / 1000 };
 }
-
-const HTTP = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);

@@ -8,7 +8,7 @@ import { openApiDirectoryRoot } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
 import { soak } from './soak.js';
-import { devSigningSecret, signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 
 /**
  * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`. Otherwise registers the RestBench Spotify spec in a fresh org,

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadGatewayConfig } from '#config';
+import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode } from '#contracts';
 import { loadDirectorySpec } from './demo-catalogue.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
-import { devSigningSecret, signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const EVAL_ORG = 'eval';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   if (!(await isReady(baseUrl).catch(() => false))) {
     if (values.url) throw new Error(`no ready stack at ${baseUrl}`);
     console.log(`No stack at ${baseUrl}: starting one (DEMO_SEED=false) on the same data directory…`);
-    await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false' }));
+    await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false' }), `http://127.0.0.1:${loadAiConfig().port}`);
   }
   const token = await signDevToken(devSigningSecret(config), { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
   const client = new PlatformClient(baseUrl, token);

@@ -36,15 +36,24 @@ function startApp(name: string, entry: string, env: NodeJS.ProcessEnv): ChildPro
 }
 
 /** Resolves once the gateway's /readyz answers 200 (database, Redis and AI app all up). */
-export async function waitUntilReady(baseUrl: string, children: ChildProcess[] = []): Promise<void> {
+export async function waitUntilReady(baseUrl: string, children: ChildProcess[] = [], aiUrl?: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = '';
-  while (Date.now() < deadline) {
-    if (children.some((child) => child.exitCode !== null)) throw new Error('an app stopped while starting');
-    if (await isReady(baseUrl).catch((error: Error) => ((last = error.message), false))) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the apps were not ready after ${READY_TIMEOUT_MS / 1000} s: ${last}`);
+  const poll = async (probe: () => Promise<boolean>) => {
+    while (!(await probe().catch((error: Error) => ((last = error.message), false)))) {
+      if (children.some((child) => child.exitCode !== null)) throw new Error('an app stopped while starting');
+      if (Date.now() > deadline) throw new Error(`the apps were not ready after ${READY_TIMEOUT_MS / 1000} s: ${last}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+  // The AI app (loading its model) first: asking the gateway's readiness before it is up would
+  // only fill the log with "not ready" warnings.
+  if (aiUrl) await poll(() => isAlive(aiUrl));
+  await poll(() => isReady(baseUrl));
+}
+
+async function isAlive(baseUrl: string): Promise<boolean> {
+  return (await fetch(`${baseUrl}/healthz`)).ok;
 }
 
 export async function isReady(baseUrl: string): Promise<boolean> {

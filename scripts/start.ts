@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { assertRedisReachable, bool, dataDir, loadAiConfig, loadGatewayConfig } from '#config';
 import { DEMO_SPEC_IDS, loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient, PlatformError } from './platform-client.js';
-import { devSigningSecret, signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const DEMO_ORG = 'demo';
@@ -19,13 +19,13 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   const gateway = loadGatewayConfig(env);
-  loadAiConfig();
+  const ai = loadAiConfig(env);
   const seedDemo = bool(process.env, 'DEMO_SEED', true);
   await assertRedisReachable(gateway.redis.url);
 
   const children = startStackProcesses(env);
   const baseUrl = `http://localhost:${gateway.port}`;
-  await waitUntilReady(baseUrl, children);
+  await waitUntilReady(baseUrl, children, `http://127.0.0.1:${ai.port}`);
   const token = await signDevToken(devSigningSecret(gateway), {
     sub: 'demo-user',
     orgs: [DEMO_ORG],

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadGatewayConfig } from '#config';
-import { devSigningSecret, signDevToken } from './sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 
 const USAGE = `Usage: npm run token -- --org <orgId>[,<orgId>…] [--roles reader,publisher,admin] [--sub <subject>] [--ttl <seconds>]`;
 

@@ -1,16 +1,6 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-/** A deterministic bag-of-words embedding: texts sharing words point the same way. */
-export function hashedEmbedding(text: string, dimensions: number): number[] {
-  const vector = new Array<number>(dimensions).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    vector[createHash('md5').update(word).digest().readUInt32BE(0) % dimensions] += 1;
-  }
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((value) => value / norm);
-}
+import { hashEmbedding } from '#embeddings';
 
 type Fault = { status: number; retryAfter?: string } | 'wrong-size';
 
@@ -57,7 +47,7 @@ export class FakeOpenAi {
     }
     const size = fault === 'wrong-size' ? this.dimensions - 1 : this.dimensions;
     // Out of order on purpose: clients must sort by index.
-    const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: hashedEmbedding(text, size) })).reverse();
+    const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: hashEmbedding(text, size) })).reverse();
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }));
   }

@@ -6,7 +6,7 @@ import { type AiConfig, type GatewayConfig, loadAiConfig, loadGatewayConfig, red
 import { INDEXING_QUEUE, type IndexingState } from '#contracts';
 import { createAiApp } from '../../apps/ai/src/create-ai-app.js';
 import { createGatewayApp } from '../../apps/gateway/src/create-gateway-app.js';
-import { devSigningSecret, signDevToken } from '../../scripts/sign-dev-token.js';
+import { devSigningSecret, signDevToken } from '../../apps/gateway/src/auth/dev-token.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

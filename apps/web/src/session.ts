@@ -1,5 +1,4 @@
-type Role = 'reader' | 'publisher' | 'admin';
-const ROLE_ORDER: Role[] = ['reader', 'publisher', 'admin'];
+import { type Role, ROLES } from '../../../libs/contracts/src/auth.js';
 
 export interface Claims {
   sub: string;
@@ -53,7 +52,7 @@ export class Session {
   }
 
   can(role: Role): boolean {
-    return this.claims.roles.some((held) => ROLE_ORDER.indexOf(held) >= ROLE_ORDER.indexOf(role));
+    return this.claims.roles.some((held) => ROLES.indexOf(held) >= ROLES.indexOf(role));
   }
 }
 
@@ -66,7 +65,7 @@ function readClaims(token: string): Claims | undefined {
     return {
       sub: String(claims.sub ?? ''),
       orgs: Array.isArray(claims.orgs) ? claims.orgs.map(String) : [],
-      roles: Array.isArray(claims.roles) ? (claims.roles.filter((r) => ROLE_ORDER.includes(r)) as Role[]) : [],
+      roles: Array.isArray(claims.roles) ? (claims.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r))) : [],
       exp: typeof claims.exp === 'number' ? claims.exp : undefined,
     };
   } catch {

@@ -1,3 +1,7 @@
+/** Each role includes what the roles before it may do. */
+export const ROLES = ['reader', 'publisher', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
 /** `GET /auth/info`: how the gateway signs callers in. */
 export interface AuthInfo {
   devLogin: boolean;
@@ -6,7 +10,7 @@ export interface AuthInfo {
 /** `POST /auth/dev-token` (development stacks only). */
 export interface DevTokenRequest {
   orgs: string[];
-  roles: ('reader' | 'publisher' | 'admin')[];
+  roles: Role[];
   sub?: string;
 }
 

@@ -11,20 +11,21 @@ export class HashEmbeddingProvider implements EmbeddingProvider {
   readonly dimensions = 512;
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => this.embed(text));
+    return texts.map((text) => hashEmbedding(text, this.dimensions));
   }
 
   async embedQuery(text: string): Promise<number[]> {
-    return this.embed(text);
+    return hashEmbedding(text, this.dimensions);
   }
+}
 
-  private embed(text: string): number[] {
-    const vector = new Array<number>(this.dimensions).fill(0);
-    for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-      const hash = createHash('md5').update(word).digest();
-      vector[hash.readUInt32BE(0) % this.dimensions] += hash[4] & 1 ? 1 : -1;
-    }
-    const norm = Math.hypot(...vector) || 1;
-    return vector.map((value) => value / norm);
+/** Feature hashing: each word adds ±1 to one dimension; unit length. Texts sharing words point the same way. */
+export function hashEmbedding(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const hash = createHash('md5').update(word).digest();
+    vector[hash.readUInt32BE(0) % dimensions] += hash[4] & 1 ? 1 : -1;
   }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
 }

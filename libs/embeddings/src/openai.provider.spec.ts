@@ -1,5 +1,6 @@
-import { FakeOpenAi, hashedEmbedding } from '../../../test/support/fake-openai.js';
+import { FakeOpenAi } from '../../../test/support/fake-openai.js';
 import { EmbeddingError } from './embedding-provider.js';
+import { hashEmbedding } from './hash.provider.js';
 import { OpenAiEmbeddingProvider } from './openai.provider.js';
 
 describe(OpenAiEmbeddingProvider.name, () => {
@@ -16,7 +17,7 @@ describe(OpenAiEmbeddingProvider.name, () => {
     const vectors = await provider().embedDocuments(texts);
     expect(server.requests.map((r) => r.inputs)).toEqual([32, 32, 6]);
     expect(vectors).toHaveLength(70);
-    expect(vectors[69]).toEqual(hashedEmbedding('text number 69', 16));
+    expect(vectors[69]).toEqual(hashEmbedding('text number 69', 16));
     expect(provider().modelId).toBe('openai:test-embed:16');
   });
 
@@ -31,7 +32,7 @@ describe(OpenAiEmbeddingProvider.name, () => {
 
   it('should retry server errors with backoff', async () => {
     server.fail({ status: 503 }, { status: 500 });
-    await expect(provider().embedQuery('hello')).resolves.toEqual(hashedEmbedding('hello', 16));
+    await expect(provider().embedQuery('hello')).resolves.toEqual(hashEmbedding('hello', 16));
     expect(server.requests).toHaveLength(3);
   });
 

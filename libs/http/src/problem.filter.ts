@@ -39,13 +39,12 @@ export class ProblemFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const problem = this.toProblem(exception);
     problem.instance = requestIdOf(request);
-    // Unexpected errors with their stack; an expected 5xx (a dependency down) as a warning — but
-    // not the readiness probe's "not ready", which is its answer and is polled every few seconds.
+    // Unexpected errors with their stack; an expected 5xx (a dependency down) as a warning.
     if (!(exception instanceof HttpException) && problem.status >= 500) {
       this.logger.error(
         `${request.method} ${request.originalUrl} failed [${problem.instance}]: ${(exception as Error)?.stack ?? String(exception)}`,
       );
-    } else if (problem.status >= 500 && request.path !== '/readyz') {
+    } else if (problem.status >= 500) {
       this.logger.warn(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
     }
     if (response.headersSent) return;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cleanText, splitText, truncate } from './clean-text.js';
 import type { LoadedSpec } from './load-spec.js';
 import { operationEntries, operationTags } from './operations.js';
-import { isObject } from './read-spec.js';
+import { isObject } from './is-object.js';
 import { SpecError } from './spec-error.js';
 
 export type ChunkLevel = 'L1' | 'L2' | 'L3';

@@ -4,3 +4,4 @@ export * from './load-spec.js';
 export * from './read-spec.js';
 export * from './spec-error.js';
 export * from './operations.js';
+export * from './spec-limits.js';

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { isObject, readSpecDocument, type SpecDocument, type SpecFlavor } from './read-spec.js';
+import { isObject } from './is-object.js';
+import { readSpecDocument, type SpecDocument, type SpecFlavor } from './read-spec.js';
 import { SpecError } from './spec-error.js';
 
 export interface LoadedSpec {

@@ -3,8 +3,6 @@ import { isObject } from './is-object.js';
 import { assertSafeSpec } from './spec-limits.js';
 import { SpecError } from './spec-error.js';
 
-export { isObject };
-
 export type SpecFlavor = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
 
 export type SpecDocument = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { Role } from './caller.js';
+import type { Role } from '#contracts';
 
 export { Public, PUBLIC_KEY } from '#http';
 export const ROLE_KEY = 'auth:role';

@@ -1,7 +1,8 @@
 import { type CanActivate, type ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PUBLIC_KEY, ROLE_KEY } from './auth.decorators.js';
-import { type AuthenticatedRequest, hasRole, type Role } from './caller.js';
+import type { Role } from '#contracts';
+import { type AuthenticatedRequest, hasRole } from './caller.js';
 import { TokenVerifierService } from './token-verifier.service.js';
 
 /** Global: every route needs a valid bearer token unless marked `@Public()`, and its role. */

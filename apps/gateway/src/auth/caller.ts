@@ -1,8 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-
-export const ROLES = ['reader', 'publisher', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import { type Role, ROLES } from '#contracts';
 
 /** The authenticated principal, from the verified token. */
 export interface Caller {

@@ -1,14 +1,13 @@
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { SignJWT } from 'jose';
 import type { GatewayConfig } from '#config';
-import type { AuthInfo, DevTokenRequest, DevTokenResponse } from '#contracts';
+import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, type Role, ROLES } from '#contracts';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ORG_ID, ORG_ID_MESSAGE } from '../registry/api.dto.js';
 import { Public } from './auth.decorators.js';
-import { type Role, ROLES } from './caller.js';
+import { signDevToken } from './dev-token.js';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 
@@ -63,12 +62,7 @@ export class DevLoginController {
   async devToken(@Body() body: DevTokenRequestDto): Promise<DevTokenResponse> {
     const { devLogin, jwtSecret } = this.config.auth;
     if (!devLogin || !jwtSecret) throw new NotFoundException('Development sign-in is off on this gateway (AUTH_DEV_LOGIN)');
-    const token = await new SignJWT({ orgs: body.orgs, roles: body.roles })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(body.sub ?? 'dev-user')
-      .setIssuedAt()
-      .setExpirationTime(`${DEV_TOKEN_TTL_SECONDS}s`)
-      .sign(new TextEncoder().encode(jwtSecret));
+    const token = await signDevToken(jwtSecret, { sub: body.sub ?? 'dev-user', orgs: body.orgs, roles: body.roles, ttlSeconds: DEV_TOKEN_TTL_SECONDS });
     return { token, expiresIn: DEV_TOKEN_TTL_SECONDS };
   }
 }

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, ServiceUnavailableException, UnauthorizedEx
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import type { AuthConfig, GatewayConfig } from '#config';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { type Caller, type Role, ROLES } from './caller.js';
+import { type Role, ROLES } from '#contracts';
+import type { Caller } from './caller.js';
 
 /** Signature algorithms accepted from an identity provider's published keys. */
 const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { HttpException } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import { TestIdentityProvider } from '../../../../test/support/identity-provider.js';
-import { signDevToken } from '../../../../scripts/sign-dev-token.js';
+import { signDevToken } from './dev-token.js';
 import { TokenVerifierService } from './token-verifier.service.js';
 
 const SECRET = 'a-shared-secret-of-at-least-32-characters';

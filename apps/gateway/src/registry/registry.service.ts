@@ -114,9 +114,7 @@ export class RegistryService {
 
   /** The API if it exists in one of the caller's orgs; another org's API is indistinguishable from none. */
   async findVisible(caller: Caller, apiId: string): Promise<ApiEntity> {
-    if (!UUID.test(apiId)) throw notFound(apiId);
-    const entity = await this.apis.findOneBy({ id: apiId, deletedAt: IsNull() });
-    if (!entity || !caller.orgs.includes(entity.orgId)) throw notFound(apiId);
+    const [entity] = await this.findAllVisible(caller, [apiId]);
     return entity;
   }
 

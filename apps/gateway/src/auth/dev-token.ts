@@ -8,7 +8,7 @@ export interface DevTokenClaims {
   ttlSeconds: number;
 }
 
-/** An HS256 token with the claims the gateway reads, for development and tests. */
+/** An HS256 token with the claims the gateway reads: development sign-in, `npm run token`, scripts and tests. */
 export function signDevToken(secret: string, claims: DevTokenClaims): Promise<string> {
   return new SignJWT({ orgs: claims.orgs, roles: claims.roles })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
