@@ -90,6 +90,12 @@ const ROUTES: Route[] = [
     call: (http, f, token) => withToken(http().get(`/api-management/ai/admin/reindex/${f.reindexId}`), token),
     expected: { ...UNAUTHENTICATED, otherOrg: 404, reader: 403, publisher: 403, admin: 200 },
   },
+  {
+    // Which models exist is no org's secret; an admin of any org may see it (failures only of their orgs).
+    name: 'GET /api-management/ai/admin/embedding-models',
+    call: (http, _f, token) => withToken(http().get('/api-management/ai/admin/embedding-models'), token),
+    expected: { ...UNAUTHENTICATED, otherOrg: 200, reader: 403, publisher: 403, admin: 200 },
+  },
 ];
 
 describe('Gateway edge: identity provider tokens, roles and tenancy on every route', () => {

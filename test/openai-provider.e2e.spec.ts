@@ -15,7 +15,7 @@ describe('EMBEDDINGS_PROVIDER=openai', () => {
   beforeAll(async () => {
     await fake.start();
     stack = await startStack({
-      env: { EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_EMBEDDINGS_MODEL: 'fake-embed', OPENAI_EMBEDDINGS_DIMENSIONS: '64' },
+      env: { EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '64' },
     });
     publisher = await stack.token([ORG], ['publisher']);
   });

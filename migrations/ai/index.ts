@@ -1,5 +1,6 @@
 import { CreateIndex1764680000001 } from './1764680000001-CreateIndex.js';
 import { AddLexicon1764680000002 } from './1764680000002-AddLexicon.js';
 import { AddReindexRuns1764680000003 } from './1764680000003-AddReindexRuns.js';
+import { AddEmbeddingModels1764680000004 } from './1764680000004-AddEmbeddingModels.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004];

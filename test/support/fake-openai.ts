@@ -12,6 +12,8 @@ export class FakeOpenAi {
   readonly requests: { at: number; inputs: number }[] = [];
   private readonly faults: Fault[] = [];
   private server?: Server;
+  /** While set, requests wait for it before they are answered. */
+  private held?: Promise<void>;
 
   constructor(private readonly dimensions: number) {}
 
@@ -23,6 +25,16 @@ export class FakeOpenAi {
     this.faults.push(...faults);
   }
 
+  /** Answers nothing until the returned function is called (requests still arrive and are counted). */
+  hold(): () => void {
+    let release!: () => void;
+    this.held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -30,6 +42,7 @@ export class FakeOpenAi {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
@@ -40,6 +53,7 @@ export class FakeOpenAi {
     const body = JSON.parse(raw) as { input: string | string[]; model: string };
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     this.requests.push({ at: Date.now(), inputs: inputs.length });
+    await this.held;
     const fault = this.faults.shift();
     if (fault && fault !== 'wrong-size') {
       response.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });

@@ -1,12 +1,13 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { type AiConfig, redisConnectionOptions } from '#config';
+import { type AiConfig, type EmbeddingsConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
 import { MetricsModule } from '#http';
-import { EmbeddingsModule } from '#embeddings';
+import { EmbeddingsModule, type EmbeddingsModuleOptions } from '#embeddings';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
+import { EmbeddingModelsModule } from './embedding-models/embedding-models.module.js';
 import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
@@ -30,7 +31,8 @@ export class AiModule {
           migrations: aiMigrations,
           migrationsTableName: 'ai_migrations',
         }),
-        EmbeddingsModule.forRoot(config.embeddings),
+        EmbeddingsModule.forRoot(embeddingsOptions(config.embeddings)),
+        EmbeddingModelsModule,
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
         IndexingModule.forRoot(config.role),
@@ -43,4 +45,17 @@ export class AiModule {
       ],
     };
   }
+}
+
+/** The configured model (what identifies it, stored with its vectors) and how to reach its provider. */
+function embeddingsOptions({ provider, model, dimensions, batchSize, openai }: EmbeddingsConfig): EmbeddingsModuleOptions {
+  return {
+    model:
+      provider === 'openai'
+        ? { provider, model, ...(dimensions ? { dimensions } : {}), ...(openai.baseUrl ? { baseUrl: openai.baseUrl } : {}) }
+        : provider === 'hash'
+          ? { provider, dimensions: dimensions ?? 512 }
+          : { provider },
+    runtime: { batchSize, apiKey: openai.apiKey, timeoutMs: openai.timeoutMs },
+  };
 }

@@ -61,8 +61,12 @@ export interface GatewayConfig {
 
 export interface EmbeddingsConfig {
   provider: EmbeddingProviderName;
+  /** The provider's model name (`openai`). */
+  model: string;
+  /** Vector size where the provider lets you choose (`openai`: the model's own by default; `hash`: 512). */
+  dimensions?: number;
   batchSize: number;
-  openai: { apiKey?: string; baseUrl?: string; model: string; dimensions?: number; timeoutMs: number };
+  openai: { apiKey?: string; baseUrl?: string; timeoutMs: number };
 }
 
 export interface AiConfig {
@@ -141,15 +145,14 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
 }
 
 export function loadAiConfig(env: Env = process.env): AiConfig {
-  const dimensions = optionalStr(env, 'OPENAI_EMBEDDINGS_DIMENSIONS');
   const embeddings: EmbeddingsConfig = {
     provider: oneOf(env, 'EMBEDDINGS_PROVIDER', EMBEDDING_PROVIDERS, 'local'),
+    model: str(env, 'EMBEDDINGS_MODEL', 'text-embedding-3-small'),
+    dimensions: optionalStr(env, 'EMBEDDINGS_DIMENSIONS') ? int(env, 'EMBEDDINGS_DIMENSIONS', 0, 1, 4096) : undefined,
     batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 32, 1, 2048),
     openai: {
       apiKey: optionalStr(env, 'OPENAI_API_KEY'),
       baseUrl: url(env, 'OPENAI_BASE_URL', undefined, ['http:', 'https:']),
-      model: str(env, 'OPENAI_EMBEDDINGS_MODEL', 'text-embedding-3-small'),
-      dimensions: dimensions ? int(env, 'OPENAI_EMBEDDINGS_DIMENSIONS', 0, 1, 4096) : undefined,
       timeoutMs: int(env, 'OPENAI_TIMEOUT_MS', 30000, 100),
     },
   };

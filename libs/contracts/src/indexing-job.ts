@@ -5,6 +5,7 @@ export const IndexingJobName = {
   Index: 'index-api',
   Delete: 'delete-api',
   Reindex: 'reindex-api',
+  Reembed: 'reembed-api',
 } as const;
 export type IndexingJobName = (typeof IndexingJobName)[keyof typeof IndexingJobName];
 
@@ -26,6 +27,12 @@ export function reindexJobId(reindexId: string, apiId: string): string {
   return `${IndexingJobName.Reindex}-${reindexId}-${apiId}`;
 }
 
+/** One job per (model, API, indexed revision): a revision indexed later without the model gets its own. */
+export function reembedJobId(model: string, apiId: string, revision: number): string {
+  // BullMQ ids may not contain ':', which OpenAI model ids do.
+  return `${IndexingJobName.Reembed}-${model.replace(/:/g, '_')}-${apiId}-r${revision}`;
+}
+
 /** Everything the AI app needs to index an API travels with the job. */
 export interface IndexApiJob {
   apiId: string;
@@ -43,4 +50,11 @@ export interface DeleteApiJob {
   apiId: string;
   orgId: string;
   revision: number;
+}
+
+/** Adds a model's vectors for one indexed revision (from the kept spec copy) during a model switch. */
+export interface ReembedApiJob {
+  apiId: string;
+  revision: number;
+  model: string;
 }

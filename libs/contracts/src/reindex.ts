@@ -39,3 +39,23 @@ export interface ReindexApiJob {
   apiId: string;
   revision: number;
 }
+
+/** An embedding model whose vectors the index holds. */
+export interface EmbeddingModelInfo {
+  model: string;
+  provider: string;
+  dimensions: number;
+}
+
+/** `GET /api-management/ai/admin/embedding-models`: the model search uses, and the switch under way, if any. */
+export interface EmbeddingModelsStatus {
+  active: EmbeddingModelInfo & { activatedAt?: string };
+  building?: EmbeddingModelInfo & {
+    startedAt: string;
+    /** Indexed APIs (every org) and how many of them already have the new model's vectors. */
+    total: number;
+    done: number;
+    /** APIs of the caller's orgs whose re-embedding failed (it is retried by re-registering or re-indexing them). */
+    failures: { apiId: string; error: string }[];
+  };
+}

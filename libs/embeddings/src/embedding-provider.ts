@@ -1,4 +1,4 @@
-/** Turns text into vectors. Providers are Nest modules chosen by `EMBEDDINGS_PROVIDER`. */
+/** Turns text into vectors. The provider is chosen by `EMBEDDINGS_PROVIDER` (see `EmbeddingProviders`). */
 export interface EmbeddingProvider {
   /** Stored with every vector; vectors of different models are never compared. */
   readonly modelId: string;
@@ -8,8 +8,6 @@ export interface EmbeddingProvider {
   /** Embeds one search query; kept apart from bulk work so search stays fast during indexing. */
   embedQuery(text: string): Promise<number[]>;
 }
-
-export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
 
 export class EmbeddingError extends Error {
   override name = 'EmbeddingError';

@@ -7,8 +7,11 @@ import type { EmbeddingProvider } from './embedding-provider.js';
  * speed. It knows nothing of meaning beyond shared words: never use it to judge relevance.
  */
 export class HashEmbeddingProvider implements EmbeddingProvider {
-  readonly modelId = 'hash-512';
-  readonly dimensions = 512;
+  readonly modelId: string;
+
+  constructor(readonly dimensions = 512) {
+    this.modelId = `hash-${dimensions}`;
+  }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     return texts.map((text) => hashEmbedding(text, this.dimensions));

@@ -30,7 +30,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
   constructor(private readonly options: OpenAiEmbeddingOptions) {
     const dimensions = options.dimensions ?? KNOWN_DIMENSIONS[options.model];
     if (!dimensions) {
-      throw new EmbeddingError(`Unknown dimensions for model "${options.model}": set OPENAI_EMBEDDINGS_DIMENSIONS`);
+      throw new EmbeddingError(`Unknown dimensions for model "${options.model}": set EMBEDDINGS_DIMENSIONS`);
     }
     this.dimensions = dimensions;
     this.modelId = `openai:${options.model}:${dimensions}`;

@@ -4,10 +4,24 @@ import pgvector from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DeleteApiJob, IndexApiJob } from '#contracts';
 import type { SpecChunk } from '#spec';
+import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 
 export interface EmbeddedChunk extends SpecChunk {
   contentHash: string;
   embedding: number[];
+}
+
+/** An API's chunks embedded by one model. */
+export interface ModelChunks {
+  model: string;
+  chunks: EmbeddedChunk[];
+}
+
+/** Where chunk rows belong. */
+interface ChunkOwner {
+  apiId: string;
+  orgId: string;
+  revision: number;
 }
 
 const INSERT_BATCH = 200;
@@ -22,7 +36,10 @@ const CHUNK_COLUMNS = [
  */
 @Injectable()
 export class IndexStoreService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly models: EmbeddingModelsService,
+  ) {}
 
   /** Keeps the spec copy and marks the revision IN_PROGRESS; false when a newer revision exists. */
   async beginRevision(job: IndexApiJob): Promise<boolean> {
@@ -45,6 +62,31 @@ export class IndexStoreService {
     });
   }
 
+  /**
+   * The kept spec copy of an API revision as an index job, if that revision is still the API's
+   * `latest` (registered) or its `indexed` (live) one and the API is not deleted.
+   */
+  async keptSpec(apiId: string, revision: number, which: 'latest' | 'indexed'): Promise<IndexApiJob | undefined> {
+    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string }[] =
+      await this.dataSource.query(
+        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec
+         FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
+         WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
+        [apiId, revision],
+      );
+    if (!row) return undefined;
+    return {
+      apiId,
+      orgId: row.org_id,
+      revision,
+      name: row.name,
+      version: row.version,
+      teamName: row.team_name ?? undefined,
+      description: row.description ?? undefined,
+      spec: row.spec,
+    };
+  }
+
   /** Stored vectors for these content hashes, so unchanged text is never embedded twice. */
   async findEmbeddings(model: string, hashes: string[]): Promise<Map<string, number[]>> {
     if (hashes.length === 0) return new Map();
@@ -57,28 +99,69 @@ export class IndexStoreService {
   }
 
   /**
-   * Swaps the API's chunks for the new ones in one transaction: search sees the old index or
-   * the new one, never a mix. Returns how many old chunks it replaced, or `undefined` (having
-   * written nothing) when the revision is stale.
+   * Swaps the API's chunks for the new ones (one set per embedding model in use) in one
+   * transaction: search sees the old index or the new one, never a mix. Returns how many old
+   * chunk rows it replaced, or `undefined` (having written nothing) when the revision is stale.
    */
-  async replaceChunks(job: IndexApiJob, model: string, chunks: EmbeddedChunk[]): Promise<number | undefined> {
+  async replaceChunks(job: IndexApiJob, embedded: ModelChunks[]): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
+      await this.models.assertCovered(manager, embedded.map((set) => set.model));
       const removed = await this.removeChunks(manager, job.apiId, job.orgId);
-      for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-        await this.insertChunks(manager, job, model, chunks.slice(start, start + INSERT_BATCH));
-      }
+      for (const { model, chunks } of embedded) await this.insertChunks(manager, job, model, chunks);
       await this.countWords(manager, job.apiId, job.orgId, +1);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
          SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, indexed_at = now(), error = NULL, updated_at = now()
          WHERE api_id = $1`,
-        [job.apiId, job.revision, chunks.length],
+        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0],
       );
       // Older spec copies are no longer needed once a newer one is live.
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1 AND revision < $2`, [job.apiId, job.revision]);
       return removed;
     });
+  }
+
+  /**
+   * Adds (or redoes) one model's chunks of the API's live revision during a model switch; the
+   * other models' chunks stay. False, having written nothing, when that revision is no longer
+   * live or the switch to the model was abandoned.
+   */
+  async addModelChunks(owner: ChunkOwner, embedded: ModelChunks): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const live: unknown[] = await manager.query(
+        `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND indexed_revision = $2 AND NOT deleted FOR UPDATE`,
+        [owner.apiId, owner.revision],
+      );
+      if (live.length === 0 || !(await this.models.isBuilding(manager, embedded.model))) return false;
+      await this.countWords(manager, owner.apiId, owner.orgId, -1);
+      await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND model = $2`, [owner.apiId, embedded.model]);
+      await this.insertChunks(manager, owner, embedded.model, embedded.chunks);
+      await this.countWords(manager, owner.apiId, owner.orgId, +1);
+      return true;
+    });
+  }
+
+  /** Deletes one API's chunks of these models, if they are (still) retired; returns how many rows. */
+  async removeModelChunks(apiId: string, orgId: string, models: string[]): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.countWords(manager, apiId, orgId, -1);
+      const [, removed]: [unknown, number] = await manager.query(
+        `DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND model = ANY($2)
+           AND model IN (SELECT model FROM platform_ai.embedding_models WHERE state = 'retired')`,
+        [apiId, models],
+      );
+      await this.countWords(manager, apiId, orgId, +1);
+      return removed;
+    });
+  }
+
+  /** APIs that still have chunks of these models. */
+  async apisWithModels(models: string[]): Promise<{ apiId: string; orgId: string }[]> {
+    return this.dataSource.query(
+      `SELECT DISTINCT api_id AS "apiId", org_id AS "orgId" FROM platform_ai.api_chunks WHERE model = ANY($1)`,
+      [models],
+    );
   }
 
   /** Records why this revision cannot be indexed; the previous index (if any) keeps serving. */
@@ -113,11 +196,14 @@ export class IndexStoreService {
     return removed;
   }
 
-  /** Adds (or takes away) the API's chunks to the org's lexicon counts; words in a fixed order, so concurrent workers never deadlock. */
+  /**
+   * Adds (or takes away) the API's chunks to the org's lexicon counts; words in a fixed order, so
+   * concurrent workers never deadlock. A chunk held for two models (during a switch) counts once.
+   */
   private async countWords(manager: EntityManager, apiId: string, orgId: string, sign: 1 | -1): Promise<void> {
     await manager.query(
       `INSERT INTO platform_ai.lexicon (org_id, word, chunk_count)
-       SELECT $2, w.lexeme, $3 * count(*) FROM platform_ai.api_chunks c, unnest(c.search_vector) w
+       SELECT $2, w.lexeme, $3 * count(DISTINCT c.chunk_key) FROM platform_ai.api_chunks c, unnest(c.search_vector) w
        WHERE c.api_id = $1 GROUP BY w.lexeme ORDER BY w.lexeme
        ON CONFLICT (org_id, word) DO UPDATE SET chunk_count = lexicon.chunk_count + excluded.chunk_count`,
       [apiId, orgId, sign],
@@ -133,11 +219,17 @@ export class IndexStoreService {
     return rows.length > 0;
   }
 
-  private async insertChunks(manager: EntityManager, job: IndexApiJob, model: string, chunks: EmbeddedChunk[]): Promise<void> {
+  private async insertChunks(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[]): Promise<void> {
+    for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
+      await this.insertBatch(manager, owner, model, chunks.slice(start, start + INSERT_BATCH));
+    }
+  }
+
+  private async insertBatch(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[]): Promise<void> {
     const params: unknown[] = [];
     const tuples = chunks.map((chunk) => {
       const values = [
-        job.apiId, job.orgId, job.revision, chunk.level, chunk.key, chunk.title, chunk.text, chunk.method ?? null,
+        owner.apiId, owner.orgId, owner.revision, chunk.level, chunk.key, chunk.title, chunk.text, chunk.method ?? null,
         chunk.path ?? null, chunk.operationId ?? null, chunk.summary ?? null, chunk.tags, model, chunk.contentHash,
         pgvector.toSql(chunk.embedding),
       ];

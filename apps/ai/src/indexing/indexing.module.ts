@@ -2,6 +2,8 @@ import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AiRole } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
+import { EmbeddingModelsController } from '../embedding-models/embedding-models.controller.js';
+import { ModelSwitchService } from '../embedding-models/model-switch.service.js';
 import { ReindexController } from '../reindex/reindex.controller.js';
 import { ReindexService } from '../reindex/reindex.service.js';
 import { IndexingMetrics } from './indexing-metrics.js';
@@ -12,13 +14,16 @@ import { VectorIndexService } from './vector-index.service.js';
 
 @Module({})
 export class IndexingModule {
-  /** The worker runs in the `worker` and `all` roles; the admin re-index API in `api` and `all`. */
+  /** The worker (and the model switch it drives) runs in the `worker` and `all` roles; the admin API in `api` and `all`. */
   static forRoot(role: AiRole): DynamicModule {
     return {
       module: IndexingModule,
       imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
-      controllers: role === 'worker' ? [] : [ReindexController],
-      providers: [IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService, ...(role === 'api' ? [] : [IndexingProcessor])],
+      controllers: role === 'worker' ? [] : [ReindexController, EmbeddingModelsController],
+      providers: [
+        IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService,
+        ...(role === 'api' ? [] : [IndexingProcessor, ModelSwitchService]),
+      ],
       exports: [IndexStoreService],
     };
   }

@@ -3,10 +3,11 @@ import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBoots
 import { DelayedError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type AiConfig, redisConnectionOptions } from '#config';
-import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReindexApiJob } from '#contracts';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
-import { chunkSpec, contentHash, loadSpec, SpecError } from '#spec';
+import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
+import type { EmbeddingProvider } from '#embeddings';
+import { chunkSpec, contentHash, loadSpec, type SpecChunk, SpecError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
+import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { ApiLocks } from './api-lock.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { ReindexService } from '../reindex/reindex.service.js';
@@ -16,7 +17,8 @@ import { TableStatsService } from './table-stats.service.js';
 type IndexingJob =
   | Job<IndexApiJob, unknown, typeof IndexingJobName.Index>
   | Job<DeleteApiJob, unknown, typeof IndexingJobName.Delete>
-  | Job<ReindexApiJob, unknown, typeof IndexingJobName.Reindex>;
+  | Job<ReindexApiJob, unknown, typeof IndexingJobName.Reindex>
+  | Job<ReembedApiJob, unknown, typeof IndexingJobName.Reembed>;
 
 type IndexOutcome = { chunks: number } | { skipped: string } | { failed: string };
 
@@ -35,7 +37,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     private readonly tableStats: TableStatsService,
     private readonly reindexRuns: ReindexService,
     private readonly metrics: IndexingMetrics,
-    @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
+    private readonly models: EmbeddingModelsService,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {
     super();
@@ -85,6 +87,8 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
         return;
       case IndexingJobName.Reindex:
         return this.reindex(job.data as ReindexApiJob);
+      case IndexingJobName.Reembed:
+        return this.reembed(job.data as ReembedApiJob);
       default:
         return this.index(job.data as IndexApiJob);
     }
@@ -116,26 +120,50 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     }
 
     const parsed = Date.now();
-    const embedded = await this.embed(chunks);
+    // Every model in use gets the new chunks: during a model switch, the old one and the new one.
+    const embedded = [];
+    for (const provider of await this.models.writeModels()) embedded.push({ model: provider.modelId, chunks: await this.embed(provider, chunks) });
     const embeddedAt = Date.now();
-    const replaced = await this.store.replaceChunks(job, this.embeddings.modelId, embedded);
+    const replaced = await this.store.replaceChunks(job, embedded);
     if (replaced === undefined) return { skipped: 'a newer revision arrived while indexing' };
-    this.tableStats.recordChanges(replaced + embedded.length);
+    const written = embedded.reduce((sum, set) => sum + set.chunks.length, 0);
+    this.tableStats.recordChanges(replaced + written);
     this.logger.log(
-      `API ${job.apiId} r${job.revision} indexed: ${embedded.length} chunks in ${Date.now() - started} ms ` +
+      `API ${job.apiId} r${job.revision} indexed: ${chunks.length} chunks in ${Date.now() - started} ms ` +
         `(parse ${parsed - started} ms, embed ${embeddedAt - parsed} ms, store ${Date.now() - embeddedAt} ms)`,
     );
+    return { chunks: chunks.length };
+  }
+
+  /** Model switch: the live revision's chunks, embedded by the new model beside the old model's. */
+  private async reembed(job: ReembedApiJob): Promise<IndexOutcome> {
+    const target = await this.models.building();
+    if (target?.modelId !== job.model) return { skipped: 'the switch to this model is over' };
+    const live = await this.store.keptSpec(job.apiId, job.revision, 'indexed');
+    if (!live) return { skipped: 'the revision is no longer live' };
+    let chunks;
+    try {
+      chunks = chunkSpec(await loadSpec(live.spec), live);
+    } catch (error) {
+      if (!(error instanceof SpecError)) throw error;
+      await this.models.recordFailure(job.model, job.apiId, error.message);
+      return { failed: error.message };
+    }
+    const embedded = await this.embed(target, chunks);
+    if (!(await this.store.addModelChunks(live, { model: target.modelId, chunks: embedded }))) return { skipped: 'the revision is no longer live' };
+    await this.models.recordFailure(job.model, job.apiId);
+    this.tableStats.recordChanges(embedded.length);
     return { chunks: embedded.length };
   }
 
-  private async embed(chunks: ReturnType<typeof chunkSpec>): Promise<EmbeddedChunk[]> {
-    const model = this.embeddings.modelId;
+  private async embed(provider: EmbeddingProvider, chunks: SpecChunk[]): Promise<EmbeddedChunk[]> {
+    const model = provider.modelId;
     const hashed = chunks.map((chunk) => ({ ...chunk, contentHash: contentHash(`${model}\n${chunk.embedText}`) }));
     const vectors = await this.store.findEmbeddings(model, [...new Set(hashed.map((chunk) => chunk.contentHash))]);
     const missing = [...new Map(hashed.filter((c) => !vectors.has(c.contentHash)).map((c) => [c.contentHash, c.embedText]))];
     this.metrics.embeddingBatch.observe(missing.length);
     const timer = this.metrics.embeddingSeconds.startTimer();
-    const fresh = await this.embeddings.embedDocuments(missing.map(([, text]) => text));
+    const fresh = await provider.embedDocuments(missing.map(([, text]) => text));
     timer();
     missing.forEach(([hash], index) => vectors.set(hash, fresh[index]));
     return hashed.map((chunk) => ({ ...chunk, embedding: vectors.get(chunk.contentHash)! }));
@@ -145,12 +173,14 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   @OnWorkerEvent('failed')
   async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
     if (!job || job.name === IndexingJobName.Delete) return;
-    const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob;
+    const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob | ReembedApiJob;
     const attempts = job.opts.attempts ?? 1;
-    this.logger.error(`API ${apiId} r${revision} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
+    this.logger.error(`API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
     if (job.attemptsMade < attempts) return;
     const reason = `Indexing failed after ${attempts} attempts: ${error.message}`;
     this.metrics.jobs.inc({ kind: job.name, outcome: 'failed' });
+    // A failed re-embedding holds up the model switch, not the API: its live index keeps serving.
+    if (job.name === IndexingJobName.Reembed) return this.models.recordFailure((job.data as ReembedApiJob).model, apiId, reason);
     await this.store.markFailed(apiId, revision, reason);
     if (job.name === IndexingJobName.Reindex) await this.reindexRuns.finish(job.data as ReindexApiJob, { error: reason });
   }

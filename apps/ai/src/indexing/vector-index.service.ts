@@ -1,27 +1,35 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
+import { EmbeddingProviders } from '#embeddings';
 
 /**
  * Each embedding model gets its own partial HNSW index over its own dimensions, so vectors of
- * an old and a new model can live side by side while everything is reindexed. The migration
+ * an old and a new model can live side by side while everything is re-embedded. The migration
  * creates the default model's index; this creates the index of any other configured model.
  */
 @Injectable()
 export class VectorIndexService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
+    private readonly providers: EmbeddingProviders,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { modelId, dimensions } = this.embeddings;
-    const indexName = `api_chunks_embedding_${modelId.toLowerCase().replace(/[^a-z0-9]+/g, '_')}_idx`.slice(0, 63);
+    const { modelId, dimensions } = this.providers.configured;
     await this.dataSource.query(
-      `CREATE INDEX IF NOT EXISTS ${indexName} ON platform_ai.api_chunks
+      `CREATE INDEX IF NOT EXISTS ${vectorIndexName(modelId)} ON platform_ai.api_chunks
        USING hnsw ((embedding::vector(${Number(dimensions)})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)
        WHERE model = '${modelId.replace(/'/g, "''")}'`,
     );
   }
+
+  /** Once a retired model's vectors are gone. */
+  async drop(modelId: string): Promise<void> {
+    await this.dataSource.query(`DROP INDEX IF EXISTS platform_ai.${vectorIndexName(modelId)}`);
+  }
+}
+
+function vectorIndexName(modelId: string): string {
+  return `api_chunks_embedding_${modelId.toLowerCase().replace(/[^a-z0-9]+/g, '_')}_idx`.slice(0, 63);
 }

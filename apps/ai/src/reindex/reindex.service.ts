@@ -14,6 +14,7 @@ import {
   type ReindexProgress,
   reindexJobId,
 } from '#contracts';
+import { IndexStoreService } from '../indexing/index-store.service.js';
 
 /** Fresh registrations go first: jobs without a priority are taken before prioritised ones. */
 const REINDEX_PRIORITY = 10;
@@ -41,6 +42,7 @@ export class ReindexService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+    private readonly store: IndexStoreService,
   ) {}
 
   async start(request: InternalReindexRequest): Promise<ReindexAccepted> {
@@ -124,24 +126,7 @@ export class ReindexService {
 
   /** The indexing job for the run's revision, from the kept spec copy; none if the API was deleted or moved on. */
   async indexJobFor(job: ReindexApiJob): Promise<IndexApiJob | undefined> {
-    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string }[] =
-      await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec
-         FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
-         WHERE p.api_id = $1 AND p.revision = $2 AND s.revision = $2 AND NOT s.deleted`,
-        [job.apiId, job.revision],
-      );
-    if (!row) return undefined;
-    return {
-      apiId: job.apiId,
-      orgId: row.org_id,
-      revision: job.revision,
-      name: row.name,
-      version: row.version,
-      teamName: row.team_name ?? undefined,
-      description: row.description ?? undefined,
-      spec: row.spec,
-    };
+    return this.store.keptSpec(job.apiId, job.revision, 'latest');
   }
 
   async finish(job: ReindexApiJob, outcome: { error?: string }): Promise<void> {

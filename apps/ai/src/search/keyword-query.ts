@@ -28,14 +28,16 @@ const MIN_TYPO_SIMILARITY = 0.35;
  * words like the index ("english"), each weighted by rarity in the org, and a word the org's
  * specs never use replaced by the nearest one they do ("paymnet" → "payment").
  */
-export async function buildKeywordQuery(manager: EntityManager, orgId: string, text: string): Promise<KeywordQuery | undefined> {
+export async function buildKeywordQuery(manager: EntityManager, scope: { orgId: string; model: string }, text: string): Promise<KeywordQuery | undefined> {
+  const { orgId } = scope;
   const [{ lexemes }]: { lexemes: string[] }[] = await manager.query(`SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes`, [text]);
   const words = lexemes.filter((lexeme) => !lexeme.includes('\\'));
   if (words.length === 0) return undefined;
 
+  // One model's rows: during a model switch some chunks are held twice.
   const [{ total }]: { total: string }[] = await manager.query(
-    `SELECT count(*) AS total FROM platform_ai.api_chunks WHERE org_id = $1`,
-    [orgId],
+    `SELECT count(*) AS total FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`,
+    [orgId, scope.model],
   );
   const chunkCount = Number(total);
   const known: { word: string; chunk_count: number }[] = await manager.query(

@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
-import { EMBEDDING_PROVIDER, type EmbeddingProvider } from '#embeddings';
+import type { EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
+import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { buildKeywordQuery } from './keyword-query.js';
 import { expandAbbreviations } from './query-normalizer.js';
 import { addCoverage, type ApiScore, combineScores, MAX_API_SCORE, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
@@ -35,7 +36,7 @@ export class SearchService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(EMBEDDING_PROVIDER) private readonly embeddings: EmbeddingProvider,
+    private readonly models: EmbeddingModelsService,
   ) {}
 
   /**
@@ -44,8 +45,10 @@ export class SearchService {
    */
   async search(request: SearchRequestDto): Promise<SearchResponse> {
     const started = performance.now();
+    // The active model: during a model switch, the old one until every API has the new one's vectors.
+    const embeddings = await this.models.serving();
     const key = JSON.stringify([
-      this.embeddings.modelId,
+      embeddings.modelId,
       await this.indexVersion(request.orgId),
       request.orgId,
       request.query.trim(),
@@ -56,7 +59,7 @@ export class SearchService {
     ]);
     const cached = this.results.get(key);
     if (cached) return { ...cached, queryEmbeddingMs: 0, searchMs: round(performance.now() - started, 1) };
-    const response = await this.searchUncached(request, started);
+    const response = await this.searchUncached(request, embeddings, started);
     this.results.set(key, response);
     return response;
   }
@@ -74,11 +77,11 @@ export class SearchService {
     return row.version;
   }
 
-  private async searchUncached(request: SearchRequestDto, started: number): Promise<SearchResponse> {
+  private async searchUncached(request: SearchRequestDto, embeddings: EmbeddingProvider, started: number): Promise<SearchResponse> {
     const scope: SearchScope = {
       orgId: request.orgId,
-      model: this.embeddings.modelId,
-      dimensions: this.embeddings.dimensions,
+      model: embeddings.modelId,
+      dimensions: embeddings.dimensions,
       filters: request.filters ?? {},
     };
     const maxEndpoints = request.maxEndpoints ?? SEARCH_LIMITS.maxEndpoints.default;
@@ -91,9 +94,9 @@ export class SearchService {
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
       const embedStarted = performance.now();
-      const vectorKey = `${this.embeddings.modelId}\n${expanded}`;
+      const vectorKey = `${embeddings.modelId}\n${expanded}`;
       vector = this.queryVectors.get(vectorKey);
-      if (!vector) this.queryVectors.set(vectorKey, (vector = await this.embeddings.embedQuery(expanded)));
+      if (!vector) this.queryVectors.set(vectorKey, (vector = await embeddings.embedQuery(expanded)));
       queryEmbeddingMs = performance.now() - embedStarted;
     }
 
@@ -102,7 +105,7 @@ export class SearchService {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
       const retriever = new ChunkRetriever(manager, scope);
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, scope, expanded) : undefined;
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];

@@ -6,6 +6,7 @@ import {
   type ApiRecord,
   type ChunkLevel,
   type ChunkMatch,
+  type EmbeddingModelsStatus,
   type EndpointMatch,
   INDEXING_STATES,
   type IndexingState,
@@ -151,6 +152,29 @@ export class ReindexProgressDoc implements ReindexProgress {
   @ApiProperty() done: number;
   @ApiProperty() failed: number;
   @ApiProperty({ type: [ReindexFailureDoc] }) failures: ReindexFailureDoc[];
+}
+
+export class EmbeddingModelDoc {
+  @ApiProperty({ example: 'use-lite-512' }) model: string;
+  @ApiProperty({ enum: ['local', 'openai', 'hash'] }) provider: string;
+  @ApiProperty({ example: 512 }) dimensions: number;
+}
+
+export class ActiveEmbeddingModelDoc extends EmbeddingModelDoc {
+  @ApiPropertyOptional({ format: 'date-time' }) activatedAt?: string;
+}
+
+export class EmbeddingModelSwitchDoc extends EmbeddingModelDoc {
+  @ApiProperty({ format: 'date-time' }) startedAt: string;
+  @ApiProperty({ description: 'Indexed APIs (every org)' }) total: number;
+  @ApiProperty({ description: 'Indexed APIs that already have the new model\'s vectors' }) done: number;
+  @ApiProperty({ type: [ReindexFailureDoc], description: "APIs of the caller's orgs whose re-embedding failed" }) failures: ReindexFailureDoc[];
+}
+
+export class EmbeddingModelsStatusDoc implements EmbeddingModelsStatus {
+  @ApiProperty({ type: ActiveEmbeddingModelDoc, description: 'The model search uses' }) active: ActiveEmbeddingModelDoc;
+  @ApiPropertyOptional({ type: EmbeddingModelSwitchDoc, description: 'The model being switched to, while its vectors are made' })
+  building?: EmbeddingModelSwitchDoc;
 }
 
 export class HealthDoc {

@@ -8,7 +8,7 @@ import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
-import { IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
+import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
 import { AiClient, type AiResponse } from './ai-client.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 
@@ -100,6 +100,21 @@ export class AiProxyController {
     @Res() response: Response,
   ): Promise<void> {
     const answer = await this.ai.call('GET', `/admin/reindex/${encodeURIComponent(reindexId)}`, {
+      requestId: requestIdOf(request),
+      headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
+    });
+    send(response, answer);
+  }
+
+  @Get('admin/embedding-models')
+  @RequireRole('admin')
+  @ApiTags('Admin')
+  @ApiOperation({
+    summary: 'Embedding models (admin): the one search uses and, after a restart with another model configured, the background re-embedding into it',
+  })
+  @ApiOkResponse({ type: EmbeddingModelsStatusDoc })
+  async embeddingModels(@CurrentCaller() caller: Caller, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const answer = await this.ai.call('GET', '/admin/embedding-models', {
       requestId: requestIdOf(request),
       headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });

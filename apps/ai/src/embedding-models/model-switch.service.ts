@@ -1,0 +1,90 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, reembedJobId } from '#contracts';
+import { IndexStoreService } from '../indexing/index-store.service.js';
+import { VectorIndexService } from '../indexing/vector-index.service.js';
+import { EmbeddingModelsService } from './embedding-models.service.js';
+
+/** How often a worker looks for a switch to drive (or finish) and for retired vectors to delete. */
+const SWITCH_POLL_MS = 5000;
+/** After registrations (no priority) and admin re-indexes (10): a switch never delays fresh work. */
+const REEMBED_PRIORITY = 20;
+
+/**
+ * Drives a model switch from the worker side: queues a re-embedding job for every indexed API
+ * that lacks the new model's vectors (through the same queue, leases and retries as indexing),
+ * makes the new model active once none lacks them, then deletes the old model's vectors.
+ * Any number of workers may run this at once: job ids and the activation check make it idempotent.
+ */
+@Injectable()
+export class ModelSwitchService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ModelSwitchService.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  /** Jobs this process queued already (re-adding one is a no-op in Redis, but costs a round trip). */
+  private readonly queued = new Set<string>();
+
+  constructor(
+    private readonly models: EmbeddingModelsService,
+    private readonly store: IndexStoreService,
+    private readonly vectorIndex: VectorIndexService,
+    @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.poll(), SWITCH_POLL_MS);
+    this.timer.unref();
+    this.poll();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private poll(): void {
+    this.running ??= this.step()
+      .catch((error: Error) => this.logger.warn(`Model switch step failed (retried in ${SWITCH_POLL_MS / 1000} s): ${error.message}`))
+      .finally(() => (this.running = undefined));
+  }
+
+  private async step(): Promise<void> {
+    const target = await this.models.building();
+    if (target) {
+      const missing = await this.models.missingApis(target.modelId);
+      if (missing.length === 0) {
+        if (await this.models.activate(target.modelId)) this.logger.log(`Embedding model ${target.modelId} is active: every API has its vectors`);
+      } else {
+        await this.enqueue(target.modelId, missing);
+      }
+    }
+    await this.deleteRetired();
+  }
+
+  private async enqueue(model: string, missing: { apiId: string; revision: number }[]): Promise<void> {
+    const jobs = missing
+      .map(({ apiId, revision }) => ({ id: reembedJobId(model, apiId, revision), data: { apiId, revision, model } satisfies ReembedApiJob }))
+      .filter((job) => !this.queued.has(job.id));
+    if (jobs.length === 0) return;
+    await this.queue.addBulk(
+      jobs.map((job) => ({ name: IndexingJobName.Reembed, data: job.data, opts: { ...INDEXING_JOB_OPTIONS, jobId: job.id, priority: REEMBED_PRIORITY } })),
+    );
+    jobs.forEach((job) => this.queued.add(job.id));
+    this.logger.log(`Model switch to ${model}: ${jobs.length} APIs queued for re-embedding`);
+  }
+
+  /** Retired models' vectors, one API per transaction (so the lexicon stays exact), then their index. */
+  private async deleteRetired(): Promise<void> {
+    const retired = await this.models.retiredModels();
+    if (retired.length === 0) return;
+    const apis = await this.store.apisWithModels(retired);
+    let removed = 0;
+    for (const { apiId, orgId } of apis) removed += await this.store.removeModelChunks(apiId, orgId, retired);
+    for (const model of retired) {
+      await this.vectorIndex.drop(model);
+      await this.models.forget(model);
+    }
+    if (removed > 0) this.logger.log(`Deleted ${removed} vectors of retired models (${retired.join(', ')})`);
+  }
+}
