@@ -75,22 +75,26 @@ export class EmbeddingModelsService implements OnModuleInit {
     return this.providerFor(row);
   }
 
-  /** Every model an index write must cover: the active one and the one being switched to. */
-  async writeModels(manager: EntityManager = this.dataSource.manager): Promise<EmbeddingProvider[]> {
-    return (await this.rows(manager, ['active', 'building'])).map((row) => this.providerFor(row));
+  /** The models an index write covers: the active one and, during a switch, the one being built. */
+  async inUse(): Promise<{ active: EmbeddingProvider; building?: EmbeddingProvider }> {
+    const rows = await this.rows(this.dataSource.manager, ['active', 'building']);
+    const active = rows.find((row) => row.state === 'active');
+    if (!active) throw new Error('No active embedding model: the AI app registers one when it starts');
+    const building = rows.find((row) => row.state === 'building');
+    return { active: this.providerFor(active), ...(building ? { building: this.providerFor(building) } : {}) };
   }
 
   /**
-   * Inside an index write: fails when the models to cover changed after `writeModels` was read
-   * (a switch began or ended meanwhile), so the job is retried with the right set. Locks the
-   * model rows against a concurrent activation until the write commits.
+   * Inside an index write: fails when the active model is not among those written (a switch
+   * completed after `inUse` was read), so the job is retried with the right model. Holds the
+   * active model's row against a concurrent activation until the write commits. A write without
+   * the model being built is fine: the switch re-embeds that API before it can complete.
    */
-  async assertCovered(manager: EntityManager, written: string[]): Promise<void> {
-    const rows: { model: string }[] = await manager.query(
-      `SELECT model FROM platform_ai.embedding_models WHERE state IN ('active', 'building') FOR SHARE`,
+  async assertActiveCovered(manager: EntityManager, written: string[]): Promise<void> {
+    const [active]: { model: string }[] = await manager.query(
+      `SELECT model FROM platform_ai.embedding_models WHERE state = 'active' FOR SHARE`,
     );
-    const missing = rows.map((row) => row.model).filter((model) => !written.includes(model));
-    if (missing.length > 0) throw new Error(`The embedding models changed while indexing (${missing.join(', ')} missing): retrying`);
+    if (active && !written.includes(active.model)) throw new Error(`The embedding model changed to ${active.model} while indexing: retrying`);
   }
 
   /** Whether `model` is (still) the one being switched to. */

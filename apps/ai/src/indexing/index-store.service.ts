@@ -99,14 +99,14 @@ export class IndexStoreService {
   }
 
   /**
-   * Swaps the API's chunks for the new ones (one set per embedding model in use) in one
+   * Swaps the API's chunks for the new ones (one set per embedding model written) in one
    * transaction: search sees the old index or the new one, never a mix. Returns how many old
    * chunk rows it replaced, or `undefined` (having written nothing) when the revision is stale.
    */
   async replaceChunks(job: IndexApiJob, embedded: ModelChunks[]): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
-      await this.models.assertCovered(manager, embedded.map((set) => set.model));
+      await this.models.assertActiveCovered(manager, embedded.map((set) => set.model));
       const removed = await this.removeChunks(manager, job.apiId, job.orgId);
       for (const { model, chunks } of embedded) await this.insertChunks(manager, job, model, chunks);
       await this.countWords(manager, job.apiId, job.orgId, +1);

@@ -120,9 +120,17 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     }
 
     const parsed = Date.now();
-    // Every model in use gets the new chunks: during a model switch, the old one and the new one.
-    const embedded = [];
-    for (const provider of await this.models.writeModels()) embedded.push({ model: provider.modelId, chunks: await this.embed(provider, chunks) });
+    const { active, building } = await this.models.inUse();
+    const embedded = [{ model: active.modelId, chunks: await this.embed(active, chunks) }];
+    // During a model switch the new model's vectors are made too; if its provider fails, the API
+    // is still indexed (search uses the active model) and the switch re-embeds it later.
+    if (building) {
+      try {
+        embedded.push({ model: building.modelId, chunks: await this.embed(building, chunks) });
+      } catch (error) {
+        this.logger.warn(`API ${job.apiId} r${job.revision}: ${building.modelId} failed (${(error as Error).message}); the model switch will re-embed it`);
+      }
+    }
     const embeddedAt = Date.now();
     const replaced = await this.store.replaceChunks(job, embedded);
     if (replaced === undefined) return { skipped: 'a newer revision arrived while indexing' };
