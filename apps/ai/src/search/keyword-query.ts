@@ -28,16 +28,15 @@ const MIN_TYPO_SIMILARITY = 0.35;
  * words like the index ("english"), each weighted by rarity in the org, and a word the org's
  * specs never use replaced by the nearest one they do ("paymnet" → "payment").
  */
-export async function buildKeywordQuery(manager: EntityManager, scope: { orgId: string; model: string }, text: string): Promise<KeywordQuery | undefined> {
-  const { orgId } = scope;
+export async function buildKeywordQuery(manager: EntityManager, orgId: string, text: string): Promise<KeywordQuery | undefined> {
   const [{ lexemes }]: { lexemes: string[] }[] = await manager.query(`SELECT tsvector_to_array(to_tsvector('english', $1)) AS lexemes`, [text]);
   const words = lexemes.filter((lexeme) => !lexeme.includes('\\'));
   if (words.length === 0) return undefined;
 
-  // One model's rows: during a model switch some chunks are held twice.
-  const [{ total }]: { total: string }[] = await manager.query(
-    `SELECT count(*) AS total FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`,
-    [orgId, scope.model],
+  // From the status rows (one per API), not by counting chunk rows: 1 ms instead of 19 at 27k chunks.
+  const [{ total }]: { total: string | null }[] = await manager.query(
+    `SELECT sum(chunk_count) AS total FROM platform_ai.api_indexing_status WHERE org_id = $1 AND NOT deleted AND indexed_revision IS NOT NULL`,
+    [orgId],
   );
   const chunkCount = Number(total);
   const known: { word: string; chunk_count: number }[] = await manager.query(

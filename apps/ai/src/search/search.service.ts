@@ -105,7 +105,7 @@ export class SearchService {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
       const retriever = new ChunkRetriever(manager, scope);
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, scope, expanded) : undefined;
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];
