@@ -128,6 +128,13 @@ describe('Embedding model switch', () => {
     const remaining = await until(chunkModels, (models) => models.every((row) => row.model === NEW_MODEL), 40_000);
     expect(remaining).toEqual([{ model: NEW_MODEL, rows: before.rows + (await waitForStatus(stack, publisher, alerts)).chunkCount! }]);
     expect(await lexiconTotal()).toBe(await recountedLexicon());
+    // Keyword search's postings follow their chunks: the new model's only, one per chunk word.
+    const [postings] = await database().query(
+      `SELECT array_agg(DISTINCT p.model) AS models, count(*)::int AS rows,
+         (SELECT count(*)::int FROM platform_ai.api_chunks c, unnest(c.search_vector) w) AS words
+       FROM platform_ai.chunk_terms p`,
+    );
+    expect(postings).toEqual({ models: [NEW_MODEL], rows: postings.words, words: postings.words });
     expect(await lexiconTotal()).toBeGreaterThan(wordsBefore);
     const indexes: { indexname: string }[] = await database().query(`SELECT indexname FROM pg_indexes WHERE indexname LIKE 'api_chunks_embedding_%'`);
     expect(indexes.map((index) => index.indexname)).toContain('api_chunks_embedding_openai_fake_embed_32_idx');

@@ -223,6 +223,16 @@ export class IndexStoreService {
     for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
       await this.insertBatch(manager, owner, model, chunks.slice(start, start + INSERT_BATCH));
     }
+    // Keyword search's postings: each word's text rank in each chunk (title words count more,
+    // long chunks less), computed once here instead of at every search. Deleting a chunk deletes
+    // its postings. Words with a backslash, which search never asks for, are left out.
+    await manager.query(
+      `INSERT INTO platform_ai.chunk_terms (chunk_id, org_id, api_id, model, level, lexeme, rank)
+       SELECT c.id, c.org_id, c.api_id, c.model, c.level, w.lexeme, ts_rank(c.search_vector, to_tsquery('simple', quote_literal(w.lexeme)), 1)
+       FROM platform_ai.api_chunks c, unnest(c.search_vector) w
+       WHERE c.api_id = $1 AND c.model = $2 AND strpos(w.lexeme, E'\\\\') = 0`,
+      [owner.apiId, model],
+    );
   }
 
   private async insertBatch(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[]): Promise<void> {

@@ -1,7 +1,7 @@
 import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
 import type { ChunkLevel, SearchFilters } from '#contracts';
-import { type KeywordQuery, quote } from './keyword-query.js';
+import type { KeywordQuery } from './keyword-query.js';
 import type { Candidate, EndpointCandidate } from './rank-fusion.js';
 
 /** Which chunks a search may see: one org, one embedding model, the request's filters. */
@@ -76,13 +76,16 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
+  /** Chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks. */
   async keywordCandidates(query: KeywordQuery, limit: number): Promise<Candidate[]> {
     const params = new Params();
     const rows = await this.manager.query(
-      `SELECT c.id, c.api_id AS "apiId", c.level, ${keywordScore(query, params)} AS score
-       FROM platform_ai.api_chunks c
-       WHERE ${this.visible(params)} AND c.search_vector @@ to_tsquery('simple', ${params.add(query.match)})
-       ORDER BY score DESC, c.id
+      `SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, sum(t.weight * p.rank) AS score
+       FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
+       WHERE ${this.visible(params, 'p')}
+       GROUP BY p.chunk_id, p.api_id, p.level
+       HAVING bool_or(p.lexeme = ANY(${params.add(query.matchTerms)}))
+       ORDER BY score DESC, p.chunk_id
        LIMIT ${params.add(limit)}`,
       params.values,
     );
@@ -95,7 +98,10 @@ export class ChunkRetriever {
     const similarity = query.vector
       ? `1 - (${this.embedding} <=> ${params.add(pgvector.toSql(query.vector))}::vector(${this.dims}))`
       : '0';
-    const keyword = query.keywords ? keywordScore(query.keywords, params) : '0';
+    const keyword = query.keywords
+      ? `coalesce((SELECT sum(t.weight * p.rank) FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
+           WHERE p.chunk_id = c.id), 0)`
+      : '0';
     const { methods, tags } = this.scope.filters;
     const rows = await this.manager.query(
       `SELECT * FROM (
@@ -120,16 +126,16 @@ export class ChunkRetriever {
   async termCoverage(apiIds: string[], query: KeywordQuery): Promise<Map<string, number>> {
     if (apiIds.length === 0) return new Map();
     const params = new Params();
-    const found = query.terms.map(
-      (term) => `${params.add(term.weight)}::float8 * bool_or(c.search_vector @@ to_tsquery('simple', ${params.add(quote(term.lexeme))}))::int`,
-    );
-    const total = query.terms.reduce((sum, term) => sum + term.weight, 0);
     const rows: { apiId: string; covered: string }[] = await this.manager.query(
-      `SELECT c.api_id AS "apiId", ${found.join(' + ')} AS covered
-       FROM platform_ai.api_chunks c WHERE c.api_id = ANY(${params.add(apiIds)}) AND c.model = ${params.add(this.scope.model)}
-       GROUP BY c.api_id`,
+      `SELECT found.api_id AS "apiId", sum(t.weight) AS covered
+       FROM (SELECT DISTINCT p.api_id, p.lexeme FROM platform_ai.chunk_terms p
+             WHERE p.org_id = ${params.add(this.scope.orgId)} AND p.model = ${params.add(this.scope.model)}
+               AND p.api_id = ANY(${params.add(apiIds)}) AND p.lexeme = ANY(${params.add(query.terms.map((term) => term.lexeme))})) found
+       JOIN ${termTable(query, params)} ON t.lexeme = found.lexeme
+       GROUP BY found.api_id`,
       params.values,
     );
+    const total = query.terms.reduce((sum, term) => sum + term.weight, 0);
     return new Map(rows.map((row) => [row.apiId, total > 0 ? Number(row.covered) / total : 0]));
   }
 
@@ -171,13 +177,13 @@ export class ChunkRetriever {
     return `c.embedding::vector(${this.dims})`;
   }
 
-  /** Org and model first (they match the partial index), then the filters, if any. */
-  private visible(params: Params): string {
+  /** Rows (`alias`: chunks or postings) of the org and model (which match their indexes), then the filters, if any. */
+  private visible(params: Params, alias = 'c'): string {
     // Inlined (not a parameter) so the planner can match the model's partial index.
     const model = `'${this.scope.model.replace(/'/g, "''")}'`;
     const { teamNames, tags, methods } = this.scope.filters;
     const filtered = Boolean(teamNames?.length || tags?.length || methods?.length);
-    return `c.model = ${model} AND c.org_id = ${params.add(this.scope.orgId)}${filtered ? ` AND c.api_id IN (${this.allowedApis(params)})` : ''}`;
+    return `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)}${filtered ? ` AND ${alias}.api_id IN (${this.allowedApis(params)})` : ''}`;
   }
 
   /** APIs of the org with a live index that pass the filters. */
@@ -192,11 +198,9 @@ export class ChunkRetriever {
   }
 }
 
-/** Rarity-weighted sum of each term's text rank (title matches count more than body ones). */
-function keywordScore(query: KeywordQuery, params: Params): string {
-  return query.terms
-    .map((term) => `${params.add(term.weight)}::float8 * ts_rank(c.search_vector, to_tsquery('simple', ${params.add(quote(term.lexeme))}), 1)`)
-    .join(' + ');
+/** The query's terms and their rarity weights as a table `t(lexeme, weight)`. */
+function termTable(query: KeywordQuery, params: Params): string {
+  return `unnest(${params.add(query.terms.map((term) => term.lexeme))}::text[], ${params.add(query.terms.map((term) => term.weight))}::float8[]) AS t(lexeme, weight)`;
 }
 
 function toCandidate(row: { id: string; apiId: string; level: ChunkLevel; score: string | number }): Candidate {

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
 export interface KeywordTerm {
-  /** A `to_tsquery('simple', …)` operand: one quoted, already-stemmed lexeme. */
+  /** A word as the index holds it (stemmed, lower case). */
   lexeme: string;
   /** BM25 inverse document frequency over the org's chunks. */
   weight: number;
@@ -14,8 +14,8 @@ export interface KeywordTerm {
 
 export interface KeywordQuery {
   terms: KeywordTerm[];
-  /** Which chunks are candidates: any of the terms that are not too common to discriminate. */
-  match: string;
+  /** Which chunks are candidates: those with any of these terms (the ones not too common to discriminate). */
+  matchTerms: string[];
 }
 
 // A term in more than this share of the org's chunks narrows nothing; it still adds to scores.
@@ -60,7 +60,7 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   if (terms.length === 0) return undefined;
 
   const discriminating = terms.filter((term) => term.chunkCount <= COMMON_TERM_SHARE * chunkCount);
-  return { terms, match: (discriminating.length > 0 ? discriminating : terms).map((term) => quote(term.lexeme)).join(' | ') };
+  return { terms, matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme) };
 }
 
 async function nearestWord(manager: EntityManager, orgId: string, word: string): Promise<{ word: string; count: number } | undefined> {
@@ -76,8 +76,4 @@ async function nearestWord(manager: EntityManager, orgId: string, word: string):
 /** BM25's inverse document frequency, never negative. */
 function idf(chunksWithTerm: number, chunks: number): number {
   return Math.log(1 + (chunks - chunksWithTerm + 0.5) / (chunksWithTerm + 0.5));
-}
-
-export function quote(lexeme: string): string {
-  return `'${lexeme.replace(/'/g, "''")}'`;
 }
