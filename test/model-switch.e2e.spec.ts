@@ -135,6 +135,13 @@ describe('Embedding model switch', () => {
        FROM platform_ai.chunk_terms p`,
     );
     expect(postings).toEqual({ models: [NEW_MODEL], rows: postings.words, words: postings.words });
+    // Each API's word counts (API-level keyword relevance) match its chunks.
+    const apiWords: { api_id: string; term_count: number; occurrences: number }[] = await database().query(
+      `SELECT s.api_id, s.term_count, (SELECT sum(occurrences)::int FROM platform_ai.api_terms a WHERE a.api_id = s.api_id) AS occurrences
+       FROM platform_ai.api_indexing_status s`,
+    );
+    expect(apiWords).toHaveLength(3);
+    for (const row of apiWords) expect(row.occurrences).toBe(row.term_count);
     expect(await lexiconTotal()).toBeGreaterThan(wordsBefore);
     const indexes: { indexname: string }[] = await database().query(`SELECT indexname FROM pg_indexes WHERE indexname LIKE 'api_chunks_embedding_%'`);
     expect(indexes.map((index) => index.indexname)).toContain('api_chunks_embedding_openai_fake_embed_32_idx');

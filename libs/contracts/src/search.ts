@@ -42,6 +42,7 @@ export interface SearchResult {
   version: string;
   description?: string;
   teamName?: string;
+  /** 0..1: the API's vector and keyword evidence, each relative to the best API of this search, averaged. */
   relevanceScore: number;
   endpoints: EndpointMatch[];
   matchedChunks: ChunkMatch[];

@@ -197,8 +197,10 @@ export class IndexStoreService {
   }
 
   /**
-   * Adds (or takes away) the API's chunks to the org's lexicon counts; words in a fixed order, so
-   * concurrent workers never deadlock. A chunk held for two models (during a switch) counts once.
+   * Adds (or takes away) the API's chunks to the org's word statistics: the lexicon's chunk
+   * counts (words in a fixed order, so concurrent workers never deadlock) and the API's own word
+   * counts for API-level keyword relevance. Every change to an API's chunks is wrapped in a
+   * take-away before and an add after. A chunk held for two models (during a switch) counts once.
    */
   private async countWords(manager: EntityManager, apiId: string, orgId: string, sign: 1 | -1): Promise<void> {
     await manager.query(
@@ -208,7 +210,24 @@ export class IndexStoreService {
        ON CONFLICT (org_id, word) DO UPDATE SET chunk_count = lexicon.chunk_count + excluded.chunk_count`,
       [apiId, orgId, sign],
     );
-    if (sign < 0) await manager.query(`DELETE FROM platform_ai.lexicon WHERE org_id = $1 AND chunk_count <= 0`, [orgId]);
+    if (sign < 0) {
+      await manager.query(`DELETE FROM platform_ai.lexicon WHERE org_id = $1 AND chunk_count <= 0`, [orgId]);
+      await manager.query(`DELETE FROM platform_ai.api_terms WHERE api_id = $1`, [apiId]);
+      return;
+    }
+    // Words with a backslash, which search never asks for, are left out.
+    await manager.query(
+      `INSERT INTO platform_ai.api_terms (api_id, org_id, lexeme, occurrences)
+       SELECT $1, $2, w.lexeme, sum(coalesce(array_length(w.positions, 1), 1))
+       FROM (SELECT DISTINCT ON (chunk_key) search_vector FROM platform_ai.api_chunks WHERE api_id = $1) c, unnest(c.search_vector) w
+       WHERE strpos(w.lexeme, E'\\\\') = 0
+       GROUP BY w.lexeme`,
+      [apiId, orgId],
+    );
+    await manager.query(
+      `UPDATE platform_ai.api_indexing_status SET term_count = (SELECT sum(occurrences) FROM platform_ai.api_terms WHERE api_id = $1) WHERE api_id = $1`,
+      [apiId],
+    );
   }
 
   private async isCurrent(manager: EntityManager, apiId: string, revision: number): Promise<boolean> {

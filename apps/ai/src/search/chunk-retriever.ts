@@ -2,7 +2,7 @@ import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
 import type { ChunkLevel, SearchFilters } from '#contracts';
 import type { KeywordQuery } from './keyword-query.js';
-import type { Candidate, EndpointCandidate } from './rank-fusion.js';
+import type { ApiKeywordScore, Candidate, EndpointCandidate } from './rank-fusion.js';
 
 /** Which chunks a search may see: one org, one embedding model, the request's filters. */
 export interface SearchScope {
@@ -37,6 +37,12 @@ export interface EndpointRow extends EndpointCandidate {
   path: string;
   summary: string | null;
 }
+
+/**
+ * BM25's term-frequency saturation and length normalisation, at API level. k1 above the usual
+ * 1.2: an API document is long and repeats its domain's words (measured offline: k1 2 > 1.2).
+ */
+const BM25 = { k1: 2, b: 0.75 };
 
 /** Card facts (alias `s` status, `p` spec) of the revision that is live in the index. */
 const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
@@ -92,6 +98,38 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
+  /**
+   * Keyword relevance of whole APIs: BM25 with each API's words (all its chunks) as one document,
+   * for every visible API holding a query term; `narrows` when it holds a discriminating one.
+   */
+  async apiKeywordScores(query: KeywordQuery): Promise<ApiKeywordScore[]> {
+    const params = new Params();
+    const org = params.add(this.scope.orgId);
+    const terms = params.add(query.terms.map((term) => term.lexeme));
+    const { teamNames, tags, methods } = this.scope.filters;
+    const filtered = Boolean(teamNames?.length || tags?.length || methods?.length);
+    const rows: { apiId: string; score: string; narrows: boolean }[] = await this.manager.query(
+      `WITH apis AS (
+         SELECT count(*) AS n, avg(term_count) AS average_length FROM platform_ai.api_indexing_status
+         WHERE org_id = ${org} AND NOT deleted AND indexed_revision IS NOT NULL
+       ), rarity AS (
+         SELECT a.lexeme, ln(1 + (apis.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+         FROM platform_ai.api_terms a, apis WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms}) GROUP BY a.lexeme, apis.n
+       )
+       SELECT a.api_id AS "apiId",
+         sum(r.idf * a.occurrences * ${BM25.k1 + 1} / (a.occurrences + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * s.term_count / apis.average_length))) AS score,
+         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
+       FROM platform_ai.api_terms a
+       JOIN rarity r ON r.lexeme = a.lexeme
+       JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
+       WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms})
+         ${filtered ? `AND a.api_id IN (${this.allowedApis(params)})` : ''}
+       GROUP BY a.api_id`,
+      params.values,
+    );
+    return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows }));
+  }
+
   /** The operations of these APIs (within the filters), scored against the query. */
   async endpoints(apiIds: string[], query: { vector?: number[]; keywords?: KeywordQuery; perApi?: number } = {}): Promise<EndpointRow[]> {
     const params = new Params();
@@ -117,26 +155,6 @@ export class ChunkRetriever {
       params.values,
     );
     return rows.map((row: EndpointRow) => ({ ...row, similarity: Number(row.similarity), keyword: Number(row.keyword) }));
-  }
-
-  /**
-   * How much of the query each API covers anywhere in its chunks: the rarity-weighted share of
-   * the query's terms found in at least one of them (0..1).
-   */
-  async termCoverage(apiIds: string[], query: KeywordQuery): Promise<Map<string, number>> {
-    if (apiIds.length === 0) return new Map();
-    const params = new Params();
-    const rows: { apiId: string; covered: string }[] = await this.manager.query(
-      `SELECT found.api_id AS "apiId", sum(t.weight) AS covered
-       FROM (SELECT DISTINCT p.api_id, p.lexeme FROM platform_ai.chunk_terms p
-             WHERE p.org_id = ${params.add(this.scope.orgId)} AND p.model = ${params.add(this.scope.model)}
-               AND p.api_id = ANY(${params.add(apiIds)}) AND p.lexeme = ANY(${params.add(query.terms.map((term) => term.lexeme))})) found
-       JOIN ${termTable(query, params)} ON t.lexeme = found.lexeme
-       GROUP BY found.api_id`,
-      params.values,
-    );
-    const total = query.terms.reduce((sum, term) => sum + term.weight, 0);
-    return new Map(rows.map((row) => [row.apiId, total > 0 ? Number(row.covered) / total : 0]));
   }
 
   async chunkDetails(ids: string[]): Promise<Map<string, ChunkDetail>> {

@@ -1,4 +1,4 @@
-import { addCoverage, type Candidate, combineScores, MAX_API_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
+import { type Candidate, combineScores, fuseApis, rankApis, rankEndpoints } from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
 const weights = { vector: 0.5, keyword: 0.5 };
@@ -32,20 +32,27 @@ describe(rankApis.name, () => {
     const fused = combineScores([candidate('op', 'ops', 0.5, 'L2'), candidate('api', 'about', 0.5, 'L1'), candidate('s', 'schema', 0.5, 'L3')], [], weights);
     expect(rankApis(fused).map((api) => api.apiId)).toEqual(['about', 'ops', 'schema']);
   });
-
-  it('should never score above the maximum used for normalisation', () => {
-    const ids = ['1', '2', '3', '4'];
-    const both = ids.map((id) => candidate(id, 'a', 1, 'L1'));
-    const [top] = addCoverage(rankApis(combineScores(both, both, weights)), new Map([['a', 1]]));
-    expect(top.score).toBeCloseTo(MAX_API_SCORE);
-  });
 });
 
-describe(addCoverage.name, () => {
-  it('should lift an API that covers more of the query above one with a slightly better chunk', () => {
-    const apis = rankApis(combineScores([candidate('x1', 'x', 0.9), candidate('y1', 'y', 0.85), candidate('z1', 'z', 0.1)], [], weights));
-    const boosted = addCoverage(apis, new Map([['x', 0.2], ['y', 0.9]]));
-    expect(boosted.map((api) => api.apiId)).toEqual(['y', 'x', 'z']);
+describe(fuseApis.name, () => {
+  const vectorApis = rankApis(combineScores([candidate('x1', 'x', 0.9), candidate('y1', 'y', 0.85), candidate('z1', 'z', 0.1)], [], weights));
+  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows });
+
+  it('should rank an API that both signals like above one only the vectors like best', () => {
+    const fused = fuseApis(vectorApis, [keyword('y', 8), keyword('x', 1)], vectorApis, weights);
+    expect(fused.map((api) => api.apiId)).toEqual(['y', 'x', 'z']);
+    expect(fused[0].score).toBeLessThanOrEqual(1);
+  });
+
+  it('should add APIs found only by their words when a discriminating word matched, and keep each API\'s matched chunks', () => {
+    const fused = fuseApis(vectorApis, [keyword('w', 10), keyword('x', 5), keyword('common', 10, false)], vectorApis, weights);
+    expect(fused.map((api) => api.apiId)).toEqual(['x', 'w', 'y', 'z']);
+    expect(fused.find((api) => api.apiId === 'x')!.chunks.map((chunk) => chunk.id)).toEqual(['x1']);
+  });
+
+  it('should rank by whichever signal is there when the other retriever is off', () => {
+    expect(fuseApis([], [keyword('a', 2), keyword('b', 4)], [], weights).map((api) => [api.apiId, api.score])).toEqual([['b', 1], ['a', 0.5]]);
+    expect(fuseApis(vectorApis, [], vectorApis, weights)[0]).toMatchObject({ apiId: 'x', score: 1 });
   });
 });
 

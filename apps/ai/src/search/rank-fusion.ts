@@ -38,16 +38,7 @@ const LEVEL_WEIGHTS: Record<ChunkLevel, number> = { L1: 1.3, L2: 1, L3: 0.5 };
 /** Weights of an API's 1st, 2nd, 3rd best chunk: more than one matching chunk is more evidence. */
 const EVIDENCE_WEIGHTS = [1, 0.35, 0.15];
 
-/**
- * Weight of an API's coverage of the query: the rarity-weighted share of the query's words found
- * anywhere in its chunks. A capability query names several concepts that a fitting API
- * mentions across its description and operations, rarely all in one chunk (measured: hybrid
- * nDCG@10 0.590 → 0.618, keyword alone 0.494 → 0.555).
- */
-const COVERAGE_WEIGHT = 0.8;
-
-/** The best an API can score: its top chunks all L1 and first in both lists, every word covered. */
-export const MAX_API_SCORE = LEVEL_WEIGHTS.L1 * EVIDENCE_WEIGHTS.reduce((sum, weight) => sum + weight, 0) + COVERAGE_WEIGHT;
+/** The best a chunk can score after fusion and its level weight. */
 export const MAX_CHUNK_SCORE = LEVEL_WEIGHTS.L1;
 
 /**
@@ -93,10 +84,37 @@ export function rankApis(fusedChunks: FusedChunk[]): ApiScore[] {
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
 }
 
-/** Adds each listed API's query coverage (0..1) to its score and re-sorts. */
-export function addCoverage(apis: ApiScore[], coverage: Map<string, number>): ApiScore[] {
-  return apis
-    .map((api) => ({ ...api, score: api.score + COVERAGE_WEIGHT * (coverage.get(api.apiId) ?? 0) }))
+/** An API's keyword relevance (BM25 over all its words); `narrows` when it holds a discriminating query term. */
+export interface ApiKeywordScore {
+  apiId: string;
+  score: number;
+  narrows: boolean;
+}
+
+/**
+ * Final API ranking: the API's vector evidence (its best chunks, from `rankApis` over the vector
+ * list alone) and its keyword relevance as a whole document, each divided by the best API's and
+ * averaged. Measured offline against chunk-level fusion plus query coverage (71 eval queries):
+ * success@5 0.704 → 0.746 (3 queries better, none worse), nDCG@10 0.622 → 0.634. APIs come from
+ * the vector candidates and from the keyword scores that narrow; `chunks` (what matched, for the
+ * card) come from `matched`, the chunk-level fusion of both lists.
+ */
+export function fuseApis(vectorApis: ApiScore[], keyword: ApiKeywordScore[], matched: ApiScore[], weights: FusionWeights): ApiScore[] {
+  const vectorScore = new Map(vectorApis.map((api) => [api.apiId, api.score]));
+  const keywordScore = new Map(keyword.filter((api) => api.narrows || vectorScore.has(api.apiId)).map((api) => [api.apiId, api.score]));
+  const maxVector = Math.max(0, ...vectorScore.values());
+  const maxKeyword = Math.max(0, ...keywordScore.values());
+  const vectorWeight = keywordScore.size > 0 ? weights.vector : 1;
+  const keywordWeight = vectorScore.size > 0 ? weights.keyword : 1;
+  const chunks = new Map(matched.map((api) => [api.apiId, api.chunks]));
+  return [...new Set([...vectorScore.keys(), ...keywordScore.keys()])]
+    .map((apiId) => ({
+      apiId,
+      score:
+        (maxVector > 0 ? (vectorWeight * (vectorScore.get(apiId) ?? 0)) / maxVector : 0) +
+        (maxKeyword > 0 ? (keywordWeight * (keywordScore.get(apiId) ?? 0)) / maxKeyword : 0),
+      chunks: chunks.get(apiId) ?? [],
+    }))
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
 }
 

@@ -9,7 +9,7 @@ import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type 
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { buildKeywordQuery } from './keyword-query.js';
 import { expandAbbreviations } from './query-normalizer.js';
-import { addCoverage, type ApiScore, combineScores, MAX_API_SCORE, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
+import { type ApiScore, combineScores, fuseApis, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
 /** Chunks each retriever contributes before fusion. */
@@ -18,8 +18,6 @@ const MATCHED_CHUNKS_PER_API = 3;
 const SNIPPET_CHARS = 300;
 const BROWSE_LIMIT = 1000;
 const HNSW_EF_SEARCH = 200;
-/** APIs (best first) whose coverage of the query's terms is added to their score. */
-const COVERAGE_POOL = 50;
 /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
 const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
 
@@ -109,11 +107,13 @@ export class SearchService {
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];
-      let ranked = rankApis(combineScores(vectorList, keywordList, FUSION_WEIGHTS));
-      if (keywords) {
-        const pool = ranked.slice(0, COVERAGE_POOL).map((api) => api.apiId);
-        ranked = addCoverage(ranked, await retriever.termCoverage(pool, keywords));
-      }
+      const apiKeywords = keywords ? await retriever.apiKeywordScores(keywords) : [];
+      const ranked = fuseApis(
+        rankApis(combineScores(vectorList, [], FUSION_WEIGHTS)),
+        apiKeywords,
+        rankApis(combineScores(vectorList, keywordList, FUSION_WEIGHTS)),
+        FUSION_WEIGHTS,
+      );
       const top = ranked.slice(0, request.maxResults ?? SEARCH_LIMITS.maxResults.default);
       const topIds = top.map((api) => api.apiId);
 
@@ -128,7 +128,7 @@ export class SearchService {
         return [
           {
             ...cardFields(card),
-            relevanceScore: round(Math.min(1, api.score / MAX_API_SCORE)),
+            relevanceScore: round(Math.min(1, api.score)),
             endpoints: operations.slice(0, maxEndpoints).map(toEndpoint),
             matchedChunks: matchedChunks(api, details),
           },

@@ -119,7 +119,8 @@ export class SearchResultDoc implements SearchResult {
   @ApiProperty() version: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() teamName?: string;
-  @ApiProperty({ minimum: 0, maximum: 1 }) relevanceScore: number;
+  @ApiProperty({ minimum: 0, maximum: 1, description: "The API's vector and keyword evidence, each relative to the best API of this search, averaged" })
+  relevanceScore: number;
   @ApiProperty({ type: [EndpointDoc], description: 'Best matching first' }) endpoints: EndpointDoc[];
   @ApiProperty({ type: [ChunkMatchDoc] }) matchedChunks: ChunkMatchDoc[];
 }
