@@ -40,7 +40,9 @@ export class TableStatsService implements OnApplicationBootstrap, OnApplicationS
   private async analyze(): Promise<void> {
     this.changedRows = 0;
     try {
-      await this.dataSource.query(`ANALYZE platform_ai.api_chunks, platform_ai.lexicon, platform_ai.api_indexing_status, platform_ai.api_specs`);
+      await this.dataSource.query(
+        `ANALYZE platform_ai.api_chunks, platform_ai.chunk_terms, platform_ai.api_terms, platform_ai.lexicon, platform_ai.api_indexing_status, platform_ai.api_specs`,
+      );
     } catch (error) {
       this.logger.warn(`ANALYZE failed: ${(error as Error).message}`);
     }

@@ -82,13 +82,13 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
-  /** Chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks. */
-  async keywordCandidates(query: KeywordQuery, limit: number): Promise<Candidate[]> {
+  /** These APIs' chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks. */
+  async keywordCandidates(query: KeywordQuery, limit: number, apiIds: string[]): Promise<Candidate[]> {
     const params = new Params();
     const rows = await this.manager.query(
       `SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, sum(t.weight * p.rank) AS score
        FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-       WHERE ${this.visible(params, 'p')}
+       WHERE ${this.visible(params, 'p')} AND p.api_id = ANY(${params.add(apiIds)})
        GROUP BY p.chunk_id, p.api_id, p.level
        HAVING bool_or(p.lexeme = ANY(${params.add(query.matchTerms)}))
        ORDER BY score DESC, p.chunk_id

@@ -91,29 +91,33 @@ export interface ApiKeywordScore {
   narrows: boolean;
 }
 
+/** An API's place in the final ranking. */
+export interface RankedApi {
+  apiId: string;
+  /** 0..1 */
+  score: number;
+}
+
 /**
  * Final API ranking: the API's vector evidence (its best chunks, from `rankApis` over the vector
  * list alone) and its keyword relevance as a whole document, each divided by the best API's and
- * averaged. Measured offline against chunk-level fusion plus query coverage (71 eval queries):
- * success@5 0.704 → 0.746 (3 queries better, none worse), nDCG@10 0.622 → 0.634. APIs come from
- * the vector candidates and from the keyword scores that narrow; `chunks` (what matched, for the
- * card) come from `matched`, the chunk-level fusion of both lists.
+ * averaged. Measured against chunk-level fusion plus query coverage (`npm run eval`, 71 queries):
+ * success@5 0.704 → 0.746, nDCG@10 0.617 → 0.628. The APIs are the vector candidates and those
+ * whose keyword score narrows.
  */
-export function fuseApis(vectorApis: ApiScore[], keyword: ApiKeywordScore[], matched: ApiScore[], weights: FusionWeights): ApiScore[] {
+export function fuseApis(vectorApis: ApiScore[], keyword: ApiKeywordScore[], weights: FusionWeights): RankedApi[] {
   const vectorScore = new Map(vectorApis.map((api) => [api.apiId, api.score]));
   const keywordScore = new Map(keyword.filter((api) => api.narrows || vectorScore.has(api.apiId)).map((api) => [api.apiId, api.score]));
   const maxVector = Math.max(0, ...vectorScore.values());
   const maxKeyword = Math.max(0, ...keywordScore.values());
   const vectorWeight = keywordScore.size > 0 ? weights.vector : 1;
   const keywordWeight = vectorScore.size > 0 ? weights.keyword : 1;
-  const chunks = new Map(matched.map((api) => [api.apiId, api.chunks]));
   return [...new Set([...vectorScore.keys(), ...keywordScore.keys()])]
     .map((apiId) => ({
       apiId,
       score:
         (maxVector > 0 ? (vectorWeight * (vectorScore.get(apiId) ?? 0)) / maxVector : 0) +
         (maxKeyword > 0 ? (keywordWeight * (keywordScore.get(apiId) ?? 0)) / maxKeyword : 0),
-      chunks: chunks.get(apiId) ?? [],
     }))
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
 }

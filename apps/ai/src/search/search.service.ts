@@ -9,7 +9,7 @@ import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type 
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { buildKeywordQuery } from './keyword-query.js';
 import { expandAbbreviations } from './query-normalizer.js';
-import { type ApiScore, combineScores, fuseApis, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
+import { combineScores, type FusedChunk, fuseApis, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
 /** Chunks each retriever contributes before fusion. */
@@ -106,20 +106,20 @@ export class SearchService {
       const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
-      const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER) : [];
       const apiKeywords = keywords ? await retriever.apiKeywordScores(keywords) : [];
-      const ranked = fuseApis(
-        rankApis(combineScores(vectorList, [], FUSION_WEIGHTS)),
-        apiKeywords,
-        rankApis(combineScores(vectorList, keywordList, FUSION_WEIGHTS)),
-        FUSION_WEIGHTS,
-      );
+      const ranked = fuseApis(rankApis(combineScores(vectorList, [], FUSION_WEIGHTS)), apiKeywords, FUSION_WEIGHTS);
       const top = ranked.slice(0, request.maxResults ?? SEARCH_LIMITS.maxResults.default);
       const topIds = top.map((api) => api.apiId);
+      // What matched in each card's API, by both signals: only the cards' chunks need keyword scores.
+      const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER, topIds) : [];
+      const inTop = new Set(topIds);
+      const matched = new Map(
+        rankApis(combineScores(vectorList.filter((chunk) => inTop.has(chunk.apiId)), keywordList, FUSION_WEIGHTS)).map((api) => [api.apiId, api.chunks]),
+      );
 
       const cards = await retriever.cards(topIds);
       const endpoints = groupByApi(await retriever.endpoints(topIds, { vector, keywords }));
-      const details = await retriever.chunkDetails(top.flatMap((api) => api.chunks.slice(0, MATCHED_CHUNKS_PER_API).map((c) => c.id)));
+      const details = await retriever.chunkDetails(topIds.flatMap((apiId) => (matched.get(apiId) ?? []).slice(0, MATCHED_CHUNKS_PER_API).map((c) => c.id)));
 
       const results = top.flatMap((api): SearchResult[] => {
         const card = cards.get(api.apiId);
@@ -130,7 +130,7 @@ export class SearchService {
             ...cardFields(card),
             relevanceScore: round(Math.min(1, api.score)),
             endpoints: operations.slice(0, maxEndpoints).map(toEndpoint),
-            matchedChunks: matchedChunks(api, details),
+            matchedChunks: matchedChunks(matched.get(api.apiId) ?? [], details),
           },
         ];
       });
@@ -182,8 +182,8 @@ function toEndpoint(row: EndpointRow): SearchResult['endpoints'][number] {
   return { method: row.method, path: row.path, ...(row.summary ? { summary: row.summary } : {}) };
 }
 
-function matchedChunks(api: ApiScore, details: Map<string, ChunkDetail>): SearchResult['matchedChunks'] {
-  return api.chunks.slice(0, MATCHED_CHUNKS_PER_API).flatMap((chunk) => {
+function matchedChunks(chunks: FusedChunk[], details: Map<string, ChunkDetail>): SearchResult['matchedChunks'] {
+  return chunks.slice(0, MATCHED_CHUNKS_PER_API).flatMap((chunk) => {
     const detail = details.get(chunk.id);
     if (!detail) return [];
     return [
