@@ -61,12 +61,16 @@ export class PlatformClient {
     let last = -1;
     for (;;) {
       const items = await this.listAllApis(orgId);
-      const done = items.filter((item) => ['COMPLETED', 'FAILED'].includes(item.indexing?.status ?? '')).length;
-      const failed = items.filter((item) => item.indexing?.status === 'FAILED').length;
-      if (done !== last) onProgress(done, items.length, failed);
-      last = done;
-      if (done === items.length) return items;
-      if (Date.now() > deadline) throw new Error(`indexing of org "${orgId}" not finished after ${timeoutMs / 1000} s (${done}/${items.length})`);
+      // The gateway leaves `indexing` out when the AI app is too busy to answer in time: a poll
+      // without it says nothing about progress.
+      if (items.every((item) => item.indexing)) {
+        const done = items.filter((item) => ['COMPLETED', 'FAILED'].includes(item.indexing!.status)).length;
+        const failed = items.filter((item) => item.indexing!.status === 'FAILED').length;
+        if (done !== last) onProgress(done, items.length, failed);
+        last = done;
+        if (done === items.length) return items;
+      }
+      if (Date.now() > deadline) throw new Error(`indexing of org "${orgId}" not finished after ${timeoutMs / 1000} s (${Math.max(last, 0)}/${items.length})`);
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }
