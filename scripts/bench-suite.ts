@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { vector } from '@electric-sql/pglite-pgvector';
 import autocannon from 'autocannon';
 import pgvector from 'pgvector';
+import { PGLITE_EXTENSIONS } from '#database';
 import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { chunkSpec, loadSpec, operationEntries, SPEC_LIMITS } from '#spec';
 import { percentile } from './eval-metrics.js';
@@ -102,7 +101,7 @@ export async function hnswRecall(
   efSearch: number,
   provider: EmbeddingProvider & { close?: () => Promise<void> },
 ): Promise<{ recall: number; chunks: number; annMs: number; exactMs: number }> {
-  const db = await PGlite.create(join(dataDir, 'ai'), { extensions: { vector, pg_trgm } });
+  const db = await PGlite.create(join(dataDir, 'ai'), { extensions: PGLITE_EXTENSIONS });
   const dims = provider.dimensions;
   try {
     const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`, [orgId, provider.modelId])).rows;

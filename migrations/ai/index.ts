@@ -4,5 +4,6 @@ import { AddReindexRuns1764680000003 } from './1764680000003-AddReindexRuns.js';
 import { AddEmbeddingModels1764680000004 } from './1764680000004-AddEmbeddingModels.js';
 import { AddChunkTerms1764680000005 } from './1764680000005-AddChunkTerms.js';
 import { AddApiTerms1764680000006 } from './1764680000006-AddApiTerms.js';
+import { LexiconNearestWords1764680000007 } from './1764680000007-LexiconNearestWords.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007];

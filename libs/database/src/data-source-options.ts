@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { waitForDatabase } from './wait-for-database.js';
+
+/** The PostgreSQL extensions the migrations create, as PGlite bundles them. */
+export const PGLITE_EXTENSIONS = { vector, pg_trgm, btree_gist };
 
 export interface DatabaseTarget {
   /** PostgreSQL URL; when absent an embedded PGlite is used. */
@@ -56,7 +60,7 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     };
   }
   if (!opts.target.pgliteDir.startsWith('memory://')) mkdirSync(opts.target.pgliteDir, { recursive: true });
-  const pglite = await PGlite.create(opts.target.pgliteDir, { extensions: { vector, pg_trgm } });
+  const pglite = await PGlite.create(opts.target.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   return {
     pglite,
     options: {

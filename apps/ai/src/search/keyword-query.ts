@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
@@ -22,6 +23,8 @@ export interface KeywordQuery {
 const COMMON_TERM_SHARE = 0.2;
 const MIN_TYPO_LENGTH = 4;
 const MIN_TYPO_SIMILARITY = 0.35;
+/** The org's words nearest to an unknown one (by trigrams) among which the correction is chosen. */
+const TYPO_CANDIDATES = 10;
 
 /**
  * Turns a natural-language request into weighted full-text terms: stemmed and without stop
@@ -45,17 +48,17 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   );
   const frequency = new Map(known.map((row) => [row.word, Number(row.chunk_count)]));
 
+  const corrections = await nearestWords(
+    manager,
+    orgId,
+    words.filter((word) => !frequency.has(word) && word.length >= MIN_TYPO_LENGTH),
+  );
   const terms: KeywordTerm[] = [];
   for (const word of words) {
     const known = frequency.get(word);
-    if (known !== undefined) {
-      terms.push({ lexeme: word, weight: idf(known, chunkCount), chunkCount: known });
-      continue;
-    }
-    const correction = word.length >= MIN_TYPO_LENGTH ? await nearestWord(manager, orgId, word) : undefined;
-    if (correction) {
-      terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), chunkCount: correction.count, correctedFrom: word });
-    }
+    const correction = corrections.get(word);
+    if (known !== undefined) terms.push({ lexeme: word, weight: idf(known, chunkCount), chunkCount: known });
+    else if (correction) terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), chunkCount: correction.count, correctedFrom: word });
   }
   if (terms.length === 0) return undefined;
 
@@ -63,14 +66,52 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   return { terms, matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme) };
 }
 
-async function nearestWord(manager: EntityManager, orgId: string, word: string): Promise<{ word: string; count: number } | undefined> {
-  const [row]: { word: string; chunk_count: number }[] = await manager.query(
-    `SELECT word, chunk_count FROM platform_ai.lexicon
-     WHERE org_id = $1 AND word % $2 AND similarity(word, $2) >= $3
-     ORDER BY similarity(word, $2) DESC, chunk_count DESC LIMIT 1`,
-    [orgId, word, MIN_TYPO_SIMILARITY],
+export interface Correction {
+  word: string;
+  count: number;
+}
+
+/** An unknown word the user typed and one of the org's words near it by trigrams. */
+export interface CorrectionCandidate {
+  typed: string;
+  word: string;
+  chunkCount: number;
+  similarity: number;
+}
+
+async function nearestWords(manager: EntityManager, orgId: string, words: string[]): Promise<Map<string, Correction>> {
+  if (words.length === 0) return new Map();
+  const rows: CorrectionCandidate[] = await manager.query(
+    `SELECT q.typed, c.word, c.chunk_count AS "chunkCount", c.similarity
+     FROM unnest($2::text[]) AS q(typed)
+     CROSS JOIN LATERAL (
+       SELECT word, chunk_count, similarity(word, q.typed) AS similarity FROM platform_ai.lexicon
+       WHERE org_id = $1 ORDER BY word <-> q.typed LIMIT $3
+     ) c
+     WHERE c.similarity >= $4`,
+    [orgId, words, TYPO_CANDIDATES, MIN_TYPO_SIMILARITY],
   );
-  return row ? { word: row.word, count: Number(row.chunk_count) } : undefined;
+  return chooseCorrections(rows);
+}
+
+/**
+ * The correction of each typed word among its candidates (the org's words nearest to it by
+ * trigrams): the one fewest edits away, then the most similar, then the most used. Trigrams find
+ * candidates fast but rank short stems too high: "grammer" is nearer "gramm" than "grammar".
+ */
+export function chooseCorrections(candidates: CorrectionCandidate[]): Map<string, Correction> {
+  const best = new Map<string, CorrectionCandidate & { edits: number }>();
+  for (const candidate of candidates) {
+    const scored = { ...candidate, chunkCount: Number(candidate.chunkCount), similarity: Number(candidate.similarity), edits: distance(candidate.typed, candidate.word) };
+    const current = best.get(candidate.typed);
+    if (!current || isBetter(scored, current)) best.set(candidate.typed, scored);
+  }
+  return new Map([...best].map(([typed, { word, chunkCount }]) => [typed, { word, count: chunkCount }]));
+}
+
+function isBetter(a: { edits: number; similarity: number; chunkCount: number }, b: typeof a): boolean {
+  if (a.edits !== b.edits) return a.edits < b.edits;
+  return a.similarity !== b.similarity ? a.similarity > b.similarity : a.chunkCount > b.chunkCount;
 }
 
 /** BM25's inverse document frequency, never negative. */
