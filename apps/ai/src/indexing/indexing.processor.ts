@@ -177,15 +177,18 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     return hashed.map((chunk) => ({ ...chunk, embedding: vectors.get(chunk.contentHash)! }));
   }
 
-  /** After the last retry, a job that kept failing leaves its reason in the status. */
+  /**
+   * A job that failed for good leaves its reason in the status. For good means BullMQ set
+   * `finishedOn` instead of scheduling a retry: after the last attempt, and also at once when it
+   * gives up on a job whose worker stalled too often (an unrecoverable error, whatever attempts remain).
+   */
   @OnWorkerEvent('failed')
   async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
     if (!job || job.name === IndexingJobName.Delete) return;
     const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob | ReembedApiJob;
-    const attempts = job.opts.attempts ?? 1;
-    this.logger.error(`API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${attempts} failed: ${error.message}`);
-    if (job.attemptsMade < attempts) return;
-    const reason = `Indexing failed after ${attempts} attempts: ${error.message}`;
+    this.logger.error(`API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${job.opts.attempts ?? 1} failed: ${error.message}`);
+    if (!job.finishedOn) return;
+    const reason = `Indexing failed after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}: ${error.message}`;
     this.metrics.jobs.inc({ kind: job.name, outcome: 'failed' });
     // A failed re-embedding holds up the model switch, not the API: its live index keeps serving.
     if (job.name === IndexingJobName.Reembed) return this.models.recordFailure((job.data as ReembedApiJob).model, apiId, reason);
