@@ -146,10 +146,10 @@ export async function registerLarge(client: PlatformClient, orgId: string, specI
     const doc = JSON.parse(api.spec) as { components?: { schemas?: object }; definitions?: object };
     const operations = operationEntries(doc).length;
     if (operations > SPEC_LIMITS.maxOperations) continue;
-    await client.registerApi({ orgId, ...api }).then(() => {
-      registered++;
-      estimate += 2 + operations + Object.keys(doc.components?.schemas ?? doc.definitions ?? {}).length;
-    }, () => undefined); // a duplicate name/version: skip it
+    const added = await client.registerApi({ orgId, ...api }).then(() => true, () => false); // false: a duplicate name/version
+    if (!added) continue;
+    registered++;
+    estimate += 2 + operations + Object.keys(doc.components?.schemas ?? doc.definitions ?? {}).length;
     if (registered % 200 === 0) console.log(`  ${registered} registered, ~${estimate} chunks`);
   }
   const records = await client.waitUntilIndexed(orgId, (done, total) => console.log(`  indexed ${done}/${total}`), 6 * 3600_000);
