@@ -164,11 +164,15 @@ export class IndexStoreService {
     );
   }
 
-  /** Records why this revision cannot be indexed; the previous index (if any) keeps serving. */
+  /**
+   * Records why this revision cannot be indexed; the previous index (if any) keeps serving. A
+   * revision already COMPLETED stays so: a job can fail after its work committed (its BullMQ lock
+   * lapsed before it could report), and every job starts by setting IN_PROGRESS.
+   */
   async markFailed(apiId: string, revision: number, reason: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE platform_ai.api_indexing_status SET status = 'FAILED', error = $3, updated_at = now()
-       WHERE api_id = $1 AND revision = $2 AND NOT deleted`,
+       WHERE api_id = $1 AND revision = $2 AND NOT deleted AND status <> 'COMPLETED'`,
       [apiId, revision, reason.slice(0, 2000)],
     );
   }
