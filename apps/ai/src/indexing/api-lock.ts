@@ -22,7 +22,7 @@ export class ApiLocks {
 
   async acquire(apiId: string): Promise<Lease | undefined> {
     const redis = this.redis;
-    const key = `${this.keyPrefix}:api-lock:${apiId}`;
+    const key = this.key(apiId);
     const token = randomUUID();
     if ((await redis.set(key, token, 'PX', this.ttlMs, 'NX')) !== 'OK') return undefined;
     const renew = setInterval(() => void redis.eval(EXTEND, 1, key, token, String(this.ttlMs)).catch(() => undefined), this.ttlMs / 3);
@@ -33,5 +33,14 @@ export class ApiLocks {
         await redis.eval(RELEASE, 1, key, token).catch(() => undefined);
       },
     };
+  }
+
+  /** Whether some worker, in any process, is on this API now. */
+  async isHeld(apiId: string): Promise<boolean> {
+    return (await this.redis.exists(this.key(apiId))) === 1;
+  }
+
+  private key(apiId: string): string {
+    return `${this.keyPrefix}:api-lock:${apiId}`;
   }
 }

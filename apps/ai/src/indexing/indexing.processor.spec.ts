@@ -28,8 +28,11 @@ describe('IndexingProcessor.onFailed', () => {
       {} as EmbeddingModelsService,
       {} as AiConfig,
     );
+    // Set up by onApplicationBootstrap in the app: here, whether a worker still holds the API.
+    const held = new Set<string>();
+    Object.assign(processor, { locks: { isHeld: async (apiId: string) => held.has(apiId) } });
     const onFailed = (job: ReturnType<typeof failedJob>, error: Error) => processor.onFailed(job as unknown as Parameters<IndexingProcessor['onFailed']>[0], error);
-    return { markFailed, finish, metrics, onFailed };
+    return { markFailed, finish, held, onFailed };
   };
 
   it('should leave the status alone while BullMQ will retry the job', async () => {
@@ -49,5 +52,12 @@ describe('IndexingProcessor.onFailed', () => {
     await onFailed(failedJob(IndexingJobName.Reindex, 1, Date.now()), new UnrecoverableError('job stalled more than allowable limit'));
     expect(markFailed).toHaveBeenCalledWith('api-1', 3, 'Indexing failed after 1 attempt: job stalled more than allowable limit');
     expect(finish).toHaveBeenCalledWith(expect.objectContaining({ apiId: 'api-1' }), { error: 'Indexing failed after 1 attempt: job stalled more than allowable limit' });
+  });
+
+  it('should leave the status to the worker still on the API when BullMQ gave up on its job', async () => {
+    const { markFailed, held, onFailed } = setup();
+    held.add('api-1');
+    await onFailed(failedJob(IndexingJobName.Index, 1, Date.now()), new UnrecoverableError('job stalled more than allowable limit'));
+    expect(markFailed).not.toHaveBeenCalled();
   });
 });

@@ -180,14 +180,16 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   /**
    * A job that failed for good leaves its reason in the status. For good means BullMQ set
    * `finishedOn` instead of scheduling a retry: after the last attempt, and also at once when it
-   * gives up on a job whose worker stalled too often (an unrecoverable error, whatever attempts remain).
+   * gives up on a job whose worker stalled too often (an unrecoverable error, whatever attempts
+   * remain). That happens too when a worker's event loop was held up past the lock while it went
+   * on with the job: then the worker still holds the API and writes the outcome itself.
    */
   @OnWorkerEvent('failed')
   async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
     if (!job || job.name === IndexingJobName.Delete) return;
     const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob | ReembedApiJob;
     this.logger.error(`API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${job.opts.attempts ?? 1} failed: ${error.message}`);
-    if (!job.finishedOn) return;
+    if (!job.finishedOn || (await this.locks.isHeld(apiId))) return;
     const reason = `Indexing failed after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}: ${error.message}`;
     this.metrics.jobs.inc({ kind: job.name, outcome: 'failed' });
     // A failed re-embedding holds up the model switch, not the API: its live index keeps serving.
