@@ -136,17 +136,26 @@ export class ChunkRetriever {
     const similarity = query.vector
       ? `1 - (${this.embedding} <=> ${params.add(pgvector.toSql(query.vector))}::vector(${this.dims}))`
       : '0';
-    const keyword = query.keywords
-      ? `coalesce((SELECT sum(t.weight * p.rank) FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
-           WHERE p.chunk_id = c.id), 0)`
-      : '0';
+    const ids = params.add(apiIds);
+    const model = params.add(this.scope.model);
+    // The operations' keyword scores in one pass over these APIs' postings (by API: a few index
+    // look-ups), not a sub-query per operation: a large spec has hundreds.
+    const keywordScores = query.keywords
+      ? `LEFT JOIN (
+           SELECT p.chunk_id, sum(t.weight * p.rank) AS keyword
+           FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
+           WHERE p.api_id = ANY(${ids}) AND p.model = ${model} AND p.level = 'L2'
+           GROUP BY p.chunk_id
+         ) k ON k.chunk_id = c.id`
+      : '';
     const { methods, tags } = this.scope.filters;
     const rows = await this.manager.query(
       `SELECT * FROM (
-         SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity, ${keyword} AS keyword,
+         SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
+           ${query.keywords ? 'coalesce(k.keyword, 0)' : '0'} AS keyword,
            row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
-         FROM platform_ai.api_chunks c
-         WHERE c.api_id = ANY(${params.add(apiIds)}) AND c.level = 'L2' AND c.model = ${params.add(this.scope.model)}
+         FROM platform_ai.api_chunks c ${keywordScores}
+         WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
            ${methods?.length ? `AND c.method = ANY(${params.add(methods)})` : ''}
            ${tags?.length ? `AND EXISTS (SELECT 1 FROM unnest(c.tags) tag WHERE lower(tag) = ANY(${params.add(lower(tags))}))` : ''}
        ) ranked
