@@ -1,11 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
+import type { AiConfig } from '#config';
 import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
+import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { buildKeywordQuery } from './keyword-query.js';
 import { expandAbbreviations } from './query-normalizer.js';
@@ -17,7 +19,6 @@ const CANDIDATES_PER_RETRIEVER = 300;
 const MATCHED_CHUNKS_PER_API = 3;
 const SNIPPET_CHARS = 300;
 const BROWSE_LIMIT = 1000;
-const HNSW_EF_SEARCH = 200;
 /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
 const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
 
@@ -35,6 +36,7 @@ export class SearchService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly models: EmbeddingModelsService,
+    @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
   /**
@@ -101,7 +103,7 @@ export class SearchService {
     return this.dataSource.transaction(async (manager) => {
       // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-      await manager.query(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`);
+      await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
       const retriever = new ChunkRetriever(manager, scope);
       const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
 
