@@ -84,6 +84,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       const response = await search({ orgId: ORG, query: 'playlsits', mode: 'keyword' });
       expect(response.status).toBe(200);
       expect(response.body.results[0]?.apiId).toBe(spotifyId);
+      // Two swapped letters leave few trigrams in common: corrected because it is two edits away.
+      const swapped = await search({ orgId: ORG, query: 'sytsem', mode: 'keyword' });
+      expect(swapped.body.results[0]?.apiId).toBe(petstoreId);
       const none = await search({ orgId: ORG, query: 'zzzzqqqq', mode: 'keyword' });
       expect(none.body.results).toEqual([]);
     });

@@ -7,5 +7,6 @@ import { AddApiTerms1764680000006 } from './1764680000006-AddApiTerms.js';
 import { LexiconNearestWords1764680000007 } from './1764680000007-LexiconNearestWords.js';
 import { ChunkTermsByApi1764680000008 } from './1764680000008-ChunkTermsByApi.js';
 import { DropOrgWidePostingsIndex1764680000009 } from './1764680000009-DropOrgWidePostingsIndex.js';
+import { LexiconCorrectionIndex1764680000010 } from './1764680000010-LexiconCorrectionIndex.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007, ChunkTermsByApi1764680000008, DropOrgWidePostingsIndex1764680000009];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007, ChunkTermsByApi1764680000008, DropOrgWidePostingsIndex1764680000009, LexiconCorrectionIndex1764680000010];

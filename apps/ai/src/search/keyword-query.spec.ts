@@ -29,4 +29,25 @@ describe('chooseCorrections', () => {
     ]);
     expect(Object.fromEntries(corrections)).toEqual({ playlsits: { word: 'playlist', count: 7 }, albmu: { word: 'album', count: 5 } });
   });
+
+  it('should accept a dissimilar candidate only when it is a few edits away', () => {
+    const corrections = chooseCorrections([
+      // Two swapped letters share few trigrams, but are two edits.
+      { typed: 'paymnet', word: 'payment', chunkCount: 900, similarity: 0.33 },
+      // Neither similar nor near: no correction beats a wrong one.
+      { typed: 'zorblax', word: 'zone', chunkCount: 40, similarity: 0.2 },
+      // A short word may hold one edit, not two.
+      { typed: 'mesg', word: 'mask', chunkCount: 10, similarity: 0.1 },
+      { typed: 'accnt', word: 'account', chunkCount: 10, similarity: 0.2 },
+    ]);
+    expect(Object.fromEntries(corrections)).toEqual({ paymnet: { word: 'payment', count: 900 } });
+  });
+
+  it('should prefer a similar candidate to a dissimilar one fewer edits away', () => {
+    const corrections = chooseCorrections([
+      { typed: 'aloud', word: 'cloud', chunkCount: 90, similarity: 0.33 },
+      { typed: 'aloud', word: 'alou', chunkCount: 2, similarity: 0.5 },
+    ]);
+    expect(corrections.get('aloud')).toEqual({ word: 'alou', count: 2 });
+  });
 });

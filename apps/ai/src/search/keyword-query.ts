@@ -22,9 +22,16 @@ export interface KeywordQuery {
 // A term in more than this share of the org's chunks narrows nothing; it still adds to scores.
 const COMMON_TERM_SHARE = 0.2;
 const MIN_TYPO_LENGTH = 4;
+/** A candidate this similar by trigrams, or within `maxEdits` of the typed word, may be its correction. */
 const MIN_TYPO_SIMILARITY = 0.35;
 /** The org's words nearest to an unknown one (by trigrams) among which the correction is chosen. */
 const TYPO_CANDIDATES = 10;
+/**
+ * The lexicon words a typo may be corrected to, as the partial index `lexicon_correction_idx`
+ * (migration 1764680000010) holds them: used in more than one chunk, letters only. Paths, ids
+ * and one-off tokens are two thirds of a lexicon, and a user means none of them.
+ */
+const CORRECTABLE_WORD = `word !~ '[[:punct:][:digit:]]'`;
 
 /**
  * Turns a natural-language request into weighted full-text terms: stemmed and without stop
@@ -86,30 +93,48 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
      FROM unnest($2::text[]) AS q(typed)
      CROSS JOIN LATERAL (
        SELECT word, chunk_count, similarity(word, q.typed) AS similarity FROM platform_ai.lexicon
-       WHERE org_id = $1 ORDER BY word <-> q.typed LIMIT $3
-     ) c
-     WHERE c.similarity >= $4`,
-    [orgId, words, TYPO_CANDIDATES, MIN_TYPO_SIMILARITY],
+       WHERE org_id = $1 AND ${CORRECTABLE_WORD} ORDER BY word <-> q.typed LIMIT $3
+     ) c`,
+    [orgId, words, TYPO_CANDIDATES],
   );
-  return chooseCorrections(rows);
+  const chosen = chooseCorrections(rows); console.error("CORR", JSON.stringify([...chosen].map(([k, v]) => k + "→" + v.word))); return chosen;
 }
 
 /**
  * The correction of each typed word among its candidates (the org's words nearest to it by
  * trigrams): the one fewest edits away, then the most similar, then the most used. Trigrams find
  * candidates fast but rank short stems too high: "grammer" is nearer "gramm" than "grammar".
+ * Candidates similar enough by trigrams come first. Only when there are none may a dissimilar
+ * one a few edits away stand in: two swapped letters share few trigrams ("paymnet" and
+ * "payment": 0.33), while a real word the org doesn't use ("aloud") should not become any word
+ * one letter from it ("cloud").
  */
 export function chooseCorrections(candidates: CorrectionCandidate[]): Map<string, Correction> {
-  const best = new Map<string, CorrectionCandidate & { edits: number }>();
+  const best = new Map<string, ScoredCandidate>();
   for (const candidate of candidates) {
-    const scored = { ...candidate, chunkCount: Number(candidate.chunkCount), similarity: Number(candidate.similarity), edits: distance(candidate.typed, candidate.word) };
+    const similarity = Number(candidate.similarity);
+    const edits = distance(candidate.typed, candidate.word);
+    const similar = similarity >= MIN_TYPO_SIMILARITY;
+    if (!similar && edits > maxEdits(candidate.typed)) continue;
+    const scored = { ...candidate, chunkCount: Number(candidate.chunkCount), similarity, edits, similar };
     const current = best.get(candidate.typed);
     if (!current || isBetter(scored, current)) best.set(candidate.typed, scored);
   }
   return new Map([...best].map(([typed, { word, chunkCount }]) => [typed, { word, count: chunkCount }]));
 }
 
-function isBetter(a: { edits: number; similarity: number; chunkCount: number }, b: typeof a): boolean {
+interface ScoredCandidate extends CorrectionCandidate {
+  edits: number;
+  similar: boolean;
+}
+
+/** Edits a typo of this word may hold: one in a short word, two in a longer one. */
+function maxEdits(typed: string): number {
+  return typed.length <= 5 ? 1 : 2;
+}
+
+function isBetter(a: ScoredCandidate, b: ScoredCandidate): boolean {
+  if (a.similar !== b.similar) return a.similar;
   if (a.edits !== b.edits) return a.edits < b.edits;
   return a.similarity !== b.similarity ? a.similarity > b.similarity : a.chunkCount > b.chunkCount;
 }
