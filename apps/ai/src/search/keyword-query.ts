@@ -98,7 +98,7 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
      ) c`,
     [orgId, words, TYPO_CANDIDATES],
   );
-  const chosen = chooseCorrections(rows); console.error("CORR", JSON.stringify([...chosen].map(([k, v]) => k + "→" + v.word))); return chosen;
+  return chooseCorrections(rows);
 }
 
 /**
