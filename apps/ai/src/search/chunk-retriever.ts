@@ -33,9 +33,6 @@ export interface ChunkDetail {
 
 export interface EndpointRow extends EndpointCandidate {
   apiId: string;
-  method: string;
-  path: string;
-  summary: string | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { expandAbbreviations } from './query-normalizer.js';
+import { expandAbbreviations, namesSomething } from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -8,5 +8,27 @@ describe(expandAbbreviations.name, () => {
 
   it('should leave ordinary words and words that merely contain an abbreviation alone', () => {
     expect(expandAbbreviations('dbase imaging information')).toBe('dbase imaging information');
+  });
+});
+
+describe(namesSomething.name, () => {
+  it.each([
+    ["Play a song from Taylor Swift's newest album"],
+    ['What is the genre of The Mandalorian?'],
+    ["Play my playlist 'My Rock'"],
+    ['add it to a new playlist called "Current"'],
+    ['add it to a new playlist called “Current”'],
+    ['pause the song. Then play it on Kitchen speaker'],
+  ])('should see a name in %p', (query) => {
+    expect(namesSomething(query)).toBe(true);
+  });
+
+  it.each([
+    ['Send an invoice to a customer'],
+    ['live bid/ask fx rates for EUR/USD and other currency pairs'],
+    ["the customer's orders and the users' accounts"],
+    ['convert xml to JSON. Then validate it'],
+  ])('should see no name in %p', (query) => {
+    expect(namesSomething(query)).toBe(false);
   });
 });

@@ -51,3 +51,18 @@ export function expandAbbreviations(query: string): string {
     return expansion ? `${word} (${expansion})` : word;
   });
 }
+
+/** A quoted span: "Love Mariah", 'My Rock', “Current” (not an apostrophe inside a word). */
+const QUOTED = /(^|\s)["“'].+?["”'](?=[\s.,!?;:]|$)/u;
+/** A capital followed by lower case: a name, when the word does not start a sentence. */
+const CAPITALISED = /^\p{Lu}\p{Ll}/u;
+
+/**
+ * Whether the query refers to something by its name: a quoted title, or a capitalised word
+ * inside a sentence ("play Taylor Swift's newest album", "the genre of The Mandalorian").
+ * Acronyms (TV, EUR/USD, JSON) are not names.
+ */
+export function namesSomething(query: string): boolean {
+  if (QUOTED.test(query)) return true;
+  return query.split(/[.!?;:]\s+/).some((sentence) => sentence.trim().split(/\s+/).slice(1).some((word) => CAPITALISED.test(word)));
+}

@@ -1,4 +1,4 @@
-import { type Candidate, combineScores, fuseApis, rankApis, rankEndpoints } from './rank-fusion.js';
+import { type Candidate, combineScores, fuseApis, isSearchOperation, rankApis, rankEndpoints } from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
 const weights = { vector: 0.5, keyword: 0.5 };
@@ -56,17 +56,48 @@ describe(fuseApis.name, () => {
 });
 
 describe(rankEndpoints.name, () => {
+  const operation = (id: string, method: string, path: string, similarity: number, keyword: number, summary: string | null = null) => ({ id, method, path, summary, similarity, keyword });
   const rows = [
-    { id: 'get', similarity: 0.9, keyword: 0 },
-    { id: 'post', similarity: 0.8, keyword: 0.5 },
-    { id: 'delete', similarity: 0.1, keyword: 0 },
+    operation('get', 'GET', '/pets/{id}', 0.9, 0),
+    operation('post', 'POST', '/pets', 0.8, 0.5),
+    operation('delete', 'DELETE', '/pets/{id}', 0.1, 0),
   ];
+  const ids = (ranked: { id: string }[]) => ranked.map((row) => row.id);
 
   it('should put an operation that both signals like first', () => {
-    expect(rankEndpoints(rows, true, true).map((row) => row.id)).toEqual(['post', 'get', 'delete']);
+    expect(ids(rankEndpoints(rows, { vector: true, keyword: true }))).toEqual(['post', 'get', 'delete']);
   });
 
   it('should use only similarity when keyword search is off', () => {
-    expect(rankEndpoints(rows, true, false).map((row) => row.id)).toEqual(['get', 'post', 'delete']);
+    expect(ids(rankEndpoints(rows, { vector: true, keyword: false }))).toEqual(['get', 'post', 'delete']);
+  });
+
+  describe('when the query names something', () => {
+    const withLookups = [
+      ...rows,
+      operation('search-movie', 'GET', '/search/movie', 0.3, 0.1),
+      operation('search-tv', 'GET', '/search/tv', 0.2, 0),
+      operation('find', 'POST', '/graphql', 0.15, 0, 'Search for an item'),
+    ];
+
+    it("should move the API's two best search operations up", () => {
+      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true, namesSomething: true }))).toEqual(['post', 'search-movie', 'search-tv', 'get', 'find', 'delete']);
+    });
+
+    it('should leave search operations where they are otherwise', () => {
+      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true }))).toEqual(['post', 'get', 'search-movie', 'search-tv', 'find', 'delete']);
+    });
+  });
+});
+
+describe(isSearchOperation.name, () => {
+  it.each([
+    ['GET', '/search', null, true],
+    ['GET', '/v1/search/movie', null, true],
+    ['POST', '/query', 'Search for items', true],
+    ['DELETE', '/search/{id}', null, false],
+    ['GET', '/research/papers', 'Researchers and their papers', false],
+  ])('%s %s (%p) → %p', (method, path, summary, expected) => {
+    expect(isSearchOperation({ method, path, summary })).toBe(expected);
   });
 });

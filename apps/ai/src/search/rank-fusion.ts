@@ -124,6 +124,9 @@ export function fuseApis(vectorApis: ApiScore[], keyword: ApiKeywordScore[], wei
 
 export interface EndpointCandidate {
   id: string;
+  method: string;
+  path: string;
+  summary: string | null;
   similarity: number;
   keyword: number;
 }
@@ -136,15 +139,42 @@ export interface EndpointCandidate {
  */
 const ENDPOINT_KEYWORD_WEIGHT = 0.75;
 
-/** Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the API. */
-export function rankEndpoints<T extends EndpointCandidate>(rows: T[], useVector: boolean, useKeyword: boolean): T[] {
+/**
+ * What the API's best and second-best search operations gain when the query names something:
+ * acting on "Taylor Swift's newest album" starts with finding Taylor Swift. Measured on
+ * RestBench, op-recall@10: TMDB 0.726 → 0.823, Spotify 0.800 → 0.838 (the same within ±0.02
+ * for gains of 0.2–0.75 and for the best one to three search operations).
+ */
+const LOOKUP_BOOSTS = [0.5, 0.25];
+
+/**
+ * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
+ * API; with `namesSomething`, its search operations move up (see `LOOKUP_BOOSTS`).
+ */
+export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: { vector: boolean; keyword: boolean; namesSomething?: boolean }): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
   const maxKeyword = Math.max(0, ...rows.map((row) => row.keyword));
-  const vectorWeight = useKeyword ? 1 - ENDPOINT_KEYWORD_WEIGHT : 1;
-  const keywordWeight = useVector ? ENDPOINT_KEYWORD_WEIGHT : 1;
-  const score = (row: T) =>
-    (useVector ? vectorWeight * (max > min ? (row.similarity - min) / (max - min) : 1) : 0) +
-    (useKeyword && maxKeyword > 0 ? keywordWeight * (row.keyword / maxKeyword) : 0);
-  return [...rows].sort((a, b) => score(b) - score(a) || b.similarity - a.similarity);
+  const vectorWeight = signals.keyword ? 1 - ENDPOINT_KEYWORD_WEIGHT : 1;
+  const keywordWeight = signals.vector ? ENDPOINT_KEYWORD_WEIGHT : 1;
+  const scored = rows.map((row) => ({
+    row,
+    score:
+      (signals.vector ? vectorWeight * (max > min ? (row.similarity - min) / (max - min) : 1) : 0) +
+      (signals.keyword && maxKeyword > 0 ? keywordWeight * (row.keyword / maxKeyword) : 0),
+  }));
+  if (signals.namesSomething) {
+    const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => b.score - a.score);
+    LOOKUP_BOOSTS.forEach((boost, index) => {
+      if (lookups[index]) lookups[index].score += boost;
+    });
+  }
+  return scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row);
+}
+
+/** An operation that finds things by what the caller knows of them: `GET /search/movie`, "Search for an item". */
+export function isSearchOperation(operation: Pick<EndpointCandidate, 'method' | 'path' | 'summary'>): boolean {
+  const method = operation.method?.toUpperCase();
+  if (method !== 'GET' && method !== 'POST') return false;
+  return /\/search(\/|$)/i.test(operation.path ?? '') || /^search\b/i.test(operation.summary ?? '');
 }

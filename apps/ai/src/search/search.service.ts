@@ -10,7 +10,7 @@ import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type 
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { buildKeywordQuery } from './keyword-query.js';
-import { expandAbbreviations } from './query-normalizer.js';
+import { expandAbbreviations, namesSomething } from './query-normalizer.js';
 import { combineScores, type FusedChunk, fuseApis, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
@@ -90,6 +90,7 @@ export class SearchService {
 
     const mode = request.mode ?? 'hybrid';
     const expanded = expandAbbreviations(query);
+    const named = namesSomething(query);
     let vector: number[] | undefined;
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
@@ -126,7 +127,7 @@ export class SearchService {
       const results = top.flatMap((api): SearchResult[] => {
         const card = cards.get(api.apiId);
         if (!card) return [];
-        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], Boolean(vector), Boolean(keywords));
+        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], { vector: Boolean(vector), keyword: Boolean(keywords), namesSomething: named });
         return [
           {
             ...cardFields(card),
