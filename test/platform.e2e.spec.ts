@@ -89,6 +89,15 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(swapped.body.results[0]?.apiId).toBe(petstoreId);
       const none = await search({ orgId: ORG, query: 'zzzzqqqq', mode: 'keyword' });
       expect(none.body.results).toEqual([]);
+      // A word spelt right is no typo, however near a word of the specs ("pets").
+      const english = await search({ orgId: ORG, query: 'pots', mode: 'keyword' });
+      expect(english.body.results).toEqual([]);
+    });
+
+    it('should put the search operation first among the endpoints when the query names something', async () => {
+      const response = await search({ orgId: ORG, query: 'Follow Taylor Swift', maxEndpoints: 3 });
+      const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
+      expect(spotify.endpoints).toContainEqual(expect.objectContaining({ method: 'GET', path: '/search' }));
     });
 
     it('should list every API matching the filters when the query is empty', async () => {

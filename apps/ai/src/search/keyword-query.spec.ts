@@ -1,4 +1,4 @@
-import { chooseCorrections } from './keyword-query.js';
+import { chooseCorrections, sameWord } from './keyword-query.js';
 
 describe('chooseCorrections', () => {
   it('should prefer the candidate fewest edits away over the one nearest by trigrams', () => {
@@ -49,5 +49,26 @@ describe('chooseCorrections', () => {
       { typed: 'aloud', word: 'alou', chunkCount: 2, similarity: 0.5 },
     ]);
     expect(corrections.get('aloud')).toEqual({ word: 'alou', count: 2 });
+  });
+});
+
+describe(sameWord.name, () => {
+  it.each([
+    ['neighbour', 'neighbor'],
+    ['pub/sub', 'pubsub'],
+    ['instal', 'install'],
+    ['threaten', 'threat'],
+    ['rainfal', 'rain'],
+  ])('should see %p and %p as forms of one word', (a, b) => {
+    expect(sameWord(a, b)).toBe(true);
+  });
+
+  it.each([
+    ['lead', 'read'],
+    ['telemarket', 'evemarket'],
+    ['underground', 'under'],
+    ['cat', 'categori'],
+  ])('should see %p and %p as different words', (a, b) => {
+    expect(sameWord(a, b)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { expandAbbreviations, namesSomething } from './query-normalizer.js';
+import { expandAbbreviations, nameWords, namesSomething } from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -30,5 +30,11 @@ describe(namesSomething.name, () => {
     ['convert xml to JSON. Then validate it'],
   ])('should see no name in %p', (query) => {
     expect(namesSomething(query)).toBe(false);
+  });
+});
+
+describe(nameWords.name, () => {
+  it('should collect the words of quoted titles and capitalised words inside sentences, in lower case', () => {
+    expect([...nameWords("Add The Dark Side of the Moon to my 'Road Trip' playlist")].sort()).toEqual(['dark', 'moon', 'road', 'side', 'the', 'trip']);
   });
 });

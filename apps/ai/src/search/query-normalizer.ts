@@ -52,17 +52,23 @@ export function expandAbbreviations(query: string): string {
   });
 }
 
-/** A quoted span: "Love Mariah", 'My Rock', “Current” (not an apostrophe inside a word). */
-const QUOTED = /(^|\s)["“'].+?["”'](?=[\s.,!?;:]|$)/u;
+/** Quoted spans: "Love Mariah", 'My Rock', “Current” (not an apostrophe inside a word). */
+const QUOTED = /(?:^|\s)["“'](.+?)["”'](?=[\s.,!?;:]|$)/gu;
 /** A capital followed by lower case: a name, when the word does not start a sentence. */
 const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 
 /**
- * Whether the query refers to something by its name: a quoted title, or a capitalised word
- * inside a sentence ("play Taylor Swift's newest album", "the genre of The Mandalorian").
+ * The words (lower case) with which the query names something: those of a quoted title and
+ * capitalised words inside a sentence ("play Taylor Swift's newest album" → taylor, swift's).
  * Acronyms (TV, EUR/USD, JSON) are not names.
  */
+export function nameWords(query: string): Set<string> {
+  const quoted = [...query.matchAll(QUOTED)].flatMap((match) => match[1].split(/\s+/));
+  const capitalised = query.split(/[.!?;:]\s+/).flatMap((sentence) => sentence.trim().split(/\s+/).slice(1).filter((word) => CAPITALISED.test(word)));
+  return new Set([...quoted, ...capitalised].map((word) => word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean));
+}
+
+/** Whether the query refers to something by its name (see `nameWords`). */
 export function namesSomething(query: string): boolean {
-  if (QUOTED.test(query)) return true;
-  return query.split(/[.!?;:]\s+/).some((sentence) => sentence.trim().split(/\s+/).slice(1).some((word) => CAPITALISED.test(word)));
+  return nameWords(query).size > 0;
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
@@ -9,6 +9,7 @@ import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
+import { englishWords } from './english-words.js';
 import { buildKeywordQuery } from './keyword-query.js';
 import { expandAbbreviations, namesSomething } from './query-normalizer.js';
 import { combineScores, type FusedChunk, fuseApis, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from './rank-fusion.js';
@@ -29,7 +30,7 @@ const RESULT_CACHE = 500;
 const RESULT_TTL_MS = 60_000;
 
 @Injectable()
-export class SearchService {
+export class SearchService implements OnModuleInit {
   private readonly queryVectors = new LRUCache<string, number[]>({ max: QUERY_VECTOR_CACHE });
   private readonly results = new LRUCache<string, SearchResponse>({ max: RESULT_CACHE, ttl: RESULT_TTL_MS });
 
@@ -38,6 +39,11 @@ export class SearchService {
     private readonly models: EmbeddingModelsService,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
+
+  /** The first search should not wait for the dictionary that tells typos from words. */
+  onModuleInit(): void {
+    englishWords();
+  }
 
   /**
    * Answers from the result cache when the same search was made since the org's index last
