@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
 import { isEnglishWord } from './english-words.js';
-import { nameWords } from './query-normalizer.js';
+import { isAbbreviation, nameWords } from './query-normalizer.js';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
 export interface KeywordTerm {
@@ -89,14 +89,17 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   return { terms, matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme) };
 }
 
-/** What a typed word is: a name the query uses, English (or a compound of English words: "pen-written"), or neither. */
+/**
+ * What a typed word is: a name the query uses, English (or a compound of English words:
+ * "pen-written"; or shorthand the query spells out beside it: "acct"), or neither.
+ */
 type Spelling = 'name' | 'english' | 'unknown';
 
 function spellingOf(token: string, names: Set<string>): Spelling {
   const word = token.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
   if (names.has(word) || names.has(token.toLowerCase())) return 'name';
   const parts = word.replace(/['’]s$/, '').split(/[^\p{L}]+/u).filter(Boolean);
-  return parts.length > 0 && parts.every((part) => isEnglishWord(part)) ? 'english' : 'unknown';
+  return parts.length > 0 && parts.every((part) => isEnglishWord(part) || isAbbreviation(part)) ? 'english' : 'unknown';
 }
 
 /** When two typed words stem alike, the one that allows fewer corrections decides. */

@@ -1,4 +1,4 @@
-import { expandAbbreviations, nameWords, namesSomething } from './query-normalizer.js';
+import { expandAbbreviations, isAbbreviation, nameWords, namesSomething } from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -8,6 +8,11 @@ describe(expandAbbreviations.name, () => {
 
   it('should leave ordinary words and words that merely contain an abbreviation alone', () => {
     expect(expandAbbreviations('dbase imaging information')).toBe('dbase imaging information');
+  });
+
+  it('should tell which words it spells out', () => {
+    expect(isAbbreviation('acct')).toBe(true);
+    expect(isAbbreviation('constructor')).toBe(false);
   });
 });
 

@@ -44,6 +44,11 @@ const ABBREVIATIONS: Record<string, string> = {
   vid: 'video',
 };
 
+/** Whether a lower-case word is shorthand that `expandAbbreviations` spells out ("acct"). */
+export function isAbbreviation(word: string): boolean {
+  return Object.hasOwn(ABBREVIATIONS, word);
+}
+
 /** The query with common abbreviations spelled out beside them ("sms otp" → "sms (text message) otp (…)"). */
 export function expandAbbreviations(query: string): string {
   return query.replace(/[\p{L}\p{N}]+/gu, (word) => {
