@@ -94,10 +94,25 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(english.body.results).toEqual([]);
     });
 
-    it('should put the search operation first among the endpoints when the query names something', async () => {
-      const response = await search({ orgId: ORG, query: 'Follow Taylor Swift', maxEndpoints: 3 });
-      const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
-      expect(spotify.endpoints).toContainEqual(expect.objectContaining({ method: 'GET', path: '/search' }));
+    it('should find an operation by the words of its path alone', async () => {
+      const spec = { openapi: '3.0.3', info: { title: 'Fleet', version: '1' }, paths: { '/widgets/{id}/recalibrate': { post: { responses: { '204': { description: 'Done' } } } } } };
+      const created = await register({ orgId: ORG, name: 'Fleet', version: '1', spec });
+      await expect(waitForStatus(stack, reader, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
+      const response = await search({ orgId: ORG, query: 'recalibrate', mode: 'keyword' });
+      expect(response.body.results[0]).toMatchObject({ apiId: created.body.apiId, endpoints: [{ method: 'POST', path: '/widgets/{id}/recalibrate' }] });
+    });
+
+    it('should move the search operation up among the endpoints when the query names something', async () => {
+      const searchPosition = async (query: string) => {
+        const response = await search({ orgId: ORG, query, maxEndpoints: 50 });
+        const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
+        return spotify.endpoints.findIndex((endpoint: { method: string; path: string }) => endpoint.method === 'GET' && endpoint.path === '/search');
+      };
+      const named = await searchPosition('Follow Taylor Swift');
+      expect(named).toBeGreaterThanOrEqual(0);
+      expect(named).toBeLessThan(5);
+      // The same words, no longer a name.
+      expect(await searchPosition('follow taylor swift')).toBeGreaterThan(named);
     });
 
     it('should list every API matching the filters when the query is empty', async () => {
