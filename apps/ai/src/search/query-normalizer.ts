@@ -1,5 +1,7 @@
 /**
- * Shorthand people type into a search box, spelled out. General API vocabulary only: the
+ * Shorthand people type into a search box, spelled out. General API vocabulary only, and only
+ * shorthand specs seldom use themselves: an expansion adds words to the query, and "ocr" spelt
+ * out as "optical character recognition" outweighed "receipts" in "ocr receipts". The
  * expansion is added next to the word (both are searched), never substituted for it.
  */
 const ABBREVIATIONS: Record<string, string> = {
@@ -17,11 +19,14 @@ const ABBREVIATIONS: Record<string, string> = {
   docs: 'documents',
   env: 'environment',
   geo: 'geolocation',
+  i18n: 'internationalization',
   img: 'image',
   imgs: 'images',
   info: 'information',
   ip: 'ip address',
+  k8s: 'kubernetes',
   kyc: 'know your customer identity verification',
+  l10n: 'localization',
   mfa: 'multi-factor authentication',
   msg: 'message',
   msgs: 'messages',
@@ -37,6 +42,8 @@ const ABBREVIATIONS: Record<string, string> = {
   repos: 'repositories',
   sms: 'text message',
   sso: 'single sign-on',
+  stt: 'speech to text',
+  tts: 'text to speech',
   tx: 'transaction',
   txn: 'transaction',
   txns: 'transactions',
