@@ -174,7 +174,7 @@ export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: {
 
 /** An operation that finds things by what the caller knows of them: `GET /search/movie`, "Search for an item". */
 export function isSearchOperation(operation: Pick<EndpointCandidate, 'method' | 'path' | 'summary'>): boolean {
-  const method = operation.method?.toUpperCase();
+  const method = operation.method.toUpperCase();
   if (method !== 'GET' && method !== 'POST') return false;
-  return /\/search(\/|$)/i.test(operation.path ?? '') || /^search\b/i.test(operation.summary ?? '');
+  return /\/search(\/|$)/i.test(operation.path) || /^search\b/i.test(operation.summary ?? '');
 }
