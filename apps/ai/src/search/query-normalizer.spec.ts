@@ -24,6 +24,8 @@ describe(namesSomething.name, () => {
     ['add it to a new playlist called "Current"'],
     ['add it to a new playlist called “Current”'],
     ['pause the song. Then play it on Kitchen speaker'],
+    ['Follow Taylor Swift'],
+    ["Add Songs To My 'Road Trip' Playlist"],
   ])('should see a name in %p', (query) => {
     expect(namesSomething(query)).toBe(true);
   });
@@ -33,6 +35,7 @@ describe(namesSomething.name, () => {
     ['live bid/ask fx rates for EUR/USD and other currency pairs'],
     ["the customer's orders and the users' accounts"],
     ['convert xml to JSON. Then validate it'],
+    ['Send Text Messages To Customers'],
   ])('should see no name in %p', (query) => {
     expect(namesSomething(query)).toBe(false);
   });

@@ -68,6 +68,8 @@ export function expandAbbreviations(query: string): string {
 const QUOTED = /(?:^|\s)["“'](.+?)["”'](?=[\s.,!?;:]|$)/gu;
 /** A capital followed by lower case: a name, when the word does not start a sentence. */
 const CAPITALISED = /^\p{Lu}\p{Ll}/u;
+/** A query this long with every word capitalised is written in title case. */
+const TITLE_CASE_WORDS = 4;
 
 /**
  * The words (lower case) with which the query names something: those of a quoted title and
@@ -76,8 +78,16 @@ const CAPITALISED = /^\p{Lu}\p{Ll}/u;
  */
 export function nameWords(query: string): Set<string> {
   const quoted = [...query.matchAll(QUOTED)].flatMap((match) => match[1].split(/\s+/));
-  const capitalised = query.split(/[.!?;:]\s+/).flatMap((sentence) => sentence.trim().split(/\s+/).slice(1).filter((word) => CAPITALISED.test(word)));
+  const capitalised = isTitleCase(query)
+    ? []
+    : query.split(/[.!?;:]\s+/).flatMap((sentence) => sentence.trim().split(/\s+/).slice(1).filter((word) => CAPITALISED.test(word)));
   return new Set([...quoted, ...capitalised].map((word) => word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean));
+}
+
+/** "Send Text Messages To Customers": every word capitalised is a style, not a list of names. */
+function isTitleCase(query: string): boolean {
+  const words = query.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+  return words.length >= TITLE_CASE_WORDS && words.every((word) => /^[^\p{L}]*\p{Lu}/u.test(word));
 }
 
 /** Whether the query refers to something by its name (see `nameWords`). */
