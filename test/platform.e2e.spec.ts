@@ -103,8 +103,8 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     });
 
     it('should move the search operation up among the endpoints when the query names something', async () => {
-      const searchPosition = async (query: string) => {
-        const response = await search({ orgId: ORG, query, maxEndpoints: 50 });
+      const searchPosition = async (query: string, mode = 'hybrid') => {
+        const response = await search({ orgId: ORG, query, mode, maxEndpoints: 50 });
         const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
         return spotify.endpoints.findIndex((endpoint: { method: string; path: string }) => endpoint.method === 'GET' && endpoint.path === '/search');
       };
@@ -113,6 +113,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(named).toBeLessThan(5);
       // The same words, no longer a name.
       expect(await searchPosition('follow taylor swift')).toBeGreaterThan(named);
+      // A name the specs know is no data to look up (keyword search: query vectors differ by case).
+      expect(await searchPosition('Follow artists on Spotify', 'keyword')).toBe(await searchPosition('follow artists on spotify', 'keyword'));
+      expect(await searchPosition('Follow artists on Taylor', 'keyword')).toBeLessThan(await searchPosition('follow artists on taylor', 'keyword'));
     });
 
     it('should list every API matching the filters when the query is empty', async () => {

@@ -19,6 +19,8 @@ export interface KeywordQuery {
   terms: KeywordTerm[];
   /** Which chunks are candidates: those with any of these terms (the ones not too common to discriminate). */
   matchTerms: string[];
+  /** Whether the query names something the org's specs never mention (a song, a person: data to look up). */
+  namesUnknownThing: boolean;
 }
 
 // A term in more than this share of the org's chunks narrows nothing; it still adds to scores.
@@ -86,7 +88,11 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   if (terms.length === 0) return undefined;
 
   const discriminating = terms.filter((term) => term.chunkCount <= COMMON_TERM_SHARE * chunkCount);
-  return { terms, matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme) };
+  return {
+    terms,
+    matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme),
+    namesUnknownThing: words.some((word) => spelling.get(word) === 'name' && !frequency.has(word)),
+  };
 }
 
 /**

@@ -81,7 +81,7 @@ describe(rankEndpoints.name, () => {
     ];
 
     it("should move the API's two best search operations up", () => {
-      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true, namesSomething: true }))).toEqual(['post', 'search-movie', 'search-tv', 'get', 'find', 'delete']);
+      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true, namesUnknownThing: true }))).toEqual(['post', 'search-movie', 'search-tv', 'get', 'find', 'delete']);
     });
 
     it('should leave search operations where they are otherwise', () => {

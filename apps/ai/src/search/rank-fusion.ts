@@ -140,18 +140,18 @@ export interface EndpointCandidate {
 const ENDPOINT_KEYWORD_WEIGHT = 0.75;
 
 /**
- * What the API's best and second-best search operations gain when the query names something:
- * acting on "Taylor Swift's newest album" starts with finding Taylor Swift. Measured on
- * RestBench, op-recall@10: TMDB 0.726 → 0.823, Spotify 0.800 → 0.838 (the same within ±0.02
- * for gains of 0.2–0.75 and for the best one to three search operations).
+ * What the API's best and second-best search operations gain when the query names something the
+ * specs never mention: acting on "Taylor Swift's newest album" starts with finding Taylor Swift.
+ * Measured on RestBench, op-recall@10: TMDB 0.726 → 0.823, Spotify 0.800 → 0.838 (the same
+ * within ±0.02 for gains of 0.2–0.75 and for the best one to three search operations).
  */
 const LOOKUP_BOOSTS = [0.5, 0.25];
 
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesSomething`, its search operations move up (see `LOOKUP_BOOSTS`).
+ * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`).
  */
-export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: { vector: boolean; keyword: boolean; namesSomething?: boolean }): T[] {
+export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean }): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
   const maxKeyword = Math.max(0, ...rows.map((row) => row.keyword));
@@ -163,7 +163,7 @@ export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: {
       (signals.vector ? vectorWeight * (max > min ? (row.similarity - min) / (max - min) : 1) : 0) +
       (signals.keyword && maxKeyword > 0 ? keywordWeight * (row.keyword / maxKeyword) : 0),
   }));
-  if (signals.namesSomething) {
+  if (signals.namesUnknownThing) {
     const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => b.score - a.score);
     LOOKUP_BOOSTS.forEach((boost, index) => {
       if (lookups[index]) lookups[index].score += boost;

@@ -96,7 +96,6 @@ export class SearchService implements OnModuleInit {
 
     const mode = request.mode ?? 'hybrid';
     const expanded = expandAbbreviations(query);
-    const named = namesSomething(query);
     let vector: number[] | undefined;
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
@@ -113,6 +112,8 @@ export class SearchService implements OnModuleInit {
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
       const retriever = new ChunkRetriever(manager, scope);
       const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
+      // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
+      const namesUnknownThing = keywords ? keywords.namesUnknownThing : namesSomething(query);
 
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
       const apiKeywords = keywords ? await retriever.apiKeywordScores(keywords) : [];
@@ -133,7 +134,7 @@ export class SearchService implements OnModuleInit {
       const results = top.flatMap((api): SearchResult[] => {
         const card = cards.get(api.apiId);
         if (!card) return [];
-        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], { vector: Boolean(vector), keyword: Boolean(keywords), namesSomething: named });
+        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], { vector: Boolean(vector), keyword: Boolean(keywords), namesUnknownThing });
         return [
           {
             ...cardFields(card),
