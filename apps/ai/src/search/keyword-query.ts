@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
 import { isEnglishWord } from './english-words.js';
-import { isAbbreviation, nameWords } from './query-normalizer.js';
+import { bareWord, isAbbreviation, nameWords } from './query-normalizer.js';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
 export interface KeywordTerm {
@@ -102,8 +102,8 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
 type Spelling = 'name' | 'english' | 'unknown';
 
 function spellingOf(token: string, names: Set<string>): Spelling {
-  const word = token.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-  if (names.has(word) || names.has(token.toLowerCase())) return 'name';
+  const word = bareWord(token);
+  if (names.has(word)) return 'name';
   const parts = word.replace(/['’]s$/, '').split(/[^\p{L}]+/u).filter(Boolean);
   return parts.length > 0 && parts.every((part) => isEnglishWord(part) || isAbbreviation(part)) ? 'english' : 'unknown';
 }

@@ -81,7 +81,12 @@ export function nameWords(query: string): Set<string> {
   const capitalised = isTitleCase(query)
     ? []
     : query.split(/[.!?;:]\s+/).flatMap((sentence) => sentence.trim().split(/\s+/).slice(1).filter((word) => CAPITALISED.test(word)));
-  return new Set([...quoted, ...capitalised].map((word) => word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean));
+  return new Set([...quoted, ...capitalised].map(bareWord).filter(Boolean));
+}
+
+/** A typed word in lower case without the punctuation around it ("Swift's," → "swift's"), as `nameWords` holds it. */
+export function bareWord(token: string): string {
+  return token.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }
 
 /** "Send Text Messages To Customers": every word capitalised is a style, not a list of names. */
