@@ -79,6 +79,27 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
+  /**
+   * Each of these APIs' `perApi` chunks nearest the query, by exact distance: for APIs that
+   * `vectorCandidates` (approximate, and limited to the nearest few hundred chunks) did not reach.
+   */
+  async nearestChunksOf(query: number[], apiIds: string[], perApi: number): Promise<Candidate[]> {
+    if (apiIds.length === 0) return [];
+    const params = new Params();
+    const distance = `${this.embedding} <=> ${params.add(pgvector.toSql(query))}::vector(${this.dims})`;
+    const rows = await this.manager.query(
+      `SELECT id, "apiId", level, score FROM (
+         SELECT c.id, c.api_id AS "apiId", c.level, 1 - (${distance}) AS score,
+           row_number() OVER (PARTITION BY c.api_id ORDER BY ${distance}, c.id) AS nearness
+         FROM platform_ai.api_chunks c
+         WHERE ${this.visible(params)} AND c.api_id = ANY(${params.add(apiIds)})
+       ) nearest
+       WHERE nearness <= ${params.add(perApi)}`,
+      params.values,
+    );
+    return rows.map(toCandidate);
+  }
+
   /** These APIs' chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks. */
   async keywordCandidates(query: KeywordQuery, limit: number, apiIds: string[]): Promise<Candidate[]> {
     const params = new Params();

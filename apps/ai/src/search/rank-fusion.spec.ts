@@ -1,4 +1,13 @@
-import { type Candidate, combineScores, fuseApis, isSearchOperation, rankApis, rankEndpoints } from './rank-fusion.js';
+import {
+  type Candidate,
+  combineScores,
+  fuseApis,
+  isSearchOperation,
+  rankApis,
+  rankEndpoints,
+  scaleSimilarities,
+  unseenKeywordLeaders,
+} from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
 const weights = { vector: 0.5, keyword: 0.5 };
@@ -17,6 +26,41 @@ describe(combineScores.name, () => {
   it('should use whichever list is there when the other retriever is off', () => {
     expect(combineScores([], [candidate('a', 'x', 2), candidate('b', 'y', 1)], weights).map((c) => c.score)).toEqual([0.5, 0.25]);
     expect(combineScores([candidate('a', 'x', 0.4)], [], weights)[0].score).toBe(0.5);
+  });
+});
+
+describe(scaleSimilarities.name, () => {
+  const nearest = [candidate('a', 'x', 0.8), candidate('b', 'y', 0.7), candidate('c', 'z', 0.6)];
+
+  it('should give the nearest chunk 1 and the last of the nearest half with 0 one span below it', () => {
+    expect(scaleSimilarities(nearest, [], 1).map((chunk) => chunk.score)).toEqual([1, expect.closeTo(0.75), expect.closeTo(0.5)]);
+  });
+
+  it('should give the last of the nearest 0 with 0 spans (min-max)', () => {
+    expect(scaleSimilarities(nearest, [], 0).map((chunk) => chunk.score)).toEqual([1, expect.closeTo(0.5), 0]);
+  });
+
+  it('should measure chunks of APIs the nearest list missed on the same scale, never below 0', () => {
+    const scaled = scaleSimilarities(nearest, [candidate('d', 'w', 0.5), candidate('e', 'v', 0.1)], 1);
+    expect(scaled.slice(3).map((chunk) => chunk.score)).toEqual([expect.closeTo(0.25), 0]);
+  });
+
+  it('should give 1 to chunks as near as the nearest when all are equally near, and nothing without a list', () => {
+    expect(scaleSimilarities([candidate('a', 'x', 0.4), candidate('b', 'y', 0.4)], [], 1).map((chunk) => chunk.score)).toEqual([1, 1]);
+    expect(scaleSimilarities([], [candidate('a', 'x', 0.4)], 1)).toEqual([]);
+  });
+});
+
+describe(unseenKeywordLeaders.name, () => {
+  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows });
+
+  it('should take the best APIs by their words that narrow, less those the nearest chunks hold', () => {
+    const leaders = unseenKeywordLeaders(
+      [keyword('low', 1), keyword('seen', 9), keyword('common', 8, false), keyword('high', 7), keyword('mid', 3)],
+      [candidate('s1', 'seen', 0.9)],
+      3,
+    );
+    expect(leaders).toEqual(['high', 'mid']);
   });
 });
 
