@@ -1,7 +1,6 @@
-import { DataSource } from 'typeorm';
-import { prepareDataSource, type PreparedDataSource } from '#database';
-import { aiMigrations } from '../migrations/ai/index.js';
+import type { DataSource } from 'typeorm';
 import { ChunkRetriever, type SearchScope } from '../apps/ai/src/search/chunk-retriever.js';
+import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 
 const MODEL = 'hash-3';
 const NEAR = '00000000-0000-4000-8000-000000000001';
@@ -14,20 +13,13 @@ const OTHER_ORG = '00000000-0000-4000-8000-000000000004';
  * approximate nearest list missed, on a throwaway PGlite with 3-d vectors.
  */
 describe('ChunkRetriever.nearestChunksOf (PGlite)', () => {
-  let prepared: PreparedDataSource;
+  let database: AiTestDatabase;
   let db: DataSource;
   const scope = (filters: SearchScope['filters'] = {}): SearchScope => ({ orgId: 'acme', model: MODEL, dimensions: 3, filters });
 
   beforeAll(async () => {
-    prepared = await prepareDataSource({
-      target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
-      entities: [],
-      migrations: aiMigrations,
-      migrationsTableName: 'ai_migrations',
-    });
-    db = new DataSource({ ...prepared.options, migrationsRun: false });
-    await db.initialize();
-    await db.runMigrations({ transaction: 'each' });
+    database = await migratedAiDatabase();
+    db = database.db;
     const apis = [
       { id: NEAR, org: 'acme', team: 'payments' },
       { id: FAR, org: 'acme', team: 'payments' },
@@ -71,8 +63,7 @@ describe('ChunkRetriever.nearestChunksOf (PGlite)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await db?.destroy();
-    await prepared?.pglite?.close();
+    await database?.close();
   });
 
   it("should give each named API its nearest chunks of the model by exact similarity, however far they are", async () => {

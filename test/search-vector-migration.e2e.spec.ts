@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
-import { prepareDataSource, type PreparedDataSource } from '#database';
-import { aiMigrations } from '../migrations/ai/index.js';
+import type { DataSource } from 'typeorm';
+import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 
 const API = '00000000-0000-4000-8000-000000000001';
 
@@ -10,7 +9,7 @@ const API = '00000000-0000-4000-8000-000000000001';
  * down and up again over an indexed chunk on a throwaway PGlite.
  */
 describe('PathWordsInSearchVector migration (PGlite)', () => {
-  let prepared: PreparedDataSource;
+  let database: AiTestDatabase;
   let db: DataSource;
 
   const words = async () => {
@@ -25,15 +24,8 @@ describe('PathWordsInSearchVector migration (PGlite)', () => {
   };
 
   beforeAll(async () => {
-    prepared = await prepareDataSource({
-      target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
-      entities: [],
-      migrations: aiMigrations,
-      migrationsTableName: 'ai_migrations',
-    });
-    db = new DataSource({ ...prepared.options, migrationsRun: false });
-    await db.initialize();
-    await db.runMigrations({ transaction: 'each' });
+    database = await migratedAiDatabase();
+    db = database.db;
     await db.query(
       `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count) VALUES ($1, 'acme', 1, 1, 'COMPLETED', 1)`,
       [API],
@@ -46,8 +38,7 @@ describe('PathWordsInSearchVector migration (PGlite)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await db?.destroy();
-    await prepared?.pglite?.close();
+    await database?.close();
   });
 
   it("should index a path's words, and rebuild everything derived from the vector both ways", async () => {

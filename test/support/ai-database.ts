@@ -1,0 +1,28 @@
+import { DataSource } from 'typeorm';
+import { prepareDataSource } from '#database';
+import { aiMigrations } from '../../migrations/ai/index.js';
+
+/** A throwaway in-memory PGlite with the AI app's schema, for tests of its SQL. */
+export interface AiTestDatabase {
+  db: DataSource;
+  close(): Promise<void>;
+}
+
+export async function migratedAiDatabase(): Promise<AiTestDatabase> {
+  const prepared = await prepareDataSource({
+    target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
+    entities: [],
+    migrations: aiMigrations,
+    migrationsTableName: 'ai_migrations',
+  });
+  const db = new DataSource({ ...prepared.options, migrationsRun: false });
+  await db.initialize();
+  await db.runMigrations({ transaction: 'each' });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await prepared.pglite?.close();
+    },
+  };
+}
