@@ -68,11 +68,7 @@ export function combineScores(vector: Candidate[], keyword: Candidate[], weights
       fused.set(candidate.id, entry);
     }
   };
-  if (vector.length > 0) {
-    const scores = vector.map((c) => c.score);
-    const [min, max] = [Math.min(...scores), Math.max(...scores)];
-    add(vector, weights.vector, (score) => (max > min ? (score - min) / (max - min) : 1));
-  }
+  add(scaleSimilarities(vector, [], 0), weights.vector, (score) => score);
   if (keyword.length > 0) {
     const max = Math.max(...keyword.map((c) => c.score));
     add(keyword, weights.keyword, (score) => (max > 0 ? score / max : 0));
