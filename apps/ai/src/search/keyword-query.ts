@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
+import { liveChunkCount } from './chunk-retriever.js';
 import { isEnglishWord } from './english-words.js';
 import { bareWord, isAbbreviation, nameWords } from './query-normalizer.js';
 
@@ -61,12 +62,7 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   const words = [...spelling.keys()];
   if (words.length === 0) return undefined;
 
-  // From the status rows (one per API), not by counting chunk rows: 1 ms instead of 19 at 27k chunks.
-  const [{ total }]: { total: string | null }[] = await manager.query(
-    `SELECT sum(chunk_count) AS total FROM platform_ai.api_indexing_status WHERE org_id = $1 AND NOT deleted AND indexed_revision IS NOT NULL`,
-    [orgId],
-  );
-  const chunkCount = Number(total);
+  const chunkCount = await liveChunkCount(manager, orgId);
   const known: { word: string; chunk_count: number }[] = await manager.query(
     `SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`,
     [orgId, words],
