@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
+import type { SearchRequest } from '#contracts';
 import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
 import { openApiDirectoryRoot } from './demo-catalogue.js';
@@ -11,7 +12,8 @@ import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 
 /**
- * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`. Otherwise registers the RestBench Spotify spec in a fresh org,
+ * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`; `--filters`: filtered
+ * searches in `--org`. Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
       large: { type: 'string' },
       'hash-model': { type: 'boolean', default: false },
       ef: { type: 'string', default: '200' },
+      filters: { type: 'boolean', default: false },
     },
   });
   if (values.hnsw) return runHnsw(values.shared, values.org, values['hash-model'], Number(values.ef));
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
   const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, values.org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
+  if (values.filters) return runFilters(client, values.shared, values.org, config);
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, values.org, config, values['skip-model']);
   if (values.large) {
     // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
@@ -122,6 +126,52 @@ async function runSuite(baseUrl: string, shared: string, orgId: string, config: 
   for (const [index, concurrency] of [1, 8, 32].entries()) {
     const result = await searchLoad(baseUrl, token, orgId, queries.slice(index * share, (index + 1) * share), concurrency, 5);
     console.log(`| ${concurrency} | ${result.requests} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.rps.toFixed(1)} | ${result.errors} |`);
+  }
+}
+
+/**
+ * `--filters`: searches filtered by a rare, a less rare and a common operation tag of the org, its
+ * largest team and a method, next to unfiltered ones, each with five queries of its own (caches
+ * cold), one at a time.
+ */
+async function runFilters(client: PlatformClient, shared: string, orgId: string, config: GatewayConfig): Promise<void> {
+  const apis = (await client.listAllApis(orgId)).filter((api) => api.indexing?.status === 'COMPLETED');
+  const apisByTag = new Map<string, Set<string>>();
+  for (const api of apis) {
+    for (const { tags } of (await client.endpoints(api.apiId)).items) {
+      for (const tag of tags) apisByTag.set(tag.toLowerCase(), (apisByTag.get(tag.toLowerCase()) ?? new Set()).add(api.apiId));
+    }
+  }
+  const tagsByUse = [...apisByTag].map(([tag, holders]) => ({ tag, apis: holders.size })).sort((a, b) => a.apis - b.apis || a.tag.localeCompare(b.tag));
+  const tagHeldBy = (share: number) => tagsByUse.find(({ apis: count }) => count >= Math.max(2, share * apis.length))?.tag;
+  const teams = new Map<string, number>();
+  for (const api of apis) if (api.teamName) teams.set(api.teamName, (teams.get(api.teamName) ?? 0) + 1);
+  const largestTeam = [...teams].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const filters: [string, SearchRequest['filters']][] = [
+    ['none', undefined],
+    ...[0, 0.01, 0.05].flatMap((share): [string, SearchRequest['filters']][] => {
+      const tag = tagHeldBy(share);
+      return tag ? [[`tag "${tag}" (${apisByTag.get(tag)!.size} APIs)`, { tags: [tag] }]] : [];
+    }),
+    ...(largestTeam ? [[`team "${largestTeam}" (${teams.get(largestTeam)} APIs)`, { teamNames: [largestTeam] }] as [string, SearchRequest['filters']]] : []),
+    ['method DELETE', { methods: ['DELETE'] }],
+  ];
+  // A caller of its own: reading every API's operations used up the first one's rate limit.
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench-filters', orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 });
+  const searcher = new PlatformClient(client.baseUrl, token);
+  const queries = allQueries(shared);
+  console.log(`Filtered search in org "${orgId}" (${apis.length} APIs), five queries per filter, one at a time:`);
+  console.log('| filter | cards (first query) | median ms | slowest ms |\n|---|---|---|---|');
+  for (const [index, [label, filter]] of filters.entries()) {
+    const latencies: number[] = [];
+    let cards = 0;
+    for (const query of queries.slice(index * 5, index * 5 + 5)) {
+      const started = performance.now();
+      const response = await searcher.search({ orgId, query, ...(filter ? { filters: filter } : {}) });
+      latencies.push(performance.now() - started);
+      if (latencies.length === 1) cards = response.results.length;
+    }
+    console.log(`| ${label} | ${cards} | ${percentile(latencies, 50).toFixed(0)} | ${Math.max(...latencies).toFixed(0)} |`);
   }
 }
 

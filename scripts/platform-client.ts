@@ -1,4 +1,4 @@
-import type { ApiListResponse, ApiRecord, IndexingStatus, Problem, SearchRequest, SearchResponse } from '#contracts';
+import type { ApiEndpointsResponse, ApiListResponse, ApiRecord, IndexingStatus, Problem, SearchRequest, SearchResponse } from '#contracts';
 
 export interface RegisterBody {
   orgId: string;
@@ -39,6 +39,10 @@ export class PlatformClient {
 
   indexingStatus(apiId: string): Promise<IndexingStatus> {
     return this.call('GET', `/api-management/ai/indexing-status/${apiId}`);
+  }
+
+  endpoints(apiId: string): Promise<ApiEndpointsResponse> {
+    return this.call('GET', `/api-management/apis/${apiId}/endpoints`);
   }
 
   search(request: SearchRequest): Promise<SearchResponse> {
