@@ -70,10 +70,11 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   const frequency = new Map(known.map((row) => [row.word, Number(row.chunk_count)]));
 
   const unknown = words.filter((word) => !frequency.has(word) && word.length >= MIN_TYPO_LENGTH && spelling.get(word) !== 'name');
-  const corrections = chooseCorrections(
+  const corrections = chooseCorrections([
+    ...(await nearestWords(manager, orgId, unknown.filter((word) => spelling.get(word) === 'unknown'))),
     // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
-    (await nearestWords(manager, orgId, unknown)).filter((candidate) => spelling.get(candidate.typed) === 'unknown' || sameWord(candidate.typed, candidate.word)),
-  );
+    ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => sameWord(candidate.typed, candidate.word)),
+  ]);
   const terms: KeywordTerm[] = [];
   for (const word of words) {
     const known = frequency.get(word);
@@ -144,6 +145,24 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
        WHERE org_id = $1 AND ${CORRECTABLE_WORD} ORDER BY word <-> q.typed LIMIT $3
      ) c`,
     [orgId, words, TYPO_CANDIDATES],
+  );
+}
+
+/**
+ * The org's words that start with the same letters as a typed one: where another form of the
+ * word is ("neighbour" → "neighbor", "travelling" → "travel"). A prefix look-up in the trigram
+ * index takes 1–2 ms a word where the nearest words by trigrams take 17–25.
+ */
+async function wordsStartingAs(manager: EntityManager, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
+  if (words.length === 0) return [];
+  const prefixes = words.map((word) => `${word.replace(/[^\p{L}\p{N}]+/gu, '').slice(0, MIN_TYPO_LENGTH)}%`);
+  return manager.query(
+    `SELECT q.typed, c.word, c.chunk_count AS "chunkCount", similarity(c.word, q.typed) AS similarity
+     FROM unnest($2::text[], $3::text[]) AS q(typed, prefix)
+     CROSS JOIN LATERAL (
+       SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND ${CORRECTABLE_WORD} AND word LIKE q.prefix
+     ) c`,
+    [orgId, words, prefixes],
   );
 }
 

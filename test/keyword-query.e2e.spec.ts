@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { buildKeywordQuery } from '../apps/ai/src/search/keyword-query.js';
+import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
+
+/**
+ * A query's keyword terms against an org's lexicon, on a throwaway PGlite: typos corrected from
+ * the nearest words by trigrams, a word spelt right only to another form of itself.
+ */
+describe('buildKeywordQuery (PGlite)', () => {
+  let database: AiTestDatabase;
+  let db: DataSource;
+  const lexicon: Record<string, number> = { payment: 40, refund: 10, neighbor: 5, neighborhood: 3, cloud: 20, read: 30, travel: 8 };
+
+  beforeAll(async () => {
+    database = await migratedAiDatabase();
+    db = database.db;
+    await db.query(
+      `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count)
+       VALUES ('00000000-0000-4000-8000-000000000001', 'acme', 1, 1, 'COMPLETED', 100)`,
+    );
+    for (const [word, count] of Object.entries(lexicon)) {
+      await db.query(`INSERT INTO platform_ai.lexicon (org_id, word, chunk_count) VALUES ('acme', $1, $2)`, [word, count]);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const terms = async (text: string) =>
+    Object.fromEntries(((await buildKeywordQuery(db.manager, 'acme', text))?.terms ?? []).map((term) => [term.correctedFrom ?? term.lexeme, term.lexeme]));
+
+  it('should correct a typo to the nearest word the org uses', async () => {
+    expect(await terms('paymnet refunds')).toEqual({ paymnet: 'payment', refund: 'refund' });
+  });
+
+  it('should turn a word spelt right into another form of itself the org uses, and into nothing else', async () => {
+    expect(await terms('neighbours travelling')).toEqual({ neighbour: 'neighbor', travel: 'travel' });
+    // "aloud" is a word: not "cloud"; "lead" is a word: not "read".
+    expect(await terms('read aloud lead')).toEqual({ read: 'read' });
+  });
+});
