@@ -29,5 +29,14 @@ describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
     const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
       .send({ orgId: org, query: 'place an order for a pet' });
     expect(found.body.results[0]).toMatchObject({ apiId: created.body.apiId });
+
+    // A tag filter (migration 12's index of lower-cased tags; few chunks: measured exactly).
+    const byTag = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet', filters: { tags: ['STORE'] } });
+    expect(byTag.body.results.map((result: { apiId: string }) => result.apiId)).toEqual([created.body.apiId]);
+    expect(byTag.body.results[0].endpoints).toEqual([expect.objectContaining({ method: 'POST', path: '/store/order' })]);
+    const noTag = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet', filters: { tags: ['inventory'] } });
+    expect(noTag.body.results).toEqual([]);
   }, 120_000);
 });
