@@ -73,7 +73,7 @@ export async function buildKeywordQuery(manager: EntityManager, orgId: string, t
   const corrections = chooseCorrections([
     ...(await nearestWords(manager, orgId, unknown.filter((word) => spelling.get(word) === 'unknown'))),
     // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
-    ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => sameWord(candidate.typed, candidate.word)),
+    ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
   ]);
   const terms: KeywordTerm[] = [];
   for (const word of words) {
@@ -112,14 +112,16 @@ function strictest(a: Spelling, b: Spelling | undefined): Spelling {
 }
 
 /**
- * Forms of one word: British and American spellings ("neighbour", "neighbor"), with or without
- * a hyphen or slash ("pub/sub", "pubsub"), and stems one of which extends the other by a few
- * letters ("threaten", "threat"; "rainfal", "rain"; not "underground", "under").
+ * Whether the org's `word` is a form of the `typed` one: the same up to British and American
+ * spelling ("neighbour", "neighbor") or a hyphen or slash ("pub/sub", "pubsub"), or a stem the
+ * typed word extends by a few letters ("threaten" → "threat"; "rainfal" → "rain"; not
+ * "underground" → "under"). Not a longer word that extends the typed one: "marina" is no
+ * "marinade".
  */
-export function sameWord(a: string, b: string): boolean {
-  const normal = (word: string) => word.replace(/[^\p{L}\p{N}]+/gu, '').replace(/our/g, 'or').replace(/ll/g, 'l').replace(/z/g, 's');
-  const [shorter, longer] = [normal(a), normal(b)].sort((x, y) => x.length - y.length);
-  return shorter === longer || (shorter.length >= MIN_TYPO_LENGTH && longer.length - shorter.length <= MAX_FORM_SUFFIX && longer.startsWith(shorter));
+export function isFormOf(typed: string, word: string): boolean {
+  const normal = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').replace(/our/g, 'or').replace(/ll/g, 'l').replace(/z/g, 's');
+  const [full, stem] = [normal(typed), normal(word)];
+  return full === stem || (stem.length >= MIN_TYPO_LENGTH && full.length - stem.length <= MAX_FORM_SUFFIX && full.startsWith(stem));
 }
 
 export interface Correction {
