@@ -138,9 +138,13 @@ describe('ChunkRetriever (PGlite)', () => {
     expect(await plan({ teamNames: ['growth'] })).toContain('api_chunks_embedding_hash_3_idx');
   });
 
-  it('should filter by tag in any case: the APIs with a tagged operation, and only their tagged operations', async () => {
+  it('should filter by tag in any case: the APIs with a tagged operation, and of their operations only the tagged ones', async () => {
     const retriever = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['INVOICES'] } });
-    expect(new Set((await retriever.vectorCandidates([1, 0, 0], 10)).map((chunk) => chunk.apiId))).toEqual(new Set([BILLING]));
+    // What matched must be among the operations the card lists: the untagged op:b (nearer) is left out.
+    expect((await retriever.vectorCandidates([1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level, chunk.score])).toEqual([
+      [BILLING, 'L2', expect.closeTo(0.1 / Math.hypot(0.1, 1))],
+      [BILLING, 'L1', expect.closeTo(0)],
+    ]);
     expect((await retriever.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
     expect((await retriever.endpoints([BILLING, CROWD])).map((row) => [row.apiId, row.id])).toEqual([[BILLING, expect.any(String)]]);
     // Declared but on no operation: a card would have no endpoints.

@@ -198,7 +198,7 @@ export class ChunkRetriever {
            GROUP BY p.chunk_id
          ) k ON k.chunk_id = c.id`
       : '';
-    const { methods, tags } = this.scope.filters;
+    const operation = this.passingOperation(params, 'c');
     const rows = await this.manager.query(
       `SELECT * FROM (
          SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
@@ -206,8 +206,7 @@ export class ChunkRetriever {
            row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
          FROM platform_ai.api_chunks c ${keywordScores}
          WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
-           ${methods?.length ? `AND c.method = ANY(${params.add(methods)})` : ''}
-           ${tags?.length ? `AND ${hasTag('c', tags, params)}` : ''}
+           ${operation ? `AND ${operation}` : ''}
        ) ranked
        ${query.perApi ? `WHERE position <= ${params.add(query.perApi)}` : ''}
        ORDER BY position`,
@@ -254,11 +253,31 @@ export class ChunkRetriever {
     return `c.embedding::vector(${this.dims})`;
   }
 
-  /** Rows (`alias`: chunks or postings) of the org and model (which match their indexes), then of the filtered APIs, if any. */
+  /**
+   * Rows (`alias`: chunks, or postings with their chunk's id) of the org and model (which match
+   * their indexes), then of the filtered APIs, if any; of their operations, only those with the
+   * filters' tags and methods: a card lists those alone, and what matched must be among them.
+   */
   private visible(params: Params, filtered: FilteredApis | undefined, alias = 'c'): string {
     // Inlined (not a parameter) so the planner can match the model's partial index.
     const model = `'${this.scope.model.replace(/'/g, "''")}'`;
-    return `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)}${filtered ? ` AND ${alias}.api_id = ANY(${params.add(filtered.apiIds)})` : ''}`;
+    const scope = `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)}`;
+    if (!filtered) return scope;
+    const operation = this.passingOperation(params, alias === 'c' ? 'c' : 'o');
+    const operations = !operation
+      ? ''
+      : alias === 'c'
+        ? ` AND (c.level <> 'L2' OR ${operation})`
+        : ` AND (${alias}.level <> 'L2' OR EXISTS (SELECT 1 FROM platform_ai.api_chunks o WHERE o.id = ${alias}.chunk_id AND ${operation}))`;
+    return `${scope} AND ${alias}.api_id = ANY(${params.add(filtered.apiIds)})${operations}`;
+  }
+
+  /** Whether the operation's chunk (`alias`) has one of the filters' tags and methods; empty without such filters. */
+  private passingOperation(params: Params, alias: string): string {
+    const { tags, methods } = this.scope.filters;
+    return [methods?.length ? `${alias}.method = ANY(${params.add(methods)})` : '', tags?.length ? hasTag(alias, tags, params) : '']
+      .filter(Boolean)
+      .join(' AND ');
   }
 
   /**
