@@ -44,7 +44,10 @@ const BM25 = { k1: 2, b: 0.75 };
 /** The APIs a filtered search may return, resolved once per search. */
 interface FilteredApis {
   apiIds: string[];
-  /** Chunks of these APIs, and of the whole org. */
+  /**
+   * Chunks of these APIs (all of them: for a rare method fewer pass, and the HNSW index scans
+   * further than `vectorCandidates` reckons), and of the whole org.
+   */
   chunkCount: number;
   orgChunkCount: number;
 }
