@@ -266,13 +266,13 @@ export class ChunkRetriever {
     const model = `'${this.scope.model.replace(/'/g, "''")}'`;
     const scope = `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)}`;
     if (!filtered) return scope;
-    const operation = this.passingOperation(params, alias === 'c' ? 'c' : 'o');
-    const operations = !operation
-      ? ''
-      : alias === 'c'
-        ? ` AND (c.level <> 'L2' OR ${operation})`
-        : ` AND (${alias}.level <> 'L2' OR EXISTS (SELECT 1 FROM platform_ai.api_chunks o WHERE o.id = ${alias}.chunk_id AND ${operation}))`;
-    return `${scope} AND ${alias}.api_id = ANY(${params.add(filtered.apiIds)})${operations}`;
+    const apis = `${scope} AND ${alias}.api_id = ANY(${params.add(filtered.apiIds)})`;
+    // A posting has no tags or method of its own: its chunk's (`o`) are looked up.
+    const chunks = alias === 'c';
+    const operation = this.passingOperation(params, chunks ? 'c' : 'o');
+    if (!operation) return apis;
+    const passes = chunks ? operation : `EXISTS (SELECT 1 FROM platform_ai.api_chunks o WHERE o.id = ${alias}.chunk_id AND ${operation})`;
+    return `${apis} AND (${alias}.level <> 'L2' OR ${passes})`;
   }
 
   /** Whether the operation's chunk (`alias`) has one of the filters' tags and methods; empty without such filters. */

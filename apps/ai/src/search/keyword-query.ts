@@ -119,9 +119,14 @@ function strictest(a: Spelling, b: Spelling | undefined): Spelling {
  * "marinade".
  */
 export function isFormOf(typed: string, word: string): boolean {
-  const normal = (text: string) => text.replace(/[^\p{L}\p{N}]+/gu, '').replace(/our/g, 'or').replace(/ll/g, 'l').replace(/z/g, 's');
+  const normal = (text: string) => lettersAndDigits(text).replace(/our/g, 'or').replace(/ll/g, 'l').replace(/z/g, 's');
   const [full, stem] = [normal(typed), normal(word)];
   return full === stem || (stem.length >= MIN_TYPO_LENGTH && full.length - stem.length <= MAX_FORM_SUFFIX && full.startsWith(stem));
+}
+
+/** A word without its hyphens, slashes and other punctuation ("pub/sub" → "pubsub"). */
+function lettersAndDigits(word: string): string {
+  return word.replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 export interface Correction {
@@ -157,7 +162,7 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
  */
 async function wordsStartingAs(manager: EntityManager, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
   if (words.length === 0) return [];
-  const prefixes = words.map((word) => `${word.replace(/[^\p{L}\p{N}]+/gu, '').slice(0, MIN_TYPO_LENGTH)}%`);
+  const prefixes = words.map((word) => `${lettersAndDigits(word).slice(0, MIN_TYPO_LENGTH)}%`);
   return manager.query(
     `SELECT q.typed, c.word, c.chunk_count AS "chunkCount", similarity(c.word, q.typed) AS similarity
      FROM unnest($2::text[], $3::text[]) AS q(typed, prefix)
