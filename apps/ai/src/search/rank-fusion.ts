@@ -1,4 +1,5 @@
 import type { ChunkLevel } from '#contracts';
+import { withProviders } from './endpoint-dependencies.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
 export interface Candidate {
@@ -190,7 +191,8 @@ const LOOKUP_BOOSTS = [0.5, 0.25];
 
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`).
+ * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`). The best
+ * operations are followed by those that find the identifiers they need (`withProviders`).
  */
 export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean }): T[] {
   const similarities = rows.map((row) => row.similarity);
@@ -210,7 +212,7 @@ export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: {
       if (lookups[index]) lookups[index].score += boost;
     });
   }
-  return scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row);
+  return withProviders(scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row));
 }
 
 /** An operation that finds things by what the caller knows of them: `GET /search/movie`, "Search for an item". */
