@@ -118,6 +118,22 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(await searchPosition('Follow artists on Taylor', 'keyword')).toBeLessThan(await searchPosition('follow artists on taylor', 'keyword'));
     });
 
+    it("should follow an operation with the one that finds the identifier it needs", async () => {
+      const response = await search({ orgId: ORG, query: 'Rename my first playlist to "My First"', maxEndpoints: 10 });
+      const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
+      const endpoints = spotify.endpoints.map((endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`);
+      const provider = endpoints.indexOf('GET /me/playlists');
+      expect(provider).toBeGreaterThan(0);
+      expect(provider).toBeLessThan(5);
+      expect(endpoints.slice(0, provider).some((endpoint: string) => endpoint.includes('{playlist_id}'))).toBe(true);
+    });
+
+    it('should score APIs low when none of the query\'s words is in any spec', async () => {
+      const response = await search({ orgId: ORG, query: 'zzzzqqqq xxyyvv' });
+      expect(response.body.results.length).toBeGreaterThan(0);
+      for (const result of response.body.results) expect(result.relevanceScore).toBeLessThanOrEqual(0.5);
+    });
+
     it('should list every API matching the filters when the query is empty', async () => {
       const response = await search({ orgId: ORG, query: '', filters: { teamNames: ['music'] } });
       expect(response.status).toBe(200);

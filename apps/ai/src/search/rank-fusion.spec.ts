@@ -94,8 +94,12 @@ describe(fuseApis.name, () => {
   });
 
   it('should rank by whichever signal is there when the other retriever is off', () => {
-    expect(fuseApis([], [keyword('a', 2), keyword('b', 4)], weights).map((api) => [api.apiId, api.score])).toEqual([['b', 1], ['a', 0.5]]);
-    expect(fuseApis(vectorApis, [], weights)[0]).toMatchObject({ apiId: 'x', score: 1 });
+    expect(fuseApis(undefined, [keyword('a', 2), keyword('b', 4)], weights).map((api) => [api.apiId, api.score])).toEqual([['b', 1], ['a', 0.5]]);
+    expect(fuseApis(vectorApis, undefined, weights)[0]).toMatchObject({ apiId: 'x', score: 1 });
+  });
+
+  it('should count a retriever that found nothing as no evidence, so the scores stay low', () => {
+    expect(fuseApis(vectorApis, [], weights).map((api) => [api.apiId, api.score])).toEqual([['x', 0.5], ['y', expect.closeTo(0.5 * (0.85 / 0.9))], ['z', expect.any(Number)]]);
   });
 });
 

@@ -145,15 +145,17 @@ export interface RankedApi {
  * list alone) and its keyword relevance as a whole document, each divided by the best API's and
  * averaged. Measured against chunk-level fusion plus query coverage (`npm run eval`, 71 queries):
  * success@5 0.704 → 0.746, nDCG@10 0.617 → 0.628. The APIs are the vector candidates and those
- * whose keyword score narrows.
+ * whose keyword score narrows. A retriever that is off (`undefined`) leaves the other the whole
+ * weight; one that ran and found nothing counts as no evidence: a query none of whose words the
+ * org's specs use ("asdkjh qwezx", "the of and a") scores at most the vector weight, not 1.
  */
-export function fuseApis(vectorApis: ApiScore[], keyword: ApiKeywordScore[], weights: FusionWeights): RankedApi[] {
-  const vectorScore = new Map(vectorApis.map((api) => [api.apiId, api.score]));
-  const keywordScore = new Map(keyword.filter((api) => api.narrows || vectorScore.has(api.apiId)).map((api) => [api.apiId, api.score]));
+export function fuseApis(vectorApis: ApiScore[] | undefined, keyword: ApiKeywordScore[] | undefined, weights: FusionWeights): RankedApi[] {
+  const vectorScore = new Map((vectorApis ?? []).map((api) => [api.apiId, api.score]));
+  const keywordScore = new Map((keyword ?? []).filter((api) => api.narrows || vectorScore.has(api.apiId)).map((api) => [api.apiId, api.score]));
   const maxVector = Math.max(0, ...vectorScore.values());
   const maxKeyword = Math.max(0, ...keywordScore.values());
-  const vectorWeight = keywordScore.size > 0 ? weights.vector : 1;
-  const keywordWeight = vectorScore.size > 0 ? weights.keyword : 1;
+  const vectorWeight = keyword ? weights.vector : 1;
+  const keywordWeight = vectorApis ? weights.keyword : 1;
   return [...new Set([...vectorScore.keys(), ...keywordScore.keys()])]
     .map((apiId) => ({
       apiId,

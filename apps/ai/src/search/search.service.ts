@@ -139,7 +139,11 @@ export class SearchService implements OnModuleInit {
       const unseen = vector ? unseenKeywordLeaders(apiKeywords, vectorList, UNSEEN_LEADERS_PER_RESULT * maxResults) : [];
       const unseenChunks = vector ? await retriever.nearestChunksOf(vector, unseen, EVIDENCE_CHUNKS) : [];
       const floorSpans = keywords ? SIMILARITY_FLOOR_SPANS : 0;
-      const ranked = fuseApis(rankApis(scaleSimilarities(vectorList, unseenChunks, floorSpans)), apiKeywords, FUSION_WEIGHTS);
+      const ranked = fuseApis(
+        vector ? rankApis(scaleSimilarities(vectorList, unseenChunks, floorSpans)) : undefined,
+        mode !== 'vector' ? apiKeywords : undefined,
+        FUSION_WEIGHTS,
+      );
       const top = ranked.slice(0, maxResults);
       const topIds = top.map((api) => api.apiId);
       // What matched in each card's API, by both signals: only the cards' chunks need keyword scores.
