@@ -80,6 +80,13 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(response.body.results[0].endpoints[0]).toMatchObject({ method: 'POST', path: '/store/order' });
     });
 
+    it('should search a request the same with or without the words that open it', async () => {
+      const need = await search({ orgId: ORG, query: 'place an order to buy a pet' });
+      const framed = await search({ orgId: ORG, query: 'Is there an API to place an order to buy a pet' });
+      expect(framed.body.results.length).toBeGreaterThan(0);
+      expect(framed.body.results).toEqual(need.body.results);
+    });
+
     it('should correct a typo against the words of the org\'s specs in keyword search', async () => {
       const response = await search({ orgId: ORG, query: 'playlsits', mode: 'keyword' });
       expect(response.status).toBe(200);

@@ -44,16 +44,21 @@ const CORRECTABLE_WORD = `word !~ '[[:punct:][:digit:]]'`;
 /**
  * Turns a natural-language request into weighted full-text terms: stemmed and without stop
  * words like the index ("english"), each weighted by rarity in the org, and a misspelt word the
- * org's specs never use replaced by the nearest one they do ("paymnet" → "payment").
+ * org's specs never use replaced by the nearest one they do ("paymnet" → "payment"). `names`:
+ * the words with which the query as typed names something (see `nameWords`).
  */
-export async function buildKeywordQuery(manager: EntityManager, orgId: string, text: string): Promise<KeywordQuery | undefined> {
+export async function buildKeywordQuery(
+  manager: EntityManager,
+  orgId: string,
+  text: string,
+  names: Set<string> = nameWords(text),
+): Promise<KeywordQuery | undefined> {
   const tokens = text.split(/\s+/).filter(Boolean);
   const parsed: { token: string; lexemes: string[] }[] = await manager.query(
     `SELECT t.token, tsvector_to_array(to_tsvector('english', t.token)) AS lexemes FROM unnest($1::text[]) AS t(token)`,
     [tokens],
   );
   // A name or a word spelt right is no typo: "Taylor" stays, "lead" must not become "read".
-  const names = nameWords(text);
   const spelling = new Map<string, Spelling>();
   for (const { token, lexemes } of parsed) {
     const kind = spellingOf(token, names);

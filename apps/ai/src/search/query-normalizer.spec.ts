@@ -1,4 +1,4 @@
-import { expandAbbreviations, isAbbreviation, nameWords, namesSomething } from './query-normalizer.js';
+import { expandAbbreviations, isAbbreviation, nameWords, namesSomething, withoutRequestFraming } from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -44,5 +44,32 @@ describe(namesSomething.name, () => {
 describe(nameWords.name, () => {
   it('should collect the words of quoted titles and capitalised words inside sentences, in lower case', () => {
     expect([...nameWords("Add The Dark Side of the Moon to my 'Road Trip' playlist")].sort()).toEqual(['dark', 'moon', 'road', 'side', 'the', 'trip']);
+  });
+});
+
+describe(withoutRequestFraming.name, () => {
+  it.each([
+    ['find me APIs that process payments', 'process payments'],
+    ['I need an API to send sms', 'send sms'],
+    ['Is there an API for weather forecasts?', 'weather forecasts?'],
+    ['which APIs can geocode addresses', 'geocode addresses'],
+    ['API for currency conversion', 'currency conversion'],
+    ['an api that lets me send email', 'send email'],
+    ['Can you recommend a service to translate text', 'translate text'],
+    ["we're looking for a REST API that handles invoices", 'handles invoices'],
+    ['Show me all services that expose SMS', 'expose SMS'],
+    ['I would like an API for stock prices', 'stock prices'],
+  ])('should take %p as a request for %p', (query, need) => {
+    expect(withoutRequestFraming(query)).toBe(need);
+  });
+
+  it.each([
+    ['find podcast shows and episodes about a topic'],
+    ['service mesh configuration'],
+    ['get a list of tools'],
+    ['APIs'],
+    ['find me APIs that'],
+  ])('should leave %p as it is', (query) => {
+    expect(withoutRequestFraming(query)).toBe(query);
   });
 });

@@ -11,7 +11,7 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
 import { buildKeywordQuery } from './keyword-query.js';
-import { expandAbbreviations, namesSomething } from './query-normalizer.js';
+import { expandAbbreviations, nameWords, namesSomething, withoutRequestFraming } from './query-normalizer.js';
 import {
   combineScores,
   EVIDENCE_CHUNKS,
@@ -112,7 +112,8 @@ export class SearchService implements OnModuleInit {
     if (!query) return this.browse(scope, maxEndpoints, started);
 
     const mode = request.mode ?? 'hybrid';
-    const expanded = expandAbbreviations(query);
+    // "find me APIs that process payments": both searches look for "process payments".
+    const expanded = expandAbbreviations(withoutRequestFraming(query));
     let vector: number[] | undefined;
     let queryEmbeddingMs = 0;
     if (mode !== 'keyword') {
@@ -128,7 +129,8 @@ export class SearchService implements OnModuleInit {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
       const retriever = new ChunkRetriever(manager, scope);
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded) : undefined;
+      // Names as typed: a name that opened the need once the framing is gone is still one.
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded, nameWords(query)) : undefined;
       // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
       const namesUnknownThing = keywords ? keywords.namesUnknownThing : namesSomething(query);
 
