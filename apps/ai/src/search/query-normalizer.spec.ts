@@ -59,6 +59,11 @@ describe(withoutRequestFraming.name, () => {
     ["we're looking for a REST API that handles invoices", 'handles invoices'],
     ['Show me all services that expose SMS', 'expose SMS'],
     ['I would like an API for stock prices', 'stock prices'],
+    ['How can I send an SMS?', 'send an SMS?'],
+    ['What is the best way to geocode addresses', 'geocode addresses'],
+    ['We need to verify phone numbers', 'verify phone numbers'],
+    ["I'm trying to track parcels", 'track parcels'],
+    ['help me find an API to send faxes', 'send faxes'],
   ])('should take %p as a request for %p', (query, need) => {
     expect(withoutRequestFraming(query)).toBe(need);
   });
@@ -69,6 +74,8 @@ describe(withoutRequestFraming.name, () => {
     ['get a list of tools'],
     ['APIs'],
     ['find me APIs that'],
+    ['Help me'],
+    ['helpdesk tickets'],
   ])('should leave %p as it is', (query) => {
     expect(withoutRequestFraming(query)).toBe(query);
   });

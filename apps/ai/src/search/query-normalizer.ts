@@ -65,35 +65,47 @@ export function expandAbbreviations(query: string): string {
 }
 
 /**
- * How people open a request to a search box for APIs: "find me APIs that", "I need an API to",
- * "is there a service for", "which APIs can". The words say nothing about the need; "need",
- * "service" and "find" are spec words too, so they drew keyword matches of their own (an eval
- * run with "I need an API to " before every query: keyword nDCG@10 0.621 → 0.598).
+ * How people open a request to a search box: "find me APIs that", "I need an API to", "is there
+ * a service for", "how can I", "what is the best way to", "help me". The words say nothing about
+ * the need, and some are spec words ("need", "service", "way", "help"), so they drew keyword
+ * matches of their own (an eval run with "I need an API to " before every query: keyword nDCG@10
+ * 0.621 → 0.598; "What is the best way to ": 0.562).
  */
 const API_WORD = String.raw`(?:(?:web|rest|http)\s+)?(?:apis?|services?|endpoints?|tools?|platforms?|providers?)`;
-const REQUEST_FRAMING = new RegExp(
-  '^(?:' +
-  [
-    String.raw`(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:find|show|give|get|recommend|suggest|list|search\s+for)(?:\s+(?:me|us))?(?:\s+(?:an?|some|any|the|all))?(?:\s+(?:good|best))?\s+${API_WORD}`,
-    String.raw`(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:need|want|looking\s+for|searching\s+for|would\s+like)(?:\s+(?:an?|some|any|the))?\s+${API_WORD}`,
-    String.raw`(?:is|are)\s+there(?:\s+(?:an?|any|some))?\s+${API_WORD}`,
-    String.raw`(?:which|what)\s+${API_WORD}`,
-    String.raw`(?:looking\s+for|searching\s+for|need)(?:\s+(?:an?|some|any))?\s+${API_WORD}`,
-    String.raw`(?:an?\s+)?${API_WORD}`,
-  ]
-    .join('|') +
-    ')' +
-    String.raw`\s+(?:(?:that|which|who)(?:\s+(?:can|could|will|would|lets?\s+(?:me|us)|allows?\s+(?:me|us)\s+to))?|to|for|with|i\s+can\s+use\s+to|can|could|do|does)\s+`,
-  'iu',
-);
+const ASKING_FOR_AN_API = [
+  String.raw`(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:find|show|give|get|recommend|suggest|list|search\s+for)(?:\s+(?:me|us))?(?:\s+(?:an?|some|any|the|all))?(?:\s+(?:good|best))?\s+${API_WORD}`,
+  String.raw`(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:need|want|looking\s+for|searching\s+for|would\s+like)(?:\s+(?:an?|some|any|the))?\s+${API_WORD}`,
+  String.raw`(?:is|are)\s+there(?:\s+(?:an?|any|some))?\s+${API_WORD}`,
+  String.raw`(?:which|what)\s+${API_WORD}`,
+  String.raw`(?:looking\s+for|searching\s+for|need)(?:\s+(?:an?|some|any))?\s+${API_WORD}`,
+  String.raw`(?:an?\s+)?${API_WORD}`,
+];
+/** What joins the request for an API to the need: "that can", "to", "for", "which lets me". */
+const API_TO = String.raw`(?:(?:that|which|who)(?:\s+(?:can|could|will|would|lets?\s+(?:me|us)|allows?\s+(?:me|us)\s+to))?|to|for|with|i\s+can\s+use\s+to|can|could|do|does)`;
+const ASKING_HOW = [
+  String.raw`how\s+(?:can|could|do|would|should)\s+(?:i|we)`,
+  String.raw`what(?:'s|\s+is)\s+the\s+(?:best|easiest|simplest|quickest)\s+way\s+to`,
+  String.raw`is\s+there\s+(?:a|any)\s+way\s+to`,
+  String.raw`is\s+it\s+possible\s+to`,
+  String.raw`(?:please\s+)?help\s+(?:me|us)(?:\s+to)?`,
+  String.raw`(?:i|we)(?:'d|\s+would)?\s+(?:need|want|like|have)\s+to`,
+  String.raw`(?:i'm|i\s+am|we're|we\s+are)\s+trying\s+to`,
+];
+const REQUEST_OPENINGS = [new RegExp(`^(?:${ASKING_FOR_AN_API.join('|')})\\s+${API_TO}\\s+`, 'iu'), new RegExp(`^(?:${ASKING_HOW.join('|')})\\s+`, 'iu')];
 
 /**
- * The query without a request's opening ("find me APIs that process payments" → "process
- * payments"); unchanged when nothing would be left or it opens otherwise.
+ * The query without the words that open a request ("find me APIs that process payments" →
+ * "process payments"; "help me find an API to send faxes" → "send faxes"); unchanged when
+ * nothing would be left.
  */
 export function withoutRequestFraming(query: string): string {
-  const need = query.trim().replace(REQUEST_FRAMING, '');
-  return need.trim() ? need : query.trim();
+  let need = query.trim();
+  for (let opened = true; opened; ) {
+    const rest = REQUEST_OPENINGS.reduce((text, opening) => text.replace(opening, ''), need).trim();
+    opened = rest !== need && rest !== '';
+    if (opened) need = rest;
+  }
+  return need;
 }
 
 /** Quoted spans: "Love Mariah", 'My Rock', “Current” (not an apostrophe inside a word). */
