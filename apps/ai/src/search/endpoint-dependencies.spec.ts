@@ -12,6 +12,9 @@ describe(requiredResources.name, () => {
     ['/transactions/{key}/payments', ['transaction']],
     ['/apis/{apiId}/versions/{apiVersionId}', ['api', 'version']],
     ['/feeds/comments.{format}', []],
+    ['/users/{id}.json', ['user']],
+    ['/files/{file_id}:download', ['file']],
+    ['/Accounts/{AccountSid}/Messages', ['account']],
     ['/{id}', []],
     ['/pets', []],
   ])('%s needs %p', (path, resources) => {
@@ -30,6 +33,8 @@ describe(providedResource.name, () => {
     ['POST', '/playlists', undefined],
     ['GET', '/users/{user_id}/playlists', undefined],
     ['GET', '/', undefined],
+    ['GET', '/users.json', 'user'],
+    ['GET', '/orders?status=open', 'order'],
   ])('%s %s provides %p', (method, path, resource) => {
     expect(providedResource({ method, path })).toBe(resource);
   });
@@ -64,6 +69,11 @@ describe(withProviders.name, () => {
   it('should leave the order alone when the provider is already above, or there is none', () => {
     const above = [operation('GET', '/search/company'), operation('GET', '/company/{company_id}/images'), operation('GET', '/network/{network_id}')];
     expect(withProviders(above)).toEqual(above);
+  });
+
+  it('should place the providers of two identifiers in the order the path needs them', () => {
+    const ranked = [operation('GET', '/repos/{owner}/{repo}/issues'), operation('POST', '/issues'), operation('GET', '/repos'), operation('GET', '/owners')];
+    expect(paths(withProviders(ranked))).toEqual(['GET /repos/{owner}/{repo}/issues', 'GET /owners', 'GET /repos', 'POST /issues']);
   });
 
   it('should look up identifiers for the best two operations only', () => {

@@ -15,7 +15,7 @@ interface Operation {
 const DEPENDENT_OPERATIONS = 2;
 
 /** Trailing words of a path parameter that name an identifier rather than the resource. */
-const IDENTIFIER_WORDS = new Set(['id', 'ids', 'uuid', 'key', 'pk', 'slug', 'number', 'name', 'code']);
+const IDENTIFIER_WORDS = new Set(['id', 'ids', 'uid', 'uuid', 'guid', 'sid', 'key', 'pk', 'slug', 'number', 'name', 'code']);
 
 /**
  * The card's operations in ranked order, each of its best two followed by the operations that
@@ -26,12 +26,10 @@ const IDENTIFIER_WORDS = new Set(['id', 'ids', 'uuid', 'key', 'pk', 'slug', 'num
  */
 export function withProviders<T extends Operation>(ranked: T[]): T[] {
   const ordered = [...ranked];
-  const lookedUp = new Set<string>();
   for (const dependent of ranked.slice(0, DEPENDENT_OPERATIONS)) {
     let position = ordered.indexOf(dependent);
     for (const resource of requiredResources(dependent.path)) {
-      if (lookedUp.has(resource)) continue;
-      lookedUp.add(resource);
+      // The best provider; one already above (for an earlier dependent, say) stays where it is.
       const provider = ordered.findIndex((operation) => providedResource(operation) === resource);
       if (provider <= position) continue;
       ordered.splice(++position, 0, ...ordered.splice(provider, 1));
@@ -43,12 +41,13 @@ export function withProviders<T extends Operation>(ranked: T[]): T[] {
 /**
  * The resources whose identifiers a path takes as parameters: `person` for
  * `/person/{person_id}/movie_credits`, `artist` for `/artists/{id}/albums` (a bare identifier
- * names the segment before it), `webhook` for `/webhooks/{webhookId}/logs`.
+ * names the segment before it), `webhook` for `/webhooks/{webhookId}/logs`, `user` for
+ * `/users/{id}.json`. A parameter inside a segment (`/feeds/comments.{format}`) is no identifier.
  */
 export function requiredResources(path: string): string[] {
   const segments = path.split('/').filter(Boolean);
   return segments.flatMap((segment, index) => {
-    const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
+    const parameter = /^\{([^}]+)\}/.exec(segment)?.[1];
     if (!parameter) return [];
     const words = parameterWords(parameter);
     while (words.length > 0 && IDENTIFIER_WORDS.has(words[words.length - 1])) words.pop();
@@ -65,7 +64,8 @@ export function requiredResources(path: string): string[] {
  */
 export function providedResource(operation: Operation): string | undefined {
   if (operation.method.toUpperCase() !== 'GET' || operation.path.includes('{')) return undefined;
-  const last = operation.path.split('/').filter(Boolean).at(-1);
+  // Without a format extension or a query string: `/users.json`, `/users?active=true`.
+  const last = operation.path.split('/').filter(Boolean).at(-1)?.replace(/[.?].*$/, '');
   if (!last) return undefined;
   const resource = singular(last);
   return resource === 'me' ? 'user' : resource;
