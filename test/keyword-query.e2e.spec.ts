@@ -39,4 +39,10 @@ describe('buildKeywordQuery (PGlite)', () => {
     // "aloud" is a word: not "cloud"; "lead" is a word: not "read".
     expect(await terms('read aloud lead')).toEqual({ read: 'read' });
   });
+
+  it('should take the names the query was typed with over those its text shows', async () => {
+    // "Is there an API for Taylor Swift's payments" without its opening starts with "Taylor".
+    expect((await buildKeywordQuery(db.manager, 'acme', 'Taylor payments'))?.namesUnknownThing).toBe(false);
+    expect((await buildKeywordQuery(db.manager, 'acme', 'Taylor payments', new Set(['taylor'])))?.namesUnknownThing).toBe(true);
+  });
 });

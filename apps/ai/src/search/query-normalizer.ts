@@ -69,43 +69,56 @@ export function expandAbbreviations(query: string): string {
  * a service for", "how can I", "what is the best way to", "help me". The words say nothing about
  * the need, and some are spec words ("need", "service", "way", "help"), so they drew keyword
  * matches of their own (an eval run with "I need an API to " before every query: keyword nDCG@10
- * 0.621 → 0.598; "What is the best way to ": 0.562).
+ * 0.621 → 0.598; "What is the best way to ": 0.562). "Services", "tools", "providers" and
+ * "platforms" are often what is searched for ("list services for a namespace", "find providers
+ * that accept medicaid"): they open a request only after "a", "some", "any" or "all" in a
+ * request phrase ("is there a service for", "show me all services that").
  */
-const API_WORD = String.raw`(?:(?:web|rest|http)\s+)?(?:apis?|services?|endpoints?|tools?|platforms?|providers?)`;
+const AN_API = String.raw`(?:(?:an?|some|any|the|all)\s+)?(?:good\s+|best\s+)?(?:(?:web|rest|http)\s+(?:apis?|services?)|apis?)`;
+const A_SERVICE = String.raw`(?:an?|some|any|all)\s+(?:good\s+|best\s+)?(?:services?|tools?|platforms?|providers?)`;
+const APOSTROPHE = `['’]`;
 const ASKING_FOR_AN_API = [
-  String.raw`(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:find|show|give|get|recommend|suggest|list|search\s+for)(?:\s+(?:me|us))?(?:\s+(?:an?|some|any|the|all))?(?:\s+(?:good|best))?\s+${API_WORD}`,
-  String.raw`(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:need|want|looking\s+for|searching\s+for|would\s+like)(?:\s+(?:an?|some|any|the))?\s+${API_WORD}`,
-  String.raw`(?:is|are)\s+there(?:\s+(?:an?|any|some))?\s+${API_WORD}`,
-  String.raw`(?:which|what)\s+${API_WORD}`,
-  String.raw`(?:looking\s+for|searching\s+for|need)(?:\s+(?:an?|some|any))?\s+${API_WORD}`,
-  String.raw`(?:an?\s+)?${API_WORD}`,
+  String.raw`(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:find|show|give|get|recommend|suggest|list|search\s+for)\s+(?:(?:me|us)\s+)?${AN_API}`,
+  String.raw`(?:please\s+)?(?:(?:can|could)\s+you\s+)?(?:(?:find|show|give|get|list)\s+(?:me|us)|recommend|suggest)\s+${A_SERVICE}`,
+  String.raw`(?:i|we)(?:${APOSTROPHE}m|\s+am|${APOSTROPHE}re|\s+are|${APOSTROPHE}d|\s+would)?\s+(?:need|want|like|looking\s+for|searching\s+for)\s+(?:${AN_API}|${A_SERVICE})`,
+  String.raw`(?:is|are)\s+there\s+(?:${AN_API}|${A_SERVICE})`,
+  String.raw`(?:(?:looking|searching)\s+for|need)\s+(?:${AN_API}|${A_SERVICE})`,
+  String.raw`(?:which|what)\s+${AN_API}`,
+  AN_API,
 ];
 /** What joins the request for an API to the need: "that can", "to", "for", "which lets me". */
-const API_TO = String.raw`(?:(?:that|which|who)(?:\s+(?:can|could|will|would|lets?\s+(?:me|us)|allows?\s+(?:me|us)\s+to))?|to|for|with|i\s+can\s+use\s+to|can|could|do|does)`;
+const API_TO = String.raw`(?:(?:that|which|who)(?:\s+(?:can|could|will|would|lets?\s+(?:me|us)|allows?\s+(?:me|us)\s+to))?|to|for|with|i\s+can\s+use\s+to|can|could)`;
 const ASKING_HOW = [
   String.raw`how\s+(?:can|could|do|would|should)\s+(?:i|we)`,
-  String.raw`what(?:'s|\s+is)\s+the\s+(?:best|easiest|simplest|quickest)\s+way\s+to`,
+  String.raw`what(?:${APOSTROPHE}s|\s+is)\s+the\s+(?:best|easiest|simplest|quickest)\s+way\s+to`,
   String.raw`is\s+there\s+(?:a|any)\s+way\s+to`,
   String.raw`is\s+it\s+possible\s+to`,
   String.raw`(?:please\s+)?help\s+(?:me|us)(?:\s+to)?`,
-  String.raw`(?:i|we)(?:'d|\s+would)?\s+(?:need|want|like|have)\s+to`,
-  String.raw`(?:i'm|i\s+am|we're|we\s+are)\s+trying\s+to`,
+  String.raw`(?:i|we)(?:${APOSTROPHE}d|\s+would)?\s+(?:need|want|like|have)\s+to`,
+  String.raw`(?:i${APOSTROPHE}m|i\s+am|we${APOSTROPHE}re|we\s+are)\s+trying\s+to`,
 ];
 const REQUEST_OPENINGS = [new RegExp(`^(?:${ASKING_FOR_AN_API.join('|')})\\s+${API_TO}\\s+`, 'iu'), new RegExp(`^(?:${ASKING_HOW.join('|')})\\s+`, 'iu')];
+/** Words that leave nothing to search for when they are all an opening leaves ("we have", "to"). */
+const FUNCTION_WORDS = new Set(
+  'a an the to of for in on at by with from and or but is are be do does did have has had we you they it them our your their this that these those there what which who how can could will would should me us i'.split(' '),
+);
 
 /**
  * The query without the words that open a request ("find me APIs that process payments" →
- * "process payments"; "help me find an API to send faxes" → "send faxes"); unchanged when
- * nothing would be left.
+ * "process payments"; "help me find an API to send faxes" → "send faxes"); unchanged when only
+ * function words would be left ("what APIs do we have").
  */
 export function withoutRequestFraming(query: string): string {
   let need = query.trim();
-  for (let opened = true; opened; ) {
+  for (;;) {
     const rest = REQUEST_OPENINGS.reduce((text, opening) => text.replace(opening, ''), need).trim();
-    opened = rest !== need && rest !== '';
-    if (opened) need = rest;
+    if (rest === need || !hasContentWord(rest)) return need;
+    need = rest;
   }
-  return need;
+}
+
+function hasContentWord(text: string): boolean {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).some((word) => !FUNCTION_WORDS.has(word.toLowerCase()));
 }
 
 /** Quoted spans: "Love Mariah", 'My Rock', “Current” (not an apostrophe inside a word). */
@@ -137,9 +150,4 @@ export function bareWord(token: string): string {
 function isTitleCase(query: string): boolean {
   const words = query.split(/\s+/).filter((word) => /\p{L}/u.test(word));
   return words.length >= TITLE_CASE_WORDS && words.every((word) => /^[^\p{L}]*\p{Lu}/u.test(word));
-}
-
-/** Whether the query refers to something by its name (see `nameWords`). */
-export function namesSomething(query: string): boolean {
-  return nameWords(query).size > 0;
 }

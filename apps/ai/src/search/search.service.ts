@@ -11,7 +11,7 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
 import { buildKeywordQuery } from './keyword-query.js';
-import { expandAbbreviations, nameWords, namesSomething, withoutRequestFraming } from './query-normalizer.js';
+import { expandAbbreviations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
   combineScores,
   EVIDENCE_CHUNKS,
@@ -130,9 +130,10 @@ export class SearchService implements OnModuleInit {
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
       const retriever = new ChunkRetriever(manager, scope);
       // Names as typed: a name that opened the need once the framing is gone is still one.
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded, nameWords(query)) : undefined;
+      const names = nameWords(query);
+      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded, names) : undefined;
       // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
-      const namesUnknownThing = keywords ? keywords.namesUnknownThing : namesSomething(query);
+      const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
 
       const maxResults = request.maxResults ?? SEARCH_LIMITS.maxResults.default;
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
