@@ -114,26 +114,33 @@ export class SearchService implements OnModuleInit {
     const mode = request.mode ?? 'hybrid';
     // "find me APIs that process payments": both searches look for "process payments".
     const expanded = expandAbbreviations(withoutRequestFraming(query));
-    let vector: number[] | undefined;
+    // Names as typed: a name that opened the need once the framing is gone is still one.
+    const names = nameWords(query);
     let queryEmbeddingMs = 0;
-    if (mode !== 'keyword') {
+    const embedding = async (): Promise<number[] | undefined> => {
+      if (mode === 'keyword') return undefined;
       const embedStarted = performance.now();
       const vectorKey = `${embeddings.modelId}\n${expanded}`;
-      vector = this.queryVectors.get(vectorKey);
+      let vector = this.queryVectors.get(vectorKey);
       if (!vector) this.queryVectors.set(vectorKey, (vector = await embeddings.embedQuery(expanded)));
       queryEmbeddingMs = performance.now() - embedStarted;
-    }
+      return vector;
+    };
+    // The query's terms are looked up while the model embeds it (on its own thread): typo
+    // look-ups cost as much as the embedding. They read the lexicon outside the search's
+    // transaction; an index change in between only shifts a word's rarity a little.
+    const [vector, keywords] = await Promise.all([
+      embedding(),
+      mode !== 'vector' ? buildKeywordQuery(this.dataSource.manager, request.orgId, expanded, names) : undefined,
+    ]);
+    // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
+    const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
 
     return this.dataSource.transaction(async (manager) => {
       // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
       const retriever = new ChunkRetriever(manager, scope);
-      // Names as typed: a name that opened the need once the framing is gone is still one.
-      const names = nameWords(query);
-      const keywords = mode !== 'vector' ? await buildKeywordQuery(manager, request.orgId, expanded, names) : undefined;
-      // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
-      const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
 
       const maxResults = request.maxResults ?? SEARCH_LIMITS.maxResults.default;
       const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
