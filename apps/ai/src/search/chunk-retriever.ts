@@ -317,7 +317,7 @@ export class ChunkRetriever {
       WHERE s.org_id = ${org} AND NOT s.deleted
       ${teamNames?.length ? `AND lower(p.team_name) = ANY(${params.add(lower(teamNames))})` : ''}
       ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)})` : ''}
-      ${methods?.length ? `AND EXISTS (SELECT 1 FROM platform_ai.api_chunks m WHERE m.api_id = s.api_id AND m.method = ANY(${params.add(methods)}))` : ''}`;
+      ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}))` : ''}`;
   }
 }
 
