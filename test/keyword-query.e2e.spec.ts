@@ -9,7 +9,7 @@ import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.j
 describe('buildKeywordQuery (PGlite)', () => {
   let database: AiTestDatabase;
   let db: DataSource;
-  const lexicon: Record<string, number> = { payment: 40, refund: 10, neighbor: 5, neighborhood: 3, cloud: 20, read: 30, travel: 8 };
+  const lexicon: Record<string, number> = { payment: 40, refund: 10, neighbor: 5, neighborhood: 3, cloud: 20, read: 30, travel: 8, credit: 6, cert: 12 };
 
   beforeAll(async () => {
     database = await migratedAiDatabase();
@@ -32,6 +32,11 @@ describe('buildKeywordQuery (PGlite)', () => {
 
   it('should correct a typo to the nearest word the org uses', async () => {
     expect(await terms('paymnet refunds')).toEqual({ paymnet: 'payment', refund: 'refund' });
+  });
+
+  it('should swap two neighbouring letters back before looking for words near a typo', async () => {
+    // "cert" is as many edits from "cerdit" and nearer by trigrams.
+    expect(await terms('cerdit refnud')).toEqual({ cerdit: 'credit', refnud: 'refund' });
   });
 
   it('should turn a word spelt right into another form of itself the org uses, and into nothing else', async () => {

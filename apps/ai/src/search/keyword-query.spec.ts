@@ -21,6 +21,16 @@ describe('chooseCorrections', () => {
     expect(corrections.get('cardd')).toEqual({ word: 'cards', count: 9 });
   });
 
+  it('should prefer a word the typed one becomes with two neighbouring letters swapped back', () => {
+    const corrections = chooseCorrections([
+      { typed: 'cerdit', word: 'cert', chunkCount: 30, similarity: 0.33 },
+      // "produc" is how the index stems "produce": the typed word is more than two edits from it.
+      { typed: 'cerdit', word: 'credit', chunkCount: 5, similarity: 0.27, swapped: true },
+      { typed: 'prodcu', word: 'produc', chunkCount: 8, similarity: 0.1, swapped: true },
+    ]);
+    expect(Object.fromEntries(corrections)).toEqual({ cerdit: { word: 'credit', count: 5 }, prodcu: { word: 'produc', count: 8 } });
+  });
+
   it('should correct each typed word on its own', () => {
     expect([...chooseCorrections([]).keys()]).toEqual([]);
     const corrections = chooseCorrections([
