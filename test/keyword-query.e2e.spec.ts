@@ -34,9 +34,9 @@ describe('buildKeywordQuery (PGlite)', () => {
     expect(await terms('paymnet refunds')).toEqual({ paymnet: 'payment', refund: 'refund' });
   });
 
-  it('should swap two neighbouring letters back before looking for words near a typo', async () => {
+  it('should undo a swap or a dropped letter before looking for words near a typo', async () => {
     // "cert" is as many edits from "cerdit" and nearer by trigrams.
-    expect(await terms('cerdit refnud')).toEqual({ cerdit: 'credit', refnud: 'refund' });
+    expect(await terms('cerdit refnud paymnt')).toEqual({ cerdit: 'credit', refnud: 'refund', paymnt: 'payment' });
   });
 
   it('should turn a word spelt right into another form of itself the org uses, and into nothing else', async () => {

@@ -25,10 +25,20 @@ describe('chooseCorrections', () => {
     const corrections = chooseCorrections([
       { typed: 'cerdit', word: 'cert', chunkCount: 30, similarity: 0.33 },
       // "produc" is how the index stems "produce": the typed word is more than two edits from it.
-      { typed: 'cerdit', word: 'credit', chunkCount: 5, similarity: 0.27, swapped: true },
-      { typed: 'prodcu', word: 'produc', chunkCount: 8, similarity: 0.1, swapped: true },
+      { typed: 'cerdit', word: 'credit', chunkCount: 5, similarity: 0.27, undone: 'swap' },
+      { typed: 'prodcu', word: 'produc', chunkCount: 8, similarity: 0.1, undone: 'swap' },
     ]);
     expect(Object.fromEntries(corrections)).toEqual({ cerdit: { word: 'credit', count: 5 }, prodcu: { word: 'produc', count: 8 } });
+  });
+
+  it('should prefer a dropped letter put back to trigram neighbours, and a swap to both', () => {
+    const corrections = chooseCorrections([
+      { typed: 'paymnt', word: 'pay', chunkCount: 90, similarity: 0.4 },
+      { typed: 'paymnt', word: 'payment', chunkCount: 40, similarity: 0.3, undone: 'insertion' },
+      { typed: 'fomr', word: 'forum', chunkCount: 9, similarity: 0.2, undone: 'insertion' },
+      { typed: 'fomr', word: 'form', chunkCount: 3, similarity: 0.2, undone: 'swap' },
+    ]);
+    expect(Object.fromEntries(corrections)).toEqual({ paymnt: { word: 'payment', count: 40 }, fomr: { word: 'form', count: 3 } });
   });
 
   it('should correct each typed word on its own', () => {
