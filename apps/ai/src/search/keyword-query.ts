@@ -80,9 +80,12 @@ export async function buildKeywordQuery(
 
   const unknown = words.filter((word) => !frequency.has(word) && word.length >= MIN_TYPO_LENGTH && spelling.get(word) !== 'name');
   const misspelt = unknown.filter((word) => spelling.get(word) === 'unknown');
+  const undone = await undoneTypos(manager, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })));
+  // An undone typo beats any trigram neighbour: those are looked up (17–25 ms a word) only for the rest.
+  const fixed = new Set(undone.map((candidate) => candidate.typed));
   const corrections = chooseCorrections([
-    ...(await undoneTypos(manager, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })))),
-    ...(await nearestWords(manager, orgId, misspelt)),
+    ...undone,
+    ...(await nearestWords(manager, orgId, misspelt.filter((word) => !fixed.has(word)))),
     // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
     ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
   ]);
@@ -176,7 +179,7 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
  * letters swapped back ("cerdit" → credit, "usres" → user) or a dropped letter put back
  * ("paymnt" → payment). Such a word shares few trigrams with the typo, so `nearestWords` seldom
  * finds it (single-word corrections of the eval's words: 51% right with trigrams alone, 71% with
- * swaps, 77% with both; see the README). Each variant is stemmed like the index; `words` pairs
+ * swaps, 78% with both; see the README). Each variant is stemmed like the index; `words` pairs
  * each unknown lexeme with the word as typed.
  */
 async function undoneTypos(manager: EntityManager, orgId: string, words: { word: string; typed: string }[]): Promise<CorrectionCandidate[]> {
