@@ -285,6 +285,17 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect((await search({ query: 'x' })).status).toBe(400);
     });
 
+    it('should refuse NUL characters in searches and listings with a 400, not fail the query', async () => {
+      for (const body of [{ query: '\u0000tide' }, { query: 'tide', filters: { tags: ['a\u0000b'] } }, { query: '', filters: { teamNames: ['a\u0000b'] } }]) {
+        const response = await search({ orgId: ORG, ...body });
+        expect(response.status).toBe(400);
+        expect(response.body.detail).toMatch(/must not contain NUL characters/);
+      }
+      const listing = await http().get(`/api-management/apis?orgId=${ORG}&teamName=a%00b`).set('authorization', `Bearer ${reader}`);
+      expect(listing.status).toBe(400);
+      expect(listing.body.detail).toMatch(/teamName must not contain NUL characters/);
+    });
+
     it('should answer 404 for an API id that does not exist or is not a UUID', async () => {
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
         const response = await http().get(`/api-management/apis/${id}`).set('authorization', `Bearer ${reader}`);

@@ -12,6 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { NoNul } from '#http';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
 const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'];
@@ -24,6 +25,7 @@ export class SearchFiltersDto implements SearchFilters {
   @ArrayMaxSize(50)
   @IsString({ each: true })
   @MaxLength(100, { each: true })
+  @NoNul('teamNames', { each: true })
   teamNames?: string[];
 
   @IsOptional()
@@ -31,6 +33,7 @@ export class SearchFiltersDto implements SearchFilters {
   @ArrayMaxSize(50)
   @IsString({ each: true })
   @MaxLength(200, { each: true })
+  @NoNul('tags', { each: true })
   tags?: string[];
 
   @IsOptional()
@@ -44,6 +47,7 @@ export class SearchFiltersDto implements SearchFilters {
 export class SearchRequestDto implements SearchRequest {
   @IsString({ message: 'query must be a string (empty to browse)' })
   @MaxLength(SEARCH_LIMITS.queryMaxLength)
+  @NoNul('query')
   query: string;
 
   @IsString()

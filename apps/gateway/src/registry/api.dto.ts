@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ApiRegistration } from '#contracts';
+import { NoNul } from '#http';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 export const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
@@ -32,9 +33,6 @@ function IsSpecInput() {
       },
     });
 }
-
-/** PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail to store it. */
-const NoNul = (field: string) => Matches(/^[^\u0000]*$/, { message: `${field} must not contain NUL characters` });
 
 export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
@@ -90,6 +88,7 @@ export class ListApisQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(100)
+  @NoNul('teamName')
   teamName?: string;
 
   @ApiPropertyOptional({ minimum: 1, default: 1 })
