@@ -341,10 +341,12 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     it('should expose Prometheus metrics from both apps without a token', async () => {
       const gateway = await http().get('/metrics');
       expect(gateway.status).toBe(200);
+      expect(gateway.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       expect(gateway.text).toMatch(/http_request_duration_seconds_bucket\{.*route="\/api-management\/ai\/search".*\}/);
       expect(gateway.text).toMatch(/indexing_queue_jobs\{state="waiting",service="gateway"\} \d+/);
       const ai = await request(stack.ai!.getHttpServer()).get('/metrics');
       expect(ai.status).toBe(200);
+      expect(ai.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       expect(ai.text).toMatch(/indexing_jobs_total\{kind="index-api",outcome="completed",service="ai"\} [1-9]/);
       expect(ai.text).toMatch(/embedding_batch_size_count\{service="ai"\} [1-9]/);
       expect(ai.text).toContain('process_cpu_seconds_total');

@@ -1,4 +1,4 @@
-import { Controller, type DynamicModule, Get, Header, Inject, Module } from '@nestjs/common';
+import { Controller, type DynamicModule, Get, Header, Inject, Module, Res } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
@@ -12,10 +12,11 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 class MetricsController {
   constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
 
-  /** Prometheus text format. */
+  /** Prometheus text format, under its own content type: Prometheus 3 refuses a scrape served as HTML. */
   @Get('metrics')
   @Header('Cache-Control', 'no-store')
-  async metrics(): Promise<string> {
+  async metrics(@Res({ passthrough: true }) response: Response): Promise<string> {
+    response.type(this.registry.contentType);
     return this.registry.metrics();
   }
 }
