@@ -191,6 +191,31 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(lexicon).toEqual([]);
     });
 
+    it('should never show an API deleted while it was being indexed', async () => {
+      const skippedJobs = async () => {
+        const metrics = await request(stack.ai!.getHttpServer()).get('/metrics');
+        return Number(/indexing_jobs_total\{kind="index-api",outcome="skipped",service="ai"\} (\d+)/.exec(metrics.text)?.[1] ?? 0);
+      };
+      const skippedBefore = await skippedJobs();
+      const created = await register({ orgId: ORG, name: 'TMDB', version: '3', teamName: 'movies', spec: restbenchSpec('tmdb') });
+      const apiId = created.body.apiId;
+      await expect(waitForStatus(stack, reader, apiId, ['IN_PROGRESS', 'COMPLETED', 'FAILED'])).resolves.toMatchObject({ status: 'IN_PROGRESS' });
+      expect((await http().delete(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`)).status).toBe(204);
+
+      // The indexing job finishes after the deletion: it must not make the API live, even for a moment.
+      const deadline = Date.now() + 30_000;
+      const seen: string[][] = [];
+      while ((await skippedJobs()) === skippedBefore && Date.now() < deadline) {
+        const response = await search({ orgId: ORG, query: 'movie credits of a person', mode: 'keyword', maxResults: 50 });
+        seen.push(response.body.results.map((result: { apiId: string }) => result.apiId));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await skippedJobs()).toBe(skippedBefore + 1);
+      expect(seen.flat()).not.toContain(apiId);
+      const chunks = await stack.ai!.get(DataSource).query(`SELECT count(*)::int AS n FROM platform_ai.api_chunks WHERE api_id = $1`, [apiId]);
+      expect(chunks).toEqual([{ n: 0 }]);
+    });
+
     it('should list and read APIs with their indexing status', async () => {
       const list = await http().get(`/api-management/apis?orgId=${ORG}`).set('authorization', `Bearer ${reader}`);
       expect(list.status).toBe(200);

@@ -178,20 +178,33 @@ export class IndexStoreService {
   }
 
   /** Removes an API from the index (returns how many chunks); the tombstone stops older jobs from bringing it back. */
+  /**
+   * Marks the API deleted at once, without waiting for its lease: a job indexing it now can no
+   * longer commit (`isCurrent`), and search shows no card for it. `deleteApi` removes its chunks
+   * once it holds the lease.
+   */
+  async markDeleted(job: DeleteApiJob): Promise<void> {
+    await this.tombstone(this.dataSource.manager, job);
+  }
+
   async deleteApi(job: DeleteApiJob): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const removed = await this.removeChunks(manager, job.apiId, job.orgId);
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1`, [job.apiId]);
-      await manager.query(
-        `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status, deleted)
-         VALUES ($1, $2, $3, 'COMPLETED', true)
-         ON CONFLICT (api_id) DO UPDATE
-           SET revision = GREATEST(api_indexing_status.revision, excluded.revision), deleted = true,
-               indexed_revision = NULL, chunk_count = 0, updated_at = now()`,
-        [job.apiId, job.orgId, job.revision],
-      );
+      await this.tombstone(manager, job);
+      await manager.query(`UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0 WHERE api_id = $1`, [job.apiId]);
       return removed;
     });
+  }
+
+  private async tombstone(manager: EntityManager, job: DeleteApiJob): Promise<void> {
+    await manager.query(
+      `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status, deleted)
+       VALUES ($1, $2, $3, 'COMPLETED', true)
+       ON CONFLICT (api_id) DO UPDATE
+         SET revision = GREATEST(api_indexing_status.revision, excluded.revision), deleted = true, updated_at = now()`,
+      [job.apiId, job.orgId, job.revision],
+    );
   }
 
   private async removeChunks(manager: EntityManager, apiId: string, orgId: string): Promise<number> {

@@ -61,6 +61,8 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
 
   /** One API is never worked on by two jobs at once, in this process or any other. */
   async process(job: IndexingJob, token?: string): Promise<IndexOutcome | void> {
+    // A deletion takes effect before the API's lease is free: the job indexing it must not make it live again.
+    if (job.name === IndexingJobName.Delete) await this.store.markDeleted(job.data as DeleteApiJob);
     const lease = await this.locks.acquire(job.data.apiId);
     if (!lease) {
       await job.moveToDelayed(Date.now() + API_BUSY_DELAY_MS, token);
@@ -133,7 +135,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     }
     const embeddedAt = Date.now();
     const replaced = await this.store.replaceChunks(job, embedded);
-    if (replaced === undefined) return { skipped: 'a newer revision arrived while indexing' };
+    if (replaced === undefined) return { skipped: 'a newer revision arrived, or the API was deleted, while indexing' };
     const written = embedded.reduce((sum, set) => sum + set.chunks.length, 0);
     this.tableStats.recordChanges(replaced + written);
     this.logger.log(

@@ -52,10 +52,13 @@ interface FilteredApis {
   orgChunkCount: number;
 }
 
-/** Card facts (alias `s` status, `p` spec) of the revision that is live in the index. */
+/**
+ * Card facts (alias `s` status, `p` spec) of the revision that is live in the index; none for a
+ * deleted API whose chunks are not removed yet.
+ */
 const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
   FROM platform_ai.api_indexing_status s
-  JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision`;
+  JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision AND NOT s.deleted`;
 
 /**
  * Chunks in the org's live index, from the status rows (one per API), not by counting chunk
