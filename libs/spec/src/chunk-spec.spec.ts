@@ -27,6 +27,24 @@ describe(chunkSpec.name, () => {
     expect(addTracks.text).not.toContain('[Spotify');
   });
 
+  it('should summarise an operation without a summary by the first sentence of its description', async () => {
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'Refunds', version: '1' },
+      paths: {
+        '/v1/refunds/{refund}': { get: { description: 'Retrieves the details of an existing refund. Supply the unique refund ID.', responses: { 200: { description: 'OK' } } } },
+        '/v1/refunds': { get: { description: 'Returns a list of all refunds', responses: { 200: { description: 'OK' } } } },
+      },
+    };
+    const chunks = chunkSpec(await loadSpec(JSON.stringify(spec)), facts('Refunds'));
+
+    const one = chunks.find((chunk) => chunk.key === 'op:GET /v1/refunds/{refund}')!;
+    expect(one.summary).toBe('Retrieves the details of an existing refund.');
+    expect(one.title).toBe('GET /v1/refunds/{refund} — Retrieves the details of an existing refund.');
+    expect(one.text).toContain('Supply the unique refund ID.');
+    expect(chunks.find((chunk) => chunk.key === 'op:GET /v1/refunds')!.summary).toBe('Returns a list of all refunds');
+  });
+
   it('should chunk a Swagger 2.0 YAML spec, with body fields from definitions and L3 schema chunks', async () => {
     const spec = await loadSpec(readFixture('petstore-swagger2.yaml'));
     const chunks = chunkSpec(spec, facts('Swagger Petstore'));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cleanText, splitText, truncate } from './clean-text.js';
 import type { LoadedSpec } from './load-spec.js';
-import { operationEntries, operationTags } from './operations.js';
+import { operationEntries, operationSummary, operationTags } from './operations.js';
 import { isObject } from './is-object.js';
 import { SpecError } from './spec-error.js';
 
@@ -144,7 +144,9 @@ function operationChunk(
     bodyFields.length ? `Request body: ${bodyFields.join(', ')}` : '',
     responses.length ? `Responses: ${responses.join('; ')}` : '',
   ].filter(Boolean);
-  const title = summary ? `${method} ${path} — ${truncate(summary, 120)}` : `${method} ${path}`;
+  // What a card shows of it: the description's first sentence when the spec gives no summary.
+  const shown = operationSummary(op);
+  const title = shown ? `${method} ${path} — ${truncate(shown, 120)}` : `${method} ${path}`;
   const embedParts = [summary, description && description !== summary ? truncate(description, 300) : '', humanize(operationId), tags.join(', ')];
   return {
     key: `op:${method} ${path}`,
@@ -155,7 +157,7 @@ function operationChunk(
     method,
     path,
     operationId,
-    summary: summary || undefined,
+    summary: shown || undefined,
     tags,
   };
 }

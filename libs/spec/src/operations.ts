@@ -1,4 +1,4 @@
-import { cleanText } from './clean-text.js';
+import { cleanText, truncate } from './clean-text.js';
 import type { ApiEndpoint } from '#contracts';
 import { isObject } from './is-object.js';
 
@@ -35,10 +35,24 @@ export function operationTags(operation: Record<string, unknown>): string[] {
 }
 
 
+const SUMMARY_CHARS = 200;
+
+/**
+ * An operation's one-line summary: its `summary`, or else the first sentence of its description
+ * (many specs, Stripe's among them, describe operations only there).
+ */
+export function operationSummary(operation: Record<string, unknown>): string {
+  const summary = cleanText(operation.summary);
+  if (summary) return summary;
+  const description = cleanText(operation.description);
+  const sentenceEnd = description.search(/[.!?](\s|$)/);
+  return truncate(sentenceEnd > 0 ? description.slice(0, sentenceEnd + 1) : description, SUMMARY_CHARS);
+}
+
 /** What a catalogue shows of each operation; no `$ref` resolution needed. */
 export function listOperations(document: SpecDocument): ApiEndpoint[] {
   return operationEntries(document).map(({ method, path, operation }) => {
-    const summary = cleanText(operation.summary) || cleanText(operation.description).slice(0, 200);
+    const summary = operationSummary(operation);
     return {
       method,
       path,
