@@ -54,6 +54,8 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(response.status).toBe(200);
       const [first] = response.body.results;
       expect(first).toMatchObject({ apiId: spotifyId, apiName: 'Spotify Web API', version: '1.0', teamName: 'music' });
+      // Registered without a description: the card shows the start of the spec's own.
+      expect(first.description).toMatch(/^You can use Spotify's Web API to discover music and podcasts, .{100,}…$/);
       expect(first.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/playlists/{playlist_id}/tracks' }));
       expect(first.relevanceScore).toBeGreaterThan(0);
       expect(first.relevanceScore).toBeLessThanOrEqual(1);

@@ -38,6 +38,7 @@ const L1_EMBED_CHARS = 600;
 const PROFILE_CHARS = 1200;
 const DESCRIPTION_CHARS = 600;
 const MAX_FIELDS = 40;
+const CARD_DESCRIPTION_CHARS = 300;
 
 /** Cuts a dereferenced spec into L1 (API), L2 (operation) and L3 (named schema) chunks. */
 export function chunkSpec(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
@@ -67,6 +68,12 @@ function profileChunk(facts: ApiFacts, operations: SpecChunk[]): SpecChunk {
     embedText: `[${facts.name}] ${text}`,
     tags: [],
   };
+}
+
+/** What a card shows of an API registered without a description: the start of the spec's own. */
+export function specDescription(spec: LoadedSpec): string | undefined {
+  const info = isObject(spec.document.info) ? spec.document.info : {};
+  return truncate(cleanText(info.description), CARD_DESCRIPTION_CHARS) || undefined;
 }
 
 export function contentHash(text: string): string {

@@ -100,10 +100,11 @@ export class IndexStoreService {
 
   /**
    * Swaps the API's chunks for the new ones (one set per embedding model written) in one
-   * transaction: search sees the old index or the new one, never a mix. Returns how many old
+   * transaction: search sees the old index or the new one, never a mix. `specDescription` is
+   * what the cards show when the registration gave no description. Returns how many old
    * chunk rows it replaced, or `undefined` (having written nothing) when the revision is stale.
    */
-  async replaceChunks(job: IndexApiJob, embedded: ModelChunks[]): Promise<number | undefined> {
+  async replaceChunks(job: IndexApiJob, embedded: ModelChunks[], specDescription?: string): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
       await this.models.assertActiveCovered(manager, embedded.map((set) => set.model));
@@ -116,6 +117,11 @@ export class IndexStoreService {
          WHERE api_id = $1`,
         [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0],
       );
+      await manager.query(`UPDATE platform_ai.api_specs SET spec_description = $3 WHERE api_id = $1 AND revision = $2`, [
+        job.apiId,
+        job.revision,
+        specDescription ?? null,
+      ]);
       // Older spec copies are no longer needed once a newer one is live.
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1 AND revision < $2`, [job.apiId, job.revision]);
       return removed;

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { type AiConfig, redisConnectionOptions } from '#config';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import { chunkSpec, contentHash, loadSpec, type SpecChunk, SpecError } from '#spec';
+import { chunkSpec, contentHash, loadSpec, type SpecChunk, SpecError, specDescription } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { ApiLocks } from './api-lock.js';
@@ -109,10 +109,11 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     const started = Date.now();
     if (!(await this.store.beginRevision(job))) return { skipped: 'a newer revision exists' };
 
-    let chunks;
+    let chunks, description;
     try {
       const spec = await loadSpec(job.spec);
       chunks = chunkSpec(spec, job);
+      description = specDescription(spec);
     } catch (error) {
       // A bad spec is the publisher's to fix: record why, do not retry.
       if (!(error instanceof SpecError)) throw error;
@@ -134,7 +135,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       }
     }
     const embeddedAt = Date.now();
-    const replaced = await this.store.replaceChunks(job, embedded);
+    const replaced = await this.store.replaceChunks(job, embedded, description);
     if (replaced === undefined) return { skipped: 'a newer revision arrived, or the API was deleted, while indexing' };
     const written = embedded.reduce((sum, set) => sum + set.chunks.length, 0);
     this.tableStats.recordChanges(replaced + written);

@@ -53,10 +53,10 @@ interface FilteredApis {
 }
 
 /**
- * Card facts (alias `s` status, `p` spec) of the revision that is live in the index; none for a
- * deleted API whose chunks are not removed yet.
+ * Card facts (alias `s` status, `p` spec) of the revision that is live in the index, described by
+ * the registration or else by the spec itself; none for a deleted API whose chunks are not removed yet.
  */
-const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", p.description
+const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description
   FROM platform_ai.api_indexing_status s
   JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision AND NOT s.deleted`;
 
