@@ -294,6 +294,12 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
         .send({ orgId: OTHER_ORG, name: 'Mover', version: '1', spec });
       expect(moved.status).toBe(409);
       expect(moved.body.detail).toMatch(/cannot move between orgs/);
+      const toForeignOrg = await http()
+        .put(`/api-management/apis/${created.body.apiId}`)
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: OTHER_ORG, name: 'Mover', version: '1', spec });
+      expect(toForeignOrg.status).toBe(403);
+      expect(toForeignOrg.body.detail).toMatch(/not a member of org "globex"/);
     });
 
     it('should answer 400 with every validation message', async () => {
@@ -335,6 +341,7 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     it('should answer 401 without a token, with a bad signature, expired, or with malformed claims', async () => {
       const unauthenticated = await http().get('/api-management/apis');
       expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers['www-authenticate']).toBe('Bearer');
       expect(unauthenticated.body.detail).toMatch(/Missing bearer token/);
 
       const forged = `${reader.slice(0, -4)}AAAA`;

@@ -45,6 +45,8 @@ export class RegistryService {
 
   async update(caller: Caller, apiId: string, body: ApiBodyDto): Promise<ApiRecord> {
     const existing = await this.findVisible(caller, apiId);
+    // An org the caller is not in is refused as at registration, whatever the API's own org.
+    assertOrgMember(caller, body.orgId);
     if (body.orgId !== existing.orgId) {
       throw new ConflictException(`An API cannot move between orgs (it belongs to "${existing.orgId}")`);
     }
