@@ -48,6 +48,8 @@ export class ProblemFilter implements ExceptionFilter {
       this.logger.warn(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
     }
     if (response.headersSent) return;
+    // RFC 6750: a 401 names the scheme that would be accepted.
+    if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
 
