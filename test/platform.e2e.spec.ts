@@ -226,6 +226,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       const one = await http().get(`/api-management/apis/${spotifyId}`).set('authorization', `Bearer ${reader}`);
       expect(one.body).toMatchObject({ apiId: spotifyId, teamName: 'music', indexing: { status: 'COMPLETED' } });
       expect(one.body).not.toHaveProperty('spec');
+      // By team, in any case (as search's teamNames filter).
+      const byTeam = await http().get(`/api-management/apis?orgId=${ORG}&teamName=%20MUSIC`).set('authorization', `Bearer ${reader}`);
+      expect(byTeam.body.items.map((item: { apiId: string }) => item.apiId)).toEqual([spotifyId]);
     });
 
     it('should never show one org the APIs of another', async () => {

@@ -1,7 +1,7 @@
 import { ConflictException, HttpException, Inject, Injectable, NotFoundException, PayloadTooLargeException, UnprocessableEntityException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type FindOptionsWhere, In, QueryFailedError, Repository } from 'typeorm';
+import { IsNull, type FindOptionsWhere, In, QueryFailedError, Raw, Repository } from 'typeorm';
 import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { listOperations, readSpecDocument, SpecError } from '#spec';
@@ -102,7 +102,8 @@ export class RegistryService {
     const where: FindOptionsWhere<ApiEntity> = {
       orgId: query.orgId ?? In(caller.orgs),
       deletedAt: IsNull(),
-      ...(query.teamName ? { teamName: query.teamName } : {}),
+      // In any case, as search's teamNames filter matches.
+      ...(query.teamName?.trim() ? { teamName: Raw((column) => `lower(${column}) = lower(:teamName)`, { teamName: query.teamName.trim() }) } : {}),
     };
     const [items, total] = await this.apis.findAndCount({
       where,
