@@ -42,14 +42,14 @@ function parseText(text: string): unknown {
 function detectFlavor(doc: SpecDocument): SpecFlavor {
   let flavor: SpecFlavor;
   if (doc.swagger !== undefined) {
-    if (String(doc.swagger) !== '2.0') throw new SpecError(`Unsupported Swagger version "${String(doc.swagger)}" (only 2.0)`);
+    if (String(doc.swagger) !== '2.0') throw new SpecError(`Unsupported Swagger version "${String(doc.swagger)}" (only 2.0)${unquoted(doc.swagger, 'swagger: "2.0"')}`);
     flavor = 'swagger-2.0';
   } else if (typeof doc.openapi === 'string' && /^3\.0\.\d+/.test(doc.openapi)) {
     flavor = 'openapi-3.0';
   } else if (typeof doc.openapi === 'string' && /^3\.1\.\d+/.test(doc.openapi)) {
     flavor = 'openapi-3.1';
   } else if (doc.openapi !== undefined) {
-    throw new SpecError(`Unsupported OpenAPI version "${String(doc.openapi)}" (supported: 3.0.x, 3.1.x)`);
+    throw new SpecError(`Unsupported OpenAPI version "${String(doc.openapi)}" (supported: 3.0.x, 3.1.x)${unquoted(doc.openapi, 'openapi: "3.0.3"')}`);
   } else {
     throw new SpecError('Not an OpenAPI document: it has neither an "openapi" nor a "swagger" field');
   }
@@ -61,6 +61,11 @@ function detectFlavor(doc: SpecDocument): SpecFlavor {
     throw new SpecError('The spec has no "paths" object');
   }
   return flavor;
+}
+
+/** YAML reads an unquoted `2.0` as the number 2: say so, or "version 2" puzzles whoever wrote "2.0". */
+function unquoted(version: unknown, example: string): string {
+  return typeof version === 'number' ? `: the version is a number, not text; in YAML quote it, e.g. ${example}` : '';
 }
 
 /** The parsers recurse: absurd nesting ends in a stack overflow, which says nothing to a user. */
