@@ -321,6 +321,17 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect((await search({ query: 'x' })).status).toBe(400);
     });
 
+    it('should refuse a body that is not JSON with a 415 that says what to send', async () => {
+      for (const type of ['application/yaml', 'text/plain']) {
+        const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).set('content-type', type).send('openapi: 3.0.3\n');
+        expect(response.status).toBe(415);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(response.body.detail).toBe(`The request body must be JSON (Content-Type: application/json), not "${type}"; a YAML spec goes in the "spec" field as a string`);
+      }
+      const json = await http().post('/api-management/ai/search').set('authorization', `Bearer ${reader}`).set('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ orgId: ORG, query: 'x' }));
+      expect(json.status).toBe(200);
+    });
+
     it('should refuse NUL characters in searches and listings with a 400, not fail the query', async () => {
       for (const body of [{ query: '\u0000tide' }, { query: 'tide', filters: { tags: ['a\u0000b'] } }, { query: '', filters: { teamNames: ['a\u0000b'] } }]) {
         const response = await search({ orgId: ORG, ...body });

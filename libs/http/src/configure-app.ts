@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import type { LogLevel } from '#config';
 import { createLogging } from './logging.js';
 import { installHttpMetrics } from './metrics.js';
@@ -20,7 +21,22 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.disable('x-powered-by');
   express.use(requestIdMiddleware, ...logging.middleware);
   installHttpMetrics(app);
+  express.use(jsonBodiesOnly);
   express.useBodyParser('json', { limit: options.bodyLimitBytes });
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
+}
+
+/**
+ * Every body is JSON: one of another type (a YAML spec posted as is) would reach validation as
+ * an empty object and be refused field by field. Refuse it for what it is.
+ */
+function jsonBodiesOnly(request: Request, _response: Response, next: NextFunction): void {
+  // `is` is null without a body, false for a body of another type.
+  if (request.is(['application/json', '+json']) !== false) return next();
+  const type = request.headers['content-type'];
+  const error = new Error(
+    `The request body must be JSON (Content-Type: application/json), not ${type ? `"${type}"` : 'untyped'}; a YAML spec goes in the "spec" field as a string`,
+  );
+  next(Object.assign(error, { status: 415, expose: true }));
 }
