@@ -319,6 +319,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(response.body.detail).toMatch(/maxResults must not be greater than 50/);
       expect(response.body.detail).toMatch(/methods must be HTTP methods/);
       expect((await search({ query: 'x' })).status).toBe(400);
+      // A value of the wrong kind is reported as that alone.
+      const wrongKind = await search({ orgId: ORG, query: 'x', maxResults: '5', filters: { tags: 'billing' } });
+      expect(wrongKind.body.errors).toEqual(['maxResults must be an integer number', 'filters.tags must be an array']);
     });
 
     it('should refuse a body that is not JSON with a 415 that says what to send', async () => {

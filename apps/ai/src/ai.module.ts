@@ -1,9 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
-import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { type AiConfig, type EmbeddingsConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
-import { MetricsModule } from '#http';
+import { MetricsModule, RequestValidationPipe } from '#http';
 import { EmbeddingsModule, type EmbeddingsModuleOptions } from '#embeddings';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
@@ -41,7 +41,7 @@ export class AiModule {
       controllers: [HealthController],
       providers: [
         { provide: APP_GUARD, useClass: ServiceTokenGuard },
-        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+        { provide: APP_PIPE, useValue: new RequestValidationPipe() },
       ],
     };
   }

@@ -1,10 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
-import { type DynamicModule, Module, ValidationPipe } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
-import { MetricsModule } from '#http';
+import { MetricsModule, RequestValidationPipe } from '#http';
 import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -46,7 +46,7 @@ export class GatewayModule {
         // In this order: the rate limit counts per authenticated caller.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_PIPE, useValue: new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }) },
+        { provide: APP_PIPE, useValue: new RequestValidationPipe() },
       ],
     };
   }

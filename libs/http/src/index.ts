@@ -3,4 +3,4 @@ export * from './problem.filter.js';
 export * from './request-id.js';
 export * from './metrics.js';
 export * from './public.js';
-export * from './no-nul.js';
+export * from './validation.js';

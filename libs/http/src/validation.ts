@@ -1,0 +1,37 @@
+import { ValidationPipe } from '@nestjs/common';
+import { Matches, type ValidationError } from 'class-validator';
+
+/**
+ * PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail the query with a 500.
+ * `each` checks every item of an array.
+ */
+export const NoNul = (field: string, { each = false } = {}) =>
+  Matches(/^[^\u0000]*$/, { each, message: `${field} must not contain NUL characters` });
+
+/** Constraints on a value's kind: when one fails, the others (length, range, pattern) say nothing useful. */
+const KIND_CONSTRAINTS = new Set(['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation']);
+
+/**
+ * Both apps' request validation: unknown fields refused, values converted to their declared
+ * types, and a value of the wrong kind reported as that alone ("maxResults must be an integer
+ * number", not also "must not be greater than 50" and "must not be less than 1").
+ */
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({ whitelist: true, forbidNonWhitelisted: true, transform: true });
+  }
+
+  protected override flattenValidationErrors(errors: ValidationError[]): string[] {
+    return super.flattenValidationErrors(errors.map(kindFirst));
+  }
+}
+
+function kindFirst(error: ValidationError): ValidationError {
+  const constraints = error.constraints && Object.entries(error.constraints);
+  const kind = constraints?.filter(([name]) => KIND_CONSTRAINTS.has(name));
+  return {
+    ...error,
+    ...(kind?.length ? { constraints: Object.fromEntries(kind) } : {}),
+    ...(error.children ? { children: error.children.map(kindFirst) } : {}),
+  };
+}
