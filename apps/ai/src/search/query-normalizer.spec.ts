@@ -1,4 +1,4 @@
-import { expandAbbreviations, isAbbreviation, nameWords, withoutRequestFraming } from './query-normalizer.js';
+import { expandAbbreviations, isAbbreviation, isNamedPath, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -90,5 +90,31 @@ describe(withoutRequestFraming.name, () => {
     ['what APIs do we have'],
   ])('should leave %p as it is', (query) => {
     expect(withoutRequestFraming(query)).toBe(query);
+  });
+});
+
+describe(namedOperations.name, () => {
+  it('should find the paths a query names, with the method right before each', () => {
+    expect(namedOperations('GET /v1/charges')).toEqual([{ method: 'GET', path: '/v1/charges' }]);
+    expect(namedOperations('what does post /Playlists/{playlist_id}/tracks/ need, and /me?')).toEqual([
+      { method: 'POST', path: '/playlists/{playlist_id}/tracks' },
+      { path: '/me' },
+    ]);
+  });
+
+  it('should not take a slash inside a word, or a lone slash, for a path', () => {
+    expect(namedOperations('search/filter by eur/usd rate / day')).toEqual([]);
+  });
+});
+
+describe(isNamedPath.name, () => {
+  it.each([
+    ['/v1/charges', '/v1/charges', true],
+    ['/v1/charges/{charge}', '/v1/charges/ch_123', true],
+    ['/v1/charges/{charge}', '/v1/charges/{charge}', true],
+    ['/v1/charges/{charge}/dispute', '/v1/charges', false],
+    ['/V1/Charges/', '/v1/charges', true],
+  ])('%s is %s: %p', (template, named, expected) => {
+    expect(isNamedPath(template, named)).toBe(expected);
   });
 });

@@ -151,3 +151,34 @@ function isTitleCase(query: string): boolean {
   const words = query.split(/\s+/).filter((word) => /\p{L}/u.test(word));
   return words.length >= TITLE_CASE_WORDS && words.every((word) => /^[^\p{L}]*\p{Lu}/u.test(word));
 }
+
+/** An operation the query names by its path, with its method if one comes right before it ("GET /v1/charges"). */
+export interface NamedOperation {
+  method?: string;
+  /** Lower case, without a trailing slash or query string. */
+  path: string;
+}
+
+/** A word starting with a slash ("search/filter" holds none), maybe after a method. */
+const NAMED_PATH = /(?:\b(GET|PUT|POST|DELETE|PATCH|HEAD|OPTIONS|TRACE)\s+)?(?<![^\s])(\/[^\s"'`,;()<>]*)/gi;
+
+/** The paths the query names: a developer pastes the one they have in mind. */
+export function namedOperations(query: string): NamedOperation[] {
+  return [...query.matchAll(NAMED_PATH)].flatMap((match) => {
+    const path = normalisePath(match[2]);
+    return path.length > 1 ? [{ ...(match[1] ? { method: match[1].toUpperCase() } : {}), path }] : [];
+  });
+}
+
+/**
+ * Whether a spec's path (a template: `/v1/charges/{charge}`) is the named one: segment by
+ * segment, a parameter matching anything ("/v1/charges/ch_123") or itself ("{charge}").
+ */
+export function isNamedPath(template: string, named: string): boolean {
+  const [want, have] = [normalisePath(template).split('/'), named.split('/')];
+  return want.length === have.length && want.every((segment, index) => segment === have[index] || /^\{[^}]*\}$/.test(segment));
+}
+
+function normalisePath(path: string): string {
+  return path.split(/[?#]/)[0].replace(/[.!?:]+$/, '').replace(/(.)\/+$/, '$1').toLowerCase();
+}

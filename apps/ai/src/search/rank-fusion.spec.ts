@@ -124,6 +124,17 @@ describe(rankEndpoints.name, () => {
     expect(ids(rankEndpoints(withList, { vector: true, keyword: true }))).toEqual(['post', 'get', 'list', 'delete']);
   });
 
+  it('should put first the operations whose path the query names, the named method before the others', () => {
+    const charges = [
+      operation('dispute', 'GET', '/v1/charges/{charge}/dispute', 0.9, 1),
+      operation('list', 'GET', '/v1/charges', 0.8, 0.9),
+      operation('create', 'POST', '/v1/charges', 0.7, 0.8),
+      operation('one', 'GET', '/v1/charges/{charge}', 0.85, 0.9),
+    ];
+    expect(ids(rankEndpoints(charges, { vector: true, keyword: true, namedOperations: [{ method: 'GET', path: '/v1/charges' }] }))).toEqual(['list', 'create', 'dispute', 'one']);
+    expect(ids(rankEndpoints(charges, { vector: true, keyword: true, namedOperations: [{ path: '/v1/charges/ch_123' }] }))[0]).toBe('one');
+  });
+
   it('should use only similarity when keyword search is off', () => {
     expect(ids(rankEndpoints(rows, { vector: true, keyword: false }))).toEqual(['get', 'post', 'delete']);
   });

@@ -1,5 +1,6 @@
 import type { ChunkLevel } from '#contracts';
 import { withProviders } from './endpoint-dependencies.js';
+import { isNamedPath, type NamedOperation } from './query-normalizer.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
 export interface Candidate {
@@ -191,12 +192,20 @@ const ENDPOINT_KEYWORD_WEIGHT = 0.75;
  */
 const LOOKUP_BOOSTS = [0.5, 0.25];
 
+/** Above any score a match earns: an operation the query names by its path comes first, its named method before the others. */
+const NAMED_PATH_BOOST = 3;
+const NAMED_METHOD_BOOST = 1;
+
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`). The best
- * operations are followed by those that find the identifiers they need (`withProviders`).
+ * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`); operations
+ * whose path the query names (`namedOperations`) come first. The best operations are followed by
+ * those that find the identifiers they need (`withProviders`).
  */
-export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean }): T[] {
+export function rankEndpoints<T extends EndpointCandidate>(
+  rows: T[],
+  signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean; namedOperations?: NamedOperation[] },
+): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
   const maxKeyword = Math.max(0, ...rows.map((row) => row.keyword));
@@ -213,6 +222,11 @@ export function rankEndpoints<T extends EndpointCandidate>(rows: T[], signals: {
     LOOKUP_BOOSTS.forEach((boost, index) => {
       if (lookups[index]) lookups[index].score += boost;
     });
+  }
+  for (const entry of scored) {
+    const named = signals.namedOperations?.filter((operation) => isNamedPath(entry.row.path, operation.path)) ?? [];
+    if (named.length === 0) continue;
+    entry.score += NAMED_PATH_BOOST + (named.some((operation) => operation.method === entry.row.method.toUpperCase()) ? NAMED_METHOD_BOOST : 0);
   }
   return withProviders(scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row));
 }

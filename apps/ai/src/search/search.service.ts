@@ -11,7 +11,7 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
 import { buildKeywordQuery } from './keyword-query.js';
-import { expandAbbreviations, nameWords, withoutRequestFraming } from './query-normalizer.js';
+import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
   combineScores,
   EVIDENCE_CHUNKS,
@@ -116,6 +116,7 @@ export class SearchService implements OnModuleInit {
     const expanded = expandAbbreviations(withoutRequestFraming(query));
     // Names as typed: a name that opened the need once the framing is gone is still one.
     const names = nameWords(query);
+    const named = namedOperations(query);
     let queryEmbeddingMs = 0;
     const embedding = async (): Promise<number[] | undefined> => {
       if (mode === 'keyword') return undefined;
@@ -170,7 +171,12 @@ export class SearchService implements OnModuleInit {
       const results = top.flatMap((api): SearchResult[] => {
         const card = cards.get(api.apiId);
         if (!card) return [];
-        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], { vector: Boolean(vector), keyword: Boolean(keywords), namesUnknownThing });
+        const operations = rankEndpoints(endpoints.get(api.apiId) ?? [], {
+          vector: Boolean(vector),
+          keyword: Boolean(keywords),
+          namesUnknownThing,
+          namedOperations: named,
+        });
         return [
           {
             ...cardFields(card),
