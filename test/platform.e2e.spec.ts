@@ -318,18 +318,24 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(response.status).toBe(400);
       expect(response.body.detail).toMatch(/maxResults must not be greater than 50/);
       expect(response.body.detail).toMatch(/methods must be HTTP methods/);
-      expect((await search({ query: 'x' })).status).toBe(400);
+      expect((await search({ query: 'x' })).body).toMatchObject({ status: 400, errors: ['orgId is required'] });
+      expect((await search({ orgId: [ORG], query: 'x' })).body).toMatchObject({ status: 400, errors: ['orgId must be a non-empty string'] });
       // A value of the wrong kind is reported as that alone.
       const wrongKind = await search({ orgId: ORG, query: 'x', maxResults: '5', filters: { tags: 'billing' } });
       expect(wrongKind.body.errors).toEqual(['maxResults must be an integer number', 'filters.tags must be an array']);
     });
 
-    it('should refuse a body that is not JSON with a 415 that says what to send', async () => {
+    it('should refuse a body that is not JSON, or not a JSON object, saying what to send', async () => {
       for (const type of ['application/yaml', 'text/plain']) {
         const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).set('content-type', type).send('openapi: 3.0.3\n');
         expect(response.status).toBe(415);
         expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(response.body.detail).toBe(`The request body must be JSON (Content-Type: application/json), not "${type}"; a YAML spec goes in the "spec" field as a string`);
+      }
+      for (const body of ['"str"', 'null', '{"orgId": ']) {
+        const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).set('content-type', 'application/json').send(body);
+        expect(response.status).toBe(400);
+        expect(response.body.detail).toMatch(body.startsWith('{') ? /^The request body is not valid JSON: / : /^The request body must be a JSON object$/);
       }
       const json = await http().post('/api-management/ai/search').set('authorization', `Bearer ${reader}`).set('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ orgId: ORG, query: 'x' }));
       expect(json.status).toBe(200);

@@ -25,6 +25,8 @@ interface StatusError {
   type?: string;
   expose?: boolean;
   limit?: number;
+  /** The raw body, on a parse failure. */
+  body?: string;
   message: string;
 }
 
@@ -83,6 +85,18 @@ function describeClientError(error: StatusError): string {
   if (error.type === 'entity.too.large') {
     return `The request body is larger than the limit of ${error.limit?.toLocaleString('en-US') ?? '?'} bytes`;
   }
-  if (error.type === 'entity.parse.failed') return `The request body is not valid JSON: ${error.message}`;
+  if (error.type === 'entity.parse.failed') {
+    // Strict parsing refuses JSON that is not an object or array ("str", null) with a syntax error.
+    return isJson(error.body) ? 'The request body must be a JSON object' : `The request body is not valid JSON: ${error.message}`;
+  }
   return error.expose === false ? 'The request could not be processed' : error.message;
+}
+
+function isJson(text: string | undefined): boolean {
+  try {
+    JSON.parse(text ?? '');
+    return true;
+  } catch {
+    return false;
+  }
 }

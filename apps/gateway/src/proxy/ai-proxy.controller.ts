@@ -39,7 +39,8 @@ export class AiProxyController {
     @Res() response: Response,
   ): Promise<void> {
     // The only field the gateway needs, to authorise; the AI app validates the rest.
-    if (typeof orgId !== 'string' || !orgId) throw new BadRequestException('orgId is required');
+    // A list of messages, as validation gives (the problem's `errors`).
+    if (typeof orgId !== 'string' || !orgId) throw new BadRequestException([orgId === undefined ? 'orgId is required' : 'orgId must be a non-empty string']);
     assertOrgMember(caller, orgId);
     send(response, await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) }));
   }
