@@ -5,7 +5,7 @@ import type { GatewayConfig } from '#config';
 import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, type Role, ROLES } from '#contracts';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { ORG_ID, ORG_ID_MESSAGE } from '../registry/api.dto.js';
+import { ORG_ID, ORG_ID_RULE } from '../registry/api.dto.js';
 import { Public } from './auth.decorators.js';
 import { signDevToken } from './dev-token.js';
 
@@ -16,7 +16,7 @@ class DevTokenRequestDto implements DevTokenRequest {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(20)
-  @Matches(ORG_ID, { each: true, message: ORG_ID_MESSAGE })
+  @Matches(ORG_ID, { each: true, message: `each of orgs must be ${ORG_ID_RULE}` })
   orgs: string[];
 
   @ApiProperty({ type: [String], enum: ROLES, example: ['reader', 'publisher', 'admin'] })

@@ -16,7 +16,9 @@ import type { ApiRegistration } from '#contracts';
 import { NoNul } from '#http';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
-export const ORG_ID_MESSAGE = 'orgId must be 1-100 letters, digits, ".", "_" or "-"';
+/** What `ORG_ID` allows, in words. */
+export const ORG_ID_RULE = '1-100 letters, digits, ".", "_" or "-"';
+export const ORG_ID_MESSAGE = `orgId must be ${ORG_ID_RULE}`;
 
 /** `spec` is an OpenAPI document as an object, or its JSON/YAML text. */
 function IsSpecInput() {
