@@ -183,7 +183,6 @@ export class IndexStoreService {
     );
   }
 
-  /** Removes an API from the index (returns how many chunks); the tombstone stops older jobs from bringing it back. */
   /**
    * Marks the API deleted at once, without waiting for its lease: a job indexing it now can no
    * longer commit (`isCurrent`), and search shows no card for it. `deleteApi` removes its chunks
@@ -193,6 +192,7 @@ export class IndexStoreService {
     await this.tombstone(this.dataSource.manager, job);
   }
 
+  /** Removes an API from the index (returns how many chunks); the tombstone stops older jobs from bringing it back. */
   async deleteApi(job: DeleteApiJob): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const removed = await this.removeChunks(manager, job.apiId, job.orgId);
