@@ -1,13 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
+import { ownerOnlyDirectory } from './owner-only.js';
+import { PGliteThread } from './pglite-thread.js';
 import { waitForDatabase } from './wait-for-database.js';
 
-/** The PostgreSQL extensions the migrations create, as PGlite bundles them. */
+/** The PostgreSQL extensions the migrations create, as PGlite bundles them (for opening a data directory in-process). */
 export const PGLITE_EXTENSIONS = { vector, pg_trgm, btree_gist };
 
 export interface DatabaseTarget {
@@ -30,11 +31,11 @@ export interface AppDataSourceOptions {
 export interface PreparedDataSource {
   options: DataSourceOptions;
   /** The embedded database, when one is used; close it after the DataSource. */
-  pglite?: PGlite;
+  pglite?: { close(): Promise<void> };
 }
 
 /**
- * TypeORM options for PostgreSQL, or for PGlite through node-postgres with a pool of one
+ * TypeORM options for PostgreSQL, or for PGlite (in a thread of its own) through node-postgres with a pool of one
  * (PGlite is a single session: more connections would share it and break transactions).
  */
 export async function prepareDataSource(opts: AppDataSourceOptions): Promise<PreparedDataSource> {
@@ -59,15 +60,18 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
       },
     };
   }
-  if (!opts.target.pgliteDir.startsWith('memory://')) mkdirSync(opts.target.pgliteDir, { recursive: true });
-  const pglite = await PGlite.create(opts.target.pgliteDir, { extensions: PGLITE_EXTENSIONS });
+  // Every org's specs are in there: only this user may read them.
+  if (!opts.target.pgliteDir.startsWith('memory://')) ownerOnlyDirectory(opts.target.pgliteDir);
+  const pglite = new PGliteThread(opts.target.pgliteDir);
+  await pglite.waitReady;
   return {
     pglite,
     options: {
       ...common,
       uuidExtension: 'pgcrypto',
       installExtensions: false,
-      extra: { ...createPgConfig(pglite), max: 1, connectionTimeoutMillis: 60000 },
+      // It calls only `waitReady` and `execProtocolStream` of the PGlite it is given.
+      extra: { ...createPgConfig(pglite as unknown as PGlite), max: 1, connectionTimeoutMillis: 60000 },
     },
   };
 }

@@ -1,13 +1,12 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { PGlite } from '@electric-sql/pglite';
 import { DataSource } from 'typeorm';
-import { type AppDataSourceOptions, prepareDataSource } from './data-source-options.js';
+import { type AppDataSourceOptions, type PreparedDataSource, prepareDataSource } from './data-source-options.js';
 
 const EMBEDDED_DB = Symbol('EMBEDDED_DB');
 
 interface EmbeddedDbRef {
-  pglite?: PGlite;
+  pglite?: PreparedDataSource['pglite'];
 }
 
 /** Closes the DataSource before the embedded database underneath it. */

@@ -1,3 +1,4 @@
 export * from './data-source-options.js';
 export * from './database.module.js';
 export * from './wait-for-database.js';
+export * from './owner-only.js';
