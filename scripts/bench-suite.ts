@@ -65,7 +65,7 @@ export async function modelThroughput(specIds: string[], limit: number): Promise
   for (const id of specIds) {
     const api = loadDirectorySpec(id);
     try {
-      texts.push(...chunkSpec(await loadSpec(api.spec), { name: api.name, version: api.version }).map((chunk) => chunk.embedText));
+      texts.push(...chunkSpec(await loadSpec(api.spec), { name: api.name, version: api.version }).chunks.map((chunk) => chunk.embedText));
     } catch {
       // a spec the worker would refuse: not part of the measurement
     }

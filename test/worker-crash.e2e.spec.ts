@@ -47,7 +47,7 @@ describe('AI worker killed mid-job', () => {
     expect(created.status).toBe(201);
     return created.body.apiId as string;
   };
-  const chunksOf = async (name: string, spec: string) => chunkSpec(await loadSpec(spec), { name, version: '1' }).length;
+  const chunksOf = async (name: string, spec: string) => chunkSpec(await loadSpec(spec), { name, version: '1' }).chunks.length;
 
   beforeAll(async () => {
     await startAi();

@@ -57,6 +57,8 @@ export interface GatewayConfig {
   database: DatabaseConfig;
   /** How often unsent indexing requests are re-sent to the queue. */
   outboxIntervalMs: number;
+  /** How long a spec thread may take to check one spec before it is refused. */
+  specTimeoutMs: number;
 }
 
 export interface EmbeddingsConfig {
@@ -84,6 +86,10 @@ export interface AiConfig {
   hnswEfSearch: number;
   /** `api`: search, status and admin over HTTP; `worker`: the indexing worker (HTTP: health and metrics only); `all`: both. */
   role: AiRole;
+  /** How long a spec thread may take to parse and chunk one spec before it is FAILED. */
+  specTimeoutMs: number;
+  /** What one API may put in the index (see `ChunkLimits`). */
+  indexLimits: { maxChunks: number; maxSchemas: number; maxEmbedChars: number };
 }
 
 function redisConfig(env: Env): RedisConfig {
@@ -123,6 +129,11 @@ function authConfig(env: Env): AuthConfig {
   };
 }
 
+/** A 10 MB YAML spec takes a few seconds to parse on a busy core; a minute is for no real spec. */
+function specTimeoutMs(env: Env): number {
+  return int(env, 'SPEC_TIMEOUT_MS', 60_000, 1000, 3_600_000);
+}
+
 function logLevel(env: Env): LogLevel {
   return oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
 }
@@ -143,6 +154,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     redis: redisConfig(env),
     database: databaseConfig(env, 'gateway'),
     outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000, 100),
+    specTimeoutMs: specTimeoutMs(env),
   };
 }
 
@@ -175,5 +187,11 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     // pgvector's own bounds. 200: recall@10 0.989 at 27k real vectors (README, Performance).
     hnswEfSearch: int(env, 'HNSW_EF_SEARCH', 200, 1, 1000),
     role: oneOf(env, 'AI_ROLE', AI_ROLES, 'all'),
+    specTimeoutMs: specTimeoutMs(env),
+    indexLimits: {
+      maxChunks: int(env, 'INDEX_MAX_CHUNKS', 2000, 10, 100_000),
+      maxSchemas: int(env, 'INDEX_MAX_SCHEMAS', 1000, 0, 100_000),
+      maxEmbedChars: int(env, 'EMBED_MAX_CHARS', 2000, 100, 100_000),
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { IndexingState } from './indexing-status.js';
+import type { IndexingStatus } from './indexing-status.js';
 
 /** An API as the registry returns it. */
 export interface ApiRecord {
@@ -13,7 +13,7 @@ export interface ApiRecord {
   createdAt: string;
   updatedAt: string;
   /** Absent when the AI app could not be asked (it is down or slow). */
-  indexing?: { status: IndexingState; indexedAt?: string; chunkCount?: number; error?: string };
+  indexing?: Omit<IndexingStatus, 'apiId'>;
 }
 
 export interface ApiListResponse {

@@ -6,5 +6,7 @@ export interface IndexingStatus {
   status: IndexingState;
   indexedAt?: string;
   chunkCount?: number;
+  /** COMPLETED with parts left out by the index limits (INDEX_MAX_CHUNKS and the like): what, in words. */
+  warnings?: string[];
   error?: string;
 }

@@ -1,3 +1,4 @@
+export * from './busy.js';
 export * from './configure-app.js';
 export * from './problem.filter.js';
 export * from './request-id.js';

@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Problem, PROBLEM_CONTENT_TYPE } from '#contracts';
+import { ServiceBusyException } from './busy.js';
 import { requestIdOf } from './request-id.js';
 
 const TITLES: Record<number, string> = {
@@ -52,6 +53,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (response.headersSent) return;
     // RFC 6750: a 401 names the scheme that would be accepted.
     if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
+    if (exception instanceof ServiceBusyException) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
 

@@ -7,7 +7,7 @@ const facts = (name: string) => ({ name, version: '1', teamName: 'team-a' });
 describe(chunkSpec.name, () => {
   it.each(['spotify', 'tmdb'] as const)('should make one L1 chunk and one L2 chunk per operation of the %s spec', async (name) => {
     const text = restbenchSpec(name);
-    const chunks = chunkSpec(await loadSpec(text), facts(name));
+    const chunks = chunkSpec(await loadSpec(text), facts(name)).chunks;
 
     const l2 = chunks.filter((chunk) => chunk.level === 'L2').map((chunk) => `${chunk.method} ${chunk.path}`);
     expect(l2.sort()).toEqual(operationsOf(text).sort());
@@ -16,7 +16,7 @@ describe(chunkSpec.name, () => {
   });
 
   it('should describe an operation with its summary, parameters, body fields and a context prefix', async () => {
-    const chunks = chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify'));
+    const chunks = chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify')).chunks;
     const addTracks = chunks.find((chunk) => chunk.key === 'op:POST /playlists/{playlist_id}/tracks')!;
 
     expect(addTracks.title).toBe('POST /playlists/{playlist_id}/tracks — Add Items to Playlist');
@@ -36,7 +36,7 @@ describe(chunkSpec.name, () => {
         '/v1/refunds': { get: { description: 'Returns a list of all refunds', responses: { 200: { description: 'OK' } } } },
       },
     };
-    const chunks = chunkSpec(await loadSpec(JSON.stringify(spec)), facts('Refunds'));
+    const chunks = chunkSpec(await loadSpec(JSON.stringify(spec)), facts('Refunds')).chunks;
 
     const one = chunks.find((chunk) => chunk.key === 'op:GET /v1/refunds/{refund}')!;
     expect(one.summary).toBe('Retrieves the details of an existing refund.');
@@ -47,7 +47,7 @@ describe(chunkSpec.name, () => {
 
   it('should chunk a Swagger 2.0 YAML spec, with body fields from definitions and L3 schema chunks', async () => {
     const spec = await loadSpec(readFixture('petstore-swagger2.yaml'));
-    const chunks = chunkSpec(spec, facts('Swagger Petstore'));
+    const chunks = chunkSpec(spec, facts('Swagger Petstore')).chunks;
 
     expect(spec.flavor).toBe('swagger-2.0');
     expect(chunks.filter((chunk) => chunk.level === 'L2')).toHaveLength(7);
@@ -64,7 +64,7 @@ describe(chunkSpec.name, () => {
   });
 
   it('should chunk an OpenAPI 3.1 spec whose schemas are circular, with clean text from HTML', async () => {
-    const chunks = chunkSpec(await loadSpec(readFixture('circular-openapi31.json')), facts('Org Chart API'));
+    const chunks = chunkSpec(await loadSpec(readFixture('circular-openapi31.json')), facts('Org Chart API')).chunks;
 
     const op = chunks.find((chunk) => chunk.key === 'op:GET /employees/{id}')!;
     expect(op.text).toContain('id (path): Employee id');
@@ -81,10 +81,53 @@ describe(chunkSpec.name, () => {
     const long = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} explains one more capability of the API.`).join(' ');
     const paths = { '/things': { get: { summary: 'List things', responses: { 200: { description: 'ok' } } } } };
     const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Long', version: '1', description: long }, paths });
-    const l1 = chunkSpec(spec, facts('Long')).filter((chunk) => chunk.level === 'L1');
+    const l1 = chunkSpec(spec, facts('Long')).chunks.filter((chunk) => chunk.level === 'L1');
 
     expect(l1.length).toBeGreaterThan(1);
     expect(l1.map((chunk) => chunk.text).join(' ')).toContain('Sentence number 59');
+  });
+});
+
+describe(`${chunkSpec.name} within its limits`, () => {
+  const operations = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things/${i}`, { get: { summary: `Read thing ${i}`, responses: { 200: { description: 'ok' } } } }]));
+  const schemas = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`Thing${i}`, { type: 'object', properties: { [`field${i}`]: { type: 'string' } } }]));
+  const limits = { maxChunks: 50, maxSchemas: 20, maxEmbedChars: 300 };
+
+  it('should keep the overview and the first operations, then schemas, up to the chunk limit, and say what it left out', async () => {
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Big', version: '1' }, paths: operations(60), components: { schemas: schemas(10) } });
+    const { chunks, warnings } = chunkSpec(spec, facts('Big'), { ...limits, maxEmbedChars: 2000 });
+
+    expect(chunks).toHaveLength(50);
+    expect(chunks.filter((chunk) => chunk.level === 'L1').map((chunk) => chunk.key)).toEqual(['api', 'api#profile']);
+    expect(chunks.filter((chunk) => chunk.level === 'L2').map((chunk) => chunk.path)).toEqual(Array.from({ length: 48 }, (_, i) => `/things/${i}`));
+    expect(chunks.filter((chunk) => chunk.level === 'L3')).toHaveLength(0);
+    expect(warnings).toEqual(['Indexed 48 of 60 operations and 0 of 10 schemas: an API may have 50 chunks (INDEX_MAX_CHUNKS); the rest cannot be found by search']);
+  });
+
+  it('should make schema chunks of the first schemas only, and say how many there are', async () => {
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Models', version: '1' }, paths: operations(2), components: { schemas: schemas(100) } });
+    const { chunks, warnings } = chunkSpec(spec, facts('Models'), limits);
+
+    expect(chunks.filter((chunk) => chunk.level === 'L3').map((chunk) => chunk.key)).toEqual(Array.from({ length: 20 }, (_, i) => `schema:Thing${i}`));
+    expect(warnings).toEqual(['Indexed the first 20 of 100 schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search']);
+  });
+
+  it('should embed at most the first characters of a chunk, keep its whole text for keywords and bound a summary', async () => {
+    const summary = `Send ${'a very long summary '.repeat(2000)}`;
+    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Wordy', version: '1' }, paths: { '/send': { post: { summary, responses: { 200: { description: 'ok' } } } } } });
+    const { chunks, warnings } = chunkSpec(spec, facts('Wordy'), limits);
+    const operation = chunks.find((chunk) => chunk.level === 'L2')!;
+
+    expect(operation.embedText.length).toBeLessThanOrEqual(301);
+    expect(operation.text.length).toBeLessThan(1000);
+    expect(operation.summary!.length).toBeLessThanOrEqual(201);
+    expect(warnings).toEqual(['1 chunk was embedded from its first 300 characters (EMBED_MAX_CHARS); all their words still count for keyword search']);
+  });
+
+  it('should warn of nothing for an API within its limits', async () => {
+    expect(chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify')).warnings).toEqual([]);
   });
 });
 

@@ -31,6 +31,32 @@ export interface SpecChunk {
   tags: string[];
 }
 
+/**
+ * What one API may put in the index, so that one publisher cannot hold the embedding model and
+ * the database for the others (settings INDEX_MAX_CHUNKS, INDEX_MAX_SCHEMAS, EMBED_MAX_CHARS).
+ * What is left out is said in the indexing status, not failed.
+ */
+export interface ChunkLimits {
+  /** Chunks of one API: its overview first, then operations in document order, then schemas. */
+  maxChunks: number;
+  /** Named schemas made into L3 chunks, in document order. */
+  maxSchemas: number;
+  /**
+   * Characters of one chunk's text given to the embedding model: more only dilutes a sentence
+   * encoder's vector, and a batch costs as much as its longest text times its size.
+   */
+  maxEmbedChars: number;
+}
+
+/** The largest API of the public eval corpus has 385 chunks (224 schemas); 18 of its 27k chunks embed more than 2000 characters. */
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { maxChunks: 2000, maxSchemas: 1000, maxEmbedChars: 2000 };
+
+/** An API's chunks, and what the limits left out (in words, for the indexing status). */
+export interface ChunkedSpec {
+  chunks: SpecChunk[];
+  warnings: string[];
+}
+
 const L1_PART_CHARS = 1500;
 /** A description longer than this many L1 parts is cut: beyond it, it is a manual, not an overview. */
 const MAX_L1_PARTS = 8;
@@ -40,16 +66,40 @@ const DESCRIPTION_CHARS = 600;
 const MAX_FIELDS = 40;
 const CARD_DESCRIPTION_CHARS = 300;
 
-/** Cuts a dereferenced spec into L1 (API), L2 (operation) and L3 (named schema) chunks. */
-export function chunkSpec(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
+/** Cuts a dereferenced spec into L1 (API), L2 (operation) and L3 (named schema) chunks, within `limits`. */
+export function chunkSpec(spec: LoadedSpec, facts: ApiFacts, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): ChunkedSpec {
   const doc = spec.document;
   const tagDescriptions = readTags(doc.tags);
   const operations = operationChunks(spec, facts);
-  const schemas = schemaChunks(spec, facts);
-  if (operations.length === 0 && schemas.length === 0) {
+  const schemas = schemaChunks(spec, facts, limits.maxSchemas);
+  if (operations.length === 0 && schemas.chunks.length === 0) {
     throw new SpecError('The spec describes no operations and no schemas ("paths" is empty): there is nothing to search for');
   }
-  return [...apiChunks(spec, facts, tagDescriptions), profileChunk(facts, operations), ...operations, ...schemas];
+  const overview = [...apiChunks(spec, facts, tagDescriptions), profileChunk(facts, operations)];
+  const room = Math.max(0, limits.maxChunks - overview.length);
+  const keptOperations = operations.slice(0, room);
+  const keptSchemas = schemas.chunks.slice(0, room - keptOperations.length);
+  const warnings: string[] = [];
+  if (keptOperations.length < operations.length || keptSchemas.length < schemas.chunks.length) {
+    warnings.push(
+      `Indexed ${count(keptOperations.length)} of ${count(operations.length)} operations and ${count(keptSchemas.length)} of ${count(schemas.chunks.length)} schemas: ` +
+        `an API may have ${count(limits.maxChunks)} chunks (INDEX_MAX_CHUNKS); the rest cannot be found by search`,
+    );
+  }
+  if (schemas.total > limits.maxSchemas) {
+    warnings.push(`Indexed the first ${count(limits.maxSchemas)} of ${count(schemas.total)} schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search`);
+  }
+  const chunks = [...overview, ...keptOperations, ...keptSchemas];
+  const long = chunks.filter((chunk) => chunk.embedText.length > limits.maxEmbedChars);
+  if (long.length > 0) {
+    const [noun, verb, pronoun] = long.length === 1 ? ['chunk', 'was', 'its'] : ['chunks', 'were', 'their'];
+    warnings.push(`${count(long.length)} ${noun} ${verb} embedded from ${pronoun} first ${count(limits.maxEmbedChars)} characters (EMBED_MAX_CHARS); all their words still count for keyword search`);
+  }
+  return { chunks: chunks.map((chunk) => ({ ...chunk, embedText: truncate(chunk.embedText, limits.maxEmbedChars) })), warnings };
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
 }
 
 /**
@@ -130,7 +180,7 @@ function operationChunk(
   op: Record<string, unknown>,
   sharedParameters: unknown[],
 ): SpecChunk {
-  const summary = cleanText(op.summary);
+  const summary = truncate(cleanText(op.summary), DESCRIPTION_CHARS);
   const description = truncate(cleanText(op.description), DESCRIPTION_CHARS);
   const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
   const tags = operationTags(op);
@@ -169,7 +219,8 @@ function operationChunk(
   };
 }
 
-function schemaChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
+/** L3 chunks of the first `max` named schemas with something to say, and how many there are in all. */
+function schemaChunks(spec: LoadedSpec, facts: ApiFacts, max: number): { chunks: SpecChunk[]; total: number } {
   const doc = spec.document;
   const schemas =
     spec.flavor === 'swagger-2.0'
@@ -177,9 +228,10 @@ function schemaChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
       : isObject(doc.components)
         ? doc.components.schemas
         : undefined;
-  if (!isObject(schemas)) return [];
+  if (!isObject(schemas)) return { chunks: [], total: 0 };
+  const named = Object.entries(schemas);
   const chunks: SpecChunk[] = [];
-  for (const [name, schema] of Object.entries(schemas)) {
+  for (const [name, schema] of named.slice(0, max)) {
     if (!isObject(schema)) continue;
     const description = truncate(cleanText(schema.description), DESCRIPTION_CHARS);
     const fields = describeFields(schema);
@@ -194,7 +246,7 @@ function schemaChunks(spec: LoadedSpec, facts: ApiFacts): SpecChunk[] {
       tags: [],
     });
   }
-  return chunks;
+  return { chunks, total: named.length };
 }
 
 interface Parameter {

@@ -5,3 +5,5 @@ export * from './read-spec.js';
 export * from './spec-error.js';
 export * from './operations.js';
 export * from './spec-limits.js';
+export * from './spec-tasks.js';
+export * from './spec-threads.js';

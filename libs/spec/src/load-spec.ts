@@ -9,11 +9,19 @@ export interface LoadedSpec {
   document: SpecDocument;
 }
 
+/**
+ * How deep swagger-parser may follow `$ref`s into `$ref`s. A chain of 2,000 schemas that refer
+ * to each other in turn (circular, and valid) goes about 4,000 levels deep; the library's own
+ * default of 500 failed it. It recurses, so this wants the stack of a spec thread (`SpecThreads`),
+ * and the paths it builds grow with the depth: 20,000 levels ran out of 1 GB.
+ */
+export const MAX_REF_DEPTH = 10_000;
+
 // Never read files or fetch URLs named by a spec: a spec is untrusted input.
 const PARSER_OPTIONS = {
   resolve: { external: false, file: false, http: false },
   // Vendor extensions (`x-…`) are not the API's shape and often point at files we never read.
-  dereference: { circular: true, excludedPathMatcher: isExtensionPath },
+  dereference: { circular: true, excludedPathMatcher: isExtensionPath, maxDepth: MAX_REF_DEPTH },
   validate: { schema: false, spec: false },
 } as SwaggerParser.Options;
 
@@ -24,7 +32,11 @@ export async function loadSpec(input: unknown): Promise<LoadedSpec> {
   try {
     dereferenced = await SwaggerParser.dereference(structuredClone(document) as never, PARSER_OPTIONS);
   } catch (error) {
-    throw new SpecError(`The spec could not be resolved: ${firstLine((error as Error).message)}`);
+    const message = (error as Error).message;
+    if (message.startsWith('Maximum dereference depth')) {
+      throw new SpecError(`The spec could not be resolved: its $refs lead more than ${MAX_REF_DEPTH.toLocaleString('en-US')} levels deep (a chain of schemas, each referring to the next, that long)`);
+    }
+    throw new SpecError(`The spec could not be resolved: ${firstLine(message)}`);
   }
   if (!isObject(dereferenced)) throw new SpecError('The spec could not be resolved to an object');
   return { flavor, document: dereferenced };

@@ -42,7 +42,8 @@ const SUMMARY_CHARS = 200;
  * (many specs, Stripe's among them, describe operations only there).
  */
 export function operationSummary(operation: Record<string, unknown>): string {
-  const summary = cleanText(operation.summary);
+  // A summary is a line, not a manual: what a card shows of one is bounded like a description's sentence.
+  const summary = truncate(cleanText(operation.summary), SUMMARY_CHARS);
   if (summary) return summary;
   const description = cleanText(operation.description);
   const sentenceEnd = description.search(/[.!?](\s|$)/);

@@ -29,6 +29,10 @@ export class ApiIndexingStatusEntity {
   @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true })
   indexedAt: Date | null;
 
+  /** What the index limits left out of the live revision. */
+  @Column({ type: 'text', array: true, nullable: true })
+  warnings: string[] | null;
+
   @Column({ type: 'boolean', default: false })
   deleted: boolean;
 

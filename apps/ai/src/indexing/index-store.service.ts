@@ -101,10 +101,15 @@ export class IndexStoreService {
   /**
    * Swaps the API's chunks for the new ones (one set per embedding model written) in one
    * transaction: search sees the old index or the new one, never a mix. `specDescription` is
-   * what the cards show when the registration gave no description. Returns how many old
-   * chunk rows it replaced, or `undefined` (having written nothing) when the revision is stale.
+   * what the cards show when the registration gave no description; `warnings`, what the index
+   * limits left out. Returns how many old chunk rows it replaced, or `undefined` (having written
+   * nothing) when the revision is stale.
    */
-  async replaceChunks(job: IndexApiJob, embedded: ModelChunks[], specDescription?: string): Promise<number | undefined> {
+  async replaceChunks(
+    job: IndexApiJob,
+    embedded: ModelChunks[],
+    { specDescription, warnings }: { specDescription?: string; warnings: string[] },
+  ): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
       await this.models.assertActiveCovered(manager, embedded.map((set) => set.model));
@@ -113,9 +118,9 @@ export class IndexStoreService {
       await this.countWords(manager, job.apiId, job.orgId, +1);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
-         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, indexed_at = now(), error = NULL, updated_at = now()
+         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, indexed_at = now(), error = NULL, updated_at = now()
          WHERE api_id = $1`,
-        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0],
+        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null],
       );
       await manager.query(`UPDATE platform_ai.api_specs SET spec_description = $3 WHERE api_id = $1 AND revision = $2`, [
         job.apiId,

@@ -1,7 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
-import { type DynamicModule, Module } from '@nestjs/common';
-import type { AiRole } from '#config';
+import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { AiConfig, AiRole } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
+import { SpecThreads } from '#spec';
+import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsController } from '../embedding-models/embedding-models.controller.js';
 import { ModelSwitchService } from '../embedding-models/model-switch.service.js';
 import { ReindexController } from '../reindex/reindex.controller.js';
@@ -13,7 +15,7 @@ import { TableStatsService } from './table-stats.service.js';
 import { VectorIndexService } from './vector-index.service.js';
 
 @Module({})
-export class IndexingModule {
+export class IndexingModule implements OnApplicationShutdown {
   /** The worker (and the model switch it drives) runs in the `worker` and `all` roles; the admin API in `api` and `all`. */
   static forRoot(role: AiRole): DynamicModule {
     return {
@@ -22,9 +24,21 @@ export class IndexingModule {
       controllers: role === 'worker' ? [] : [ReindexController, EmbeddingModelsController],
       providers: [
         IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService,
+        {
+          provide: SpecThreads,
+          // A thread per job the worker runs at once: parsing never waits for another job's.
+          useFactory: (config: AiConfig) => new SpecThreads({ threads: config.indexingConcurrency, queue: 64, timeoutMs: config.specTimeoutMs }),
+          inject: [AI_CONFIG],
+        },
         ...(role === 'api' ? [] : [IndexingProcessor, ModelSwitchService]),
       ],
       exports: [IndexStoreService],
     };
+  }
+
+  constructor(private readonly specs: SpecThreads) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.specs.close();
   }
 }

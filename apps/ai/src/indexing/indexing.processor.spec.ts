@@ -3,6 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import { Registry } from 'prom-client';
 import type { AiConfig } from '#config';
 import { IndexingJobName } from '#contracts';
+import type { SpecThreads } from '#spec';
 import type { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import type { ReindexService } from '../reindex/reindex.service.js';
 import type { IndexStoreService } from './index-store.service.js';
@@ -26,6 +27,7 @@ describe('IndexingProcessor.onFailed', () => {
       { finish } as unknown as ReindexService,
       metrics,
       {} as EmbeddingModelsService,
+      {} as SpecThreads,
       {} as AiConfig,
     );
     // Set up by onApplicationBootstrap in the app: here, whether a worker still holds the API.

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { type AiConfig, redisConnectionOptions } from '#config';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import { chunkSpec, contentHash, loadSpec, type SpecChunk, SpecError, specDescription } from '#spec';
+import { type ApiFacts, contentHash, isRefusal, type SpecChunk, SpecThreads } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { ApiLocks } from './api-lock.js';
@@ -38,6 +38,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     private readonly reindexRuns: ReindexService,
     private readonly metrics: IndexingMetrics,
     private readonly models: EmbeddingModelsService,
+    private readonly specs: SpecThreads,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {
     super();
@@ -109,18 +110,14 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     const started = Date.now();
     if (!(await this.store.beginRevision(job))) return { skipped: 'a newer revision exists' };
 
-    let chunks, description;
-    try {
-      const spec = await loadSpec(job.spec);
-      chunks = chunkSpec(spec, job);
-      description = specDescription(spec);
-    } catch (error) {
+    const chunked = await this.chunk(job.spec, job);
+    if (isRefusal(chunked)) {
       // A bad spec is the publisher's to fix: record why, do not retry.
-      if (!(error instanceof SpecError)) throw error;
-      await this.store.markFailed(job.apiId, job.revision, error.message);
-      this.logger.warn(`API ${job.apiId} r${job.revision} FAILED: ${error.message}`);
-      return { failed: error.message };
+      await this.store.markFailed(job.apiId, job.revision, chunked.refused);
+      this.logger.warn(`API ${job.apiId} r${job.revision} FAILED: ${chunked.refused}`);
+      return { failed: chunked.refused };
     }
+    const { chunks, description, warnings } = chunked;
 
     const parsed = Date.now();
     const { active, building } = await this.models.inUse();
@@ -135,7 +132,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       }
     }
     const embeddedAt = Date.now();
-    const replaced = await this.store.replaceChunks(job, embedded, description);
+    const replaced = await this.store.replaceChunks(job, embedded, { specDescription: description, warnings });
     if (replaced === undefined) return { skipped: 'a newer revision arrived, or the API was deleted, while indexing' };
     const written = embedded.reduce((sum, set) => sum + set.chunks.length, 0);
     this.tableStats.recordChanges(replaced + written);
@@ -152,19 +149,21 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     if (target?.modelId !== job.model) return { skipped: 'the switch to this model is over' };
     const live = await this.store.keptSpec(job.apiId, job.revision, 'indexed');
     if (!live) return { skipped: 'the revision is no longer live' };
-    let chunks;
-    try {
-      chunks = chunkSpec(await loadSpec(live.spec), live);
-    } catch (error) {
-      if (!(error instanceof SpecError)) throw error;
-      await this.models.recordFailure(job.model, job.apiId, error.message);
-      return { failed: error.message };
+    const chunked = await this.chunk(live.spec, live);
+    if (isRefusal(chunked)) {
+      await this.models.recordFailure(job.model, job.apiId, chunked.refused);
+      return { failed: chunked.refused };
     }
-    const embedded = await this.embed(target, chunks);
+    const embedded = await this.embed(target, chunked.chunks);
     if (!(await this.store.addModelChunks(live, { model: target.modelId, chunks: embedded }))) return { skipped: 'the revision is no longer live' };
     await this.models.recordFailure(job.model, job.apiId);
     this.tableStats.recordChanges(embedded.length);
     return { chunks: embedded.length };
+  }
+
+  /** Parse → chunk, on a spec thread (seconds of CPU for a large spec), within the index limits. */
+  private chunk(spec: string, { name, version, teamName, description }: ApiFacts) {
+    return this.specs.run('chunksOf', { spec, facts: { name, version, teamName, description }, limits: this.config.indexLimits });
   }
 
   private async embed(provider: EmbeddingProvider, chunks: SpecChunk[]): Promise<EmbeddedChunk[]> {

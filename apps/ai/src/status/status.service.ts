@@ -33,6 +33,7 @@ function describe(expected: ExpectedRevision, row: ApiIndexingStatusEntity | und
     status: row.status,
     ...(row.indexedAt && row.status === 'COMPLETED' ? { indexedAt: row.indexedAt.toISOString() } : {}),
     ...(row.chunkCount !== null && row.status === 'COMPLETED' ? { chunkCount: row.chunkCount } : {}),
+    ...(row.warnings?.length && row.status === 'COMPLETED' ? { warnings: row.warnings } : {}),
     ...(row.error ? { error: row.error } : {}),
   };
 }

@@ -40,6 +40,7 @@ export class IndexingDoc {
   @ApiProperty({ enum: INDEXING_STATES }) status: IndexingState;
   @ApiPropertyOptional({ format: 'date-time' }) indexedAt?: string;
   @ApiPropertyOptional() chunkCount?: number;
+  @ApiPropertyOptional({ type: [String], description: 'COMPLETED with parts of the spec left out by the index limits: what, in words' }) warnings?: string[];
   @ApiPropertyOptional({ description: 'Why indexing failed (FAILED only)' }) error?: string;
 }
 

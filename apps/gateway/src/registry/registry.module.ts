@@ -1,5 +1,8 @@
-import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, type OnApplicationShutdown, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { GatewayConfig } from '#config';
+import { SpecThreads } from '#spec';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { ApiEntity } from './api.entity.js';
 import { RegistryController } from './registry.controller.js';
@@ -9,10 +12,24 @@ import { specAsTextMiddleware } from './spec-as-text.middleware.js';
 @Module({
   imports: [TypeOrmModule.forFeature([ApiEntity]), AiClientModule],
   controllers: [RegistryController],
-  providers: [RegistryService],
+  providers: [
+    RegistryService,
+    {
+      provide: SpecThreads,
+      // Two threads check specs (a 10 MB YAML text takes seconds); a burst beyond them waits, briefly.
+      useFactory: (config: GatewayConfig) => new SpecThreads({ threads: 2, queue: 32, timeoutMs: config.specTimeoutMs }),
+      inject: [GATEWAY_CONFIG],
+    },
+  ],
   exports: [RegistryService],
 })
-export class RegistryModule implements NestModule {
+export class RegistryModule implements NestModule, OnApplicationShutdown {
+  constructor(private readonly specs: SpecThreads) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.specs.close();
+  }
+
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(specAsTextMiddleware)

@@ -4,7 +4,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, QueryFailedError, Raw, Repository } from 'typeorm';
 import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
-import { listOperations, readSpecDocument, SpecError } from '#spec';
+import { ServiceBusyException } from '#http';
+import { isRefusal, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -22,11 +23,12 @@ export class RegistryService {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly events: EventEmitter2,
     private readonly ai: AiClient,
+    private readonly specs: SpecThreads,
   ) {}
 
   async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
-    const spec = this.checkSpec(body.spec);
+    const spec = await this.checkSpec(body.spec);
     const entity = await this.saveUnique(() =>
       this.apis.save(
         this.apis.create({
@@ -50,7 +52,7 @@ export class RegistryService {
     if (body.orgId !== existing.orgId) {
       throw new ConflictException(`An API cannot move between orgs (it belongs to "${existing.orgId}")`);
     }
-    const spec = this.checkSpec(body.spec);
+    const spec = await this.checkSpec(body.spec);
     const entity = await this.saveUnique(async () => {
       const result = await this.apis
         .createQueryBuilder()
@@ -93,7 +95,9 @@ export class RegistryService {
   /** The operations of the registered spec, as the registry holds it (no indexing needed). */
   async endpoints(caller: Caller, apiId: string): Promise<ApiEndpointsResponse> {
     const entity = await this.findVisible(caller, apiId);
-    return { items: listOperations(readSpecDocument(entity.spec).document) };
+    const read = await this.runSpecTask('operationsOf', { text: entity.spec });
+    if (isRefusal(read)) throw new UnprocessableEntityException(`The registered spec cannot be read: ${read.refused}`);
+    return { items: read.operations };
   }
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
@@ -133,22 +137,23 @@ export class RegistryService {
     return found;
   }
 
-  /** Cheap checks only (size, JSON/YAML, OpenAPI at all); the worker does the heavy parsing. */
-  private checkSpec(input: string | Record<string, unknown>): string {
-    const text = typeof input === 'string' ? input : JSON.stringify(input);
-    const bytes = Buffer.byteLength(text);
-    if (bytes > this.config.specMaxBytes) {
-      throw new PayloadTooLargeException(
-        `The spec is ${bytes} bytes; the limit is ${this.config.specMaxBytes} bytes (SPEC_MAX_BYTES)`,
-      );
-    }
+  /**
+   * The checks the indexing worker repeats (size, JSON/YAML, OpenAPI at all, the safety limits),
+   * so that a bad spec is refused at once; on a spec thread, as parsing takes seconds for a large one.
+   */
+  private async checkSpec(input: string | Record<string, unknown>): Promise<string> {
+    const checked = await this.runSpecTask('checkRegistration', { spec: input, maxBytes: this.config.specMaxBytes });
+    if (isRefusal(checked)) throw refused(checked);
+    return checked.text;
+  }
+
+  private async runSpecTask<K extends SpecTask>(task: K, input: SpecTaskInput<K>): Promise<SpecTaskOutput<K>> {
     try {
-      readSpecDocument(input);
+      return await this.specs.run(task, input);
     } catch (error) {
-      if (error instanceof SpecError) throw new UnprocessableEntityException(error.message);
+      if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}: many specs are being checked right now`, 2);
       throw error;
     }
-    return text;
   }
 
   private async saveUnique(save: () => Promise<ApiEntity>, body: ApiBodyDto): Promise<ApiEntity> {
@@ -164,6 +169,10 @@ export class RegistryService {
       throw error;
     }
   }
+}
+
+function refused(refusal: SpecRefusal): HttpException {
+  return refusal.tooLarge ? new PayloadTooLargeException(refusal.refused) : new UnprocessableEntityException(refusal.refused);
 }
 
 function notFound(apiId: string): NotFoundException {

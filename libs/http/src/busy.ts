@@ -1,0 +1,14 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+
+/**
+ * 503 with `Retry-After`: the service is up but at its limit (or a dependency is), and the same
+ * request will likely succeed shortly. Clients and load balancers back off instead of hammering.
+ */
+export class ServiceBusyException extends ServiceUnavailableException {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(detail);
+  }
+}

@@ -1,0 +1,2 @@
+// The entry of a `SpecThreads` worker thread: each export is a task it runs by name.
+export { checkRegistration, chunksOf, operationsOf } from './spec-tasks.js';
