@@ -33,9 +33,15 @@ async function main(): Promise<void> {
     ttlSeconds: 7 * 24 * 3600,
   });
 
+  // Dev sign-in hands out admin tokens: say to whom.
+  const devSignIn = !gateway.auth.devLogin
+    ? ''
+    : gateway.auth.devLoginRemote
+      ? 'Dev sign-in is on and open to the network (AUTH_DEV_LOGIN_REMOTE=true): anyone who reaches the gateway gets a token\n'
+      : 'Dev sign-in is on for this machine only (loopback); AUTH_DEV_LOGIN_REMOTE=true opens it to the network\n';
   console.log(`
 API discovery platform is running at ${baseUrl}  (web UI; API docs at ${baseUrl}/docs)
-A token for org "${DEMO_ORG}" with all roles (valid 7 days; more with npm run token):
+${devSignIn}A token for org "${DEMO_ORG}" with all roles (valid 7 days; more with npm run token):
   export TOKEN=${token}
 Search:
   curl -s ${baseUrl}/api-management/ai/search -H "Authorization: Bearer $TOKEN" \\

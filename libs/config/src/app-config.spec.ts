@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadAiConfig } from './app-config.js';
+import { loadAiConfig, loadGatewayConfig } from './app-config.js';
 import { ConfigError } from './env.js';
 
 describe('loadAiConfig', () => {
@@ -13,5 +13,18 @@ describe('loadAiConfig', () => {
   it('should refuse an ef_search that pgvector would refuse, naming the variable', () => {
     expect(() => loadAiConfig({ ...env, HNSW_EF_SEARCH: '5000' })).toThrow(ConfigError);
     expect(() => loadAiConfig({ ...env, HNSW_EF_SEARCH: 'lots' })).toThrow('HNSW_EF_SEARCH must be an integer between 1 and 1000, got "lots"');
+  });
+});
+
+describe('loadGatewayConfig', () => {
+  const env = { AI_SERVICE_TOKEN: 'a-service-token-long-enough-for-the-check', AUTH_JWT_SECRET: 'a-jwt-secret-of-at-least-32-characters!!' };
+
+  it('should keep development sign-in to callers on this machine unless told otherwise', () => {
+    expect(loadGatewayConfig({ ...env, AUTH_DEV_LOGIN: 'true' }).auth).toMatchObject({ devLogin: true, devLoginRemote: false });
+    expect(loadGatewayConfig({ ...env, AUTH_DEV_LOGIN: 'true', AUTH_DEV_LOGIN_REMOTE: 'true' }).auth).toMatchObject({ devLogin: true, devLoginRemote: true });
+  });
+
+  it('should refuse an AUTH_DEV_LOGIN_REMOTE that is not true or false, naming the variable', () => {
+    expect(() => loadGatewayConfig({ ...env, AUTH_DEV_LOGIN_REMOTE: 'lan' })).toThrow('AUTH_DEV_LOGIN_REMOTE must be true or false, got "lan"');
   });
 });

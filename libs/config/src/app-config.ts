@@ -38,6 +38,8 @@ export interface AuthConfig {
   clockSkewSeconds: number;
   /** Development only: anyone may get a token from `POST /auth/dev-token` (the web UI's dev sign-in). */
   devLogin: boolean;
+  /** Dev sign-in also for callers on other machines; by default only callers on a loopback address get a token. */
+  devLoginRemote: boolean;
 }
 
 export interface GatewayConfig {
@@ -121,6 +123,7 @@ function authConfig(env: Env): AuthConfig {
   if (devLogin && !jwtSecret) throw new ConfigError('AUTH_DEV_LOGIN=true needs AUTH_JWT_SECRET (dev tokens are HS256)');
   return {
     devLogin,
+    devLoginRemote: bool(env, 'AUTH_DEV_LOGIN_REMOTE', false),
     jwtSecret,
     jwksUrl,
     issuer: optionalStr(env, 'AUTH_ISSUER'),

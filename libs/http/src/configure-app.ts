@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { LogLevel } from '#config';
+import { limitBodyDepth } from './body-depth.js';
+import { answerClientErrorsAsProblems } from './client-error.js';
 import { createLogging } from './logging.js';
 import { installHttpMetrics } from './metrics.js';
 import { ProblemFilter } from './problem.filter.js';
@@ -13,7 +15,10 @@ export interface HttpAppOptions {
   bodyLimitBytes: number;
 }
 
-/** What both apps set up the same way: request ids, JSON logs, JSON body limit, problem errors, shutdown. */
+/**
+ * What both apps set up the same way: request ids, JSON logs, JSON body size and depth limits,
+ * problem errors (also for requests Node's parser refuses), shutdown.
+ */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const express = app as NestExpressApplication;
   const logging = createLogging(options.logLevel, options.service);
@@ -23,6 +28,9 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   installHttpMetrics(app);
   express.use(jsonBodiesOnly);
   express.useBodyParser('json', { limit: options.bodyLimitBytes });
+  // Before any route, so before validation (and the gateway's spec-to-text middleware) walk the body.
+  express.use(limitBodyDepth);
+  answerClientErrorsAsProblems(app.getHttpServer());
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
 }

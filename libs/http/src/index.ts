@@ -1,4 +1,5 @@
 export * from './busy.js';
+export * from './body-depth.js';
 export * from './configure-app.js';
 export * from './problem.filter.js';
 export * from './request-id.js';

@@ -9,11 +9,13 @@ const TITLES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -76,6 +78,11 @@ export class ProblemFilter implements ExceptionFilter {
     }
     return { ...base(HttpStatus.INTERNAL_SERVER_ERROR), detail: 'An unexpected error occurred; it has been logged.' };
   }
+}
+
+/** A problem document with the status's usual title, for an answer written outside the filter. */
+export function problemOf(status: number, detail: string): Problem {
+  return { ...base(status), detail };
 }
 
 function base(status: number): Omit<Problem, 'detail'> {

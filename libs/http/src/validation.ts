@@ -8,13 +8,17 @@ import { Matches, type ValidationError } from 'class-validator';
 export const NoNul = (field: string, { each = false } = {}) =>
   Matches(/^[^\u0000]*$/, { each, message: `${field} must not contain NUL characters` });
 
+/** Text that must hold more than spaces: it is stored trimmed, and an empty name or version names nothing. */
+export const NotBlank = (field: string) => Matches(/\S/, { message: `${field} must not be blank` });
+
 /** Constraints on a value's kind: when one fails, the others (length, range, pattern) say nothing useful. */
 const KIND_CONSTRAINTS = new Set(['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation']);
 
 /**
  * Both apps' request validation: unknown fields refused, values converted to their declared
  * types, and a value of the wrong kind reported as that alone ("maxResults must be an integer
- * number", not also "must not be greater than 50" and "must not be less than 1").
+ * number", not also "must not be greater than 50" and "must not be less than 1"; "filters must
+ * be an object", not also what is wrong inside the array sent instead). Each message once.
  */
 export class RequestValidationPipe extends ValidationPipe {
   constructor() {
@@ -22,16 +26,13 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   protected override flattenValidationErrors(errors: ValidationError[]): string[] {
-    return super.flattenValidationErrors(errors.map(kindFirst));
+    return [...new Set(super.flattenValidationErrors(errors.map(kindFirst)))];
   }
 }
 
 function kindFirst(error: ValidationError): ValidationError {
   const constraints = error.constraints && Object.entries(error.constraints);
   const kind = constraints?.filter(([name]) => KIND_CONSTRAINTS.has(name));
-  return {
-    ...error,
-    ...(kind?.length ? { constraints: Object.fromEntries(kind) } : {}),
-    ...(error.children ? { children: error.children.map(kindFirst) } : {}),
-  };
+  if (kind?.length) return { ...error, constraints: Object.fromEntries(kind), children: [] };
+  return { ...error, ...(error.children ? { children: error.children.map(kindFirst) } : {}) };
 }

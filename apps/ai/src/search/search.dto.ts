@@ -4,6 +4,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -15,6 +16,7 @@ import {
 import { NoNul } from '#http';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
+const FILTERS_MESSAGE = 'filters must be an object';
 const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'];
 const upperCaseAll = ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.toUpperCase() : item)) : value;
@@ -66,8 +68,10 @@ export class SearchRequestDto implements SearchRequest {
   @Max(SEARCH_LIMITS.maxEndpoints.max)
   maxEndpoints?: number;
 
+  // ValidateNested alone takes an array as a list of filters objects (and `[]` as no filters).
   @IsOptional()
-  @ValidateNested()
+  @IsObject({ message: FILTERS_MESSAGE })
+  @ValidateNested({ message: FILTERS_MESSAGE })
   @Type(() => SearchFiltersDto)
   filters?: SearchFiltersDto;
 

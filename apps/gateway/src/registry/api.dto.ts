@@ -8,17 +8,22 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ApiRegistration } from '#contracts';
-import { NoNul } from '#http';
+import { NoNul, NotBlank } from '#http';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 /** What `ORG_ID` allows, in words. */
 export const ORG_ID_RULE = '1-100 letters, digits, ".", "_" or "-"';
 export const ORG_ID_MESSAGE = `orgId must be ${ORG_ID_RULE}`;
+
+/**
+ * The last page a listing serves: a hundred million APIs at the largest page size, while the
+ * query's OFFSET stays an exact integer (a page of 1e20 made the query fail with a 500).
+ */
+export const MAX_PAGE = 1_000_000;
 
 /** `spec` is an OpenAPI document as an object, or its JSON/YAML text. */
 function IsSpecInput() {
@@ -42,28 +47,28 @@ export class ApiBodyDto implements ApiRegistration {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
-  @ApiProperty({ maxLength: 200, example: 'Payments API' })
+  @ApiProperty({ maxLength: 200, example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' })
   @IsString()
-  @MinLength(1)
+  @NotBlank('name')
   @MaxLength(200)
   @NoNul('name')
   name: string;
 
-  @ApiProperty({ maxLength: 100, example: '2.1.0' })
+  @ApiProperty({ maxLength: 100, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })
   @IsString()
-  @MinLength(1)
+  @NotBlank('version')
   @MaxLength(100)
   @NoNul('version')
   version: string;
 
-  @ApiPropertyOptional({ maxLength: 100, example: 'checkout' })
+  @ApiPropertyOptional({ maxLength: 100, example: 'checkout', description: 'Stored trimmed; blank means none' })
   @IsOptional()
   @IsString()
   @MaxLength(100)
   @NoNul('teamName')
   teamName?: string;
 
-  @ApiPropertyOptional({ maxLength: 5000 })
+  @ApiPropertyOptional({ maxLength: 5000, description: 'Stored trimmed; blank means none' })
   @IsOptional()
   @IsString()
   @MaxLength(5000)
@@ -93,11 +98,12 @@ export class ListApisQueryDto {
   @NoNul('teamName')
   teamName?: string;
 
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page: number = 1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
