@@ -92,6 +92,8 @@ export interface AiConfig {
   specTimeoutMs: number;
   /** What one API may put in the index (see `ChunkLimits`). */
   indexLimits: { maxChunks: number; maxSchemas: number; maxEmbedChars: number };
+  /** What searches may cost (see `SearchAdmission` and `KeywordLimits`). */
+  search: { concurrency: number; queue: number; timeoutMs: number; maxTerms: number; maxTypoWords: number };
 }
 
 function redisConfig(env: Env): RedisConfig {
@@ -195,6 +197,15 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
       maxChunks: int(env, 'INDEX_MAX_CHUNKS', 2000, 10, 100_000),
       maxSchemas: int(env, 'INDEX_MAX_SCHEMAS', 1000, 0, 100_000),
       maxEmbedChars: int(env, 'EMBED_MAX_CHARS', 2000, 100, 100_000),
+    },
+    search: {
+      // PGlite runs one statement at a time: more searches at once only overlap embedding with SQL.
+      concurrency: int(env, 'SEARCH_CONCURRENCY', 4, 1, 1000),
+      queue: int(env, 'SEARCH_QUEUE', 16, 0, 10_000),
+      // Below the gateway's AI_TIMEOUT_MS (15 s), so the caller hears why.
+      timeoutMs: int(env, 'SEARCH_TIMEOUT_MS', 10_000, 100, 600_000),
+      maxTerms: int(env, 'SEARCH_MAX_TERMS', 32, 1, 500),
+      maxTypoWords: int(env, 'SEARCH_MAX_TYPO_WORDS', 5, 0, 100),
     },
   };
 }

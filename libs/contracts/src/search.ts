@@ -53,6 +53,8 @@ export interface SearchResponse {
   totalFound: number;
   queryEmbeddingMs: number;
   searchMs: number;
+  /** What the search limits left out of the query (SEARCH_MAX_TERMS, SEARCH_MAX_TYPO_WORDS), in words. */
+  warnings?: string[];
 }
 
 export const SEARCH_LIMITS = {

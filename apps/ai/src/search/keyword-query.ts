@@ -22,11 +22,29 @@ export interface KeywordQuery {
   matchTerms: string[];
   /** Whether the query names something the org's specs never mention (a song, a person: data to look up). */
   namesUnknownThing: boolean;
+  /** What the limits left out of the query, in words. */
+  warnings: string[];
 }
+
+/**
+ * What one query may cost the keyword step (settings SEARCH_MAX_TERMS, SEARCH_MAX_TYPO_WORDS):
+ * each typo look-up is a query over the org's lexicon (a misspelt word: ~27 variants per letter
+ * through the stemmer, then its nearest words by trigrams).
+ */
+export interface KeywordLimits {
+  /** Distinct words of the query looked up, the first ones. */
+  maxTerms: number;
+  /** Words the org does not use that are looked up as typos, the first ones. */
+  maxTypoWords: number;
+}
+
+export const DEFAULT_KEYWORD_LIMITS: KeywordLimits = { maxTerms: 32, maxTypoWords: 5 };
 
 // A term in more than this share of the org's chunks narrows nothing; it still adds to scores.
 const COMMON_TERM_SHARE = 0.2;
 const MIN_TYPO_LENGTH = 4;
+/** Longer than the words people mistype: a 1,000-letter "word" made 26,000 variants and froze the app for 10 s. */
+const MAX_TYPO_LENGTH = 30;
 /** Letters by which one stem of a word may extend another ("rainfal" → "rain"). */
 const MAX_FORM_SUFFIX = 4;
 /** A candidate this similar by trigrams, or within `maxEdits` of the typed word, may be its correction. */
@@ -52,6 +70,7 @@ export async function buildKeywordQuery(
   orgId: string,
   text: string,
   names: Set<string> = nameWords(text),
+  limits: KeywordLimits = DEFAULT_KEYWORD_LIMITS,
 ): Promise<KeywordQuery | undefined> {
   const tokens = text.split(/\s+/).filter(Boolean);
   const parsed: { token: string; lexemes: string[] }[] = await manager.query(
@@ -68,8 +87,13 @@ export async function buildKeywordQuery(
       if (!typedAs.has(lexeme)) typedAs.set(lexeme, bareWord(token));
     }
   }
+  const warnings: string[] = [];
   const words = [...spelling.keys()];
   if (words.length === 0) return undefined;
+  if (words.length > limits.maxTerms) {
+    warnings.push(`Only the first ${limits.maxTerms} of the query's ${words.length} distinct words were looked up (SEARCH_MAX_TERMS)`);
+    words.length = limits.maxTerms;
+  }
 
   const chunkCount = await liveChunkCount(manager, orgId);
   const known: { word: string; chunk_count: number }[] = await manager.query(
@@ -78,7 +102,12 @@ export async function buildKeywordQuery(
   );
   const frequency = new Map(known.map((row) => [row.word, Number(row.chunk_count)]));
 
-  const unknown = words.filter((word) => !frequency.has(word) && word.length >= MIN_TYPO_LENGTH && spelling.get(word) !== 'name');
+  const mayBeTypo = (word: string) => word.length >= MIN_TYPO_LENGTH && (typedAs.get(word) ?? word).length <= MAX_TYPO_LENGTH;
+  let unknown = words.filter((word) => !frequency.has(word) && mayBeTypo(word) && spelling.get(word) !== 'name');
+  if (unknown.length > limits.maxTypoWords) {
+    warnings.push(`Typos were looked for in the first ${limits.maxTypoWords} of the query's ${unknown.length} words the org's specs do not use (SEARCH_MAX_TYPO_WORDS)`);
+    unknown = unknown.slice(0, limits.maxTypoWords);
+  }
   const misspelt = unknown.filter((word) => spelling.get(word) === 'unknown');
   const undone = await undoneTypos(manager, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })));
   // An undone typo beats any trigram neighbour: those are looked up (17–25 ms a word) only for the rest.
@@ -103,6 +132,7 @@ export async function buildKeywordQuery(
     terms,
     matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme),
     namesUnknownThing: words.some((word) => spelling.get(word) === 'name' && !frequency.has(word)),
+    warnings,
   };
 }
 

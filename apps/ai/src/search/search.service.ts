@@ -11,6 +11,7 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
 import { buildKeywordQuery } from './keyword-query.js';
+import { SearchAdmission } from './search-admission.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
   combineScores,
@@ -54,6 +55,7 @@ export class SearchService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly models: EmbeddingModelsService,
+    private readonly admission: SearchAdmission,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
@@ -62,11 +64,16 @@ export class SearchService implements OnModuleInit {
     englishWords();
   }
 
+  /** One search, when admitted (see `SearchAdmission`): a flood is refused fast, not queued for ever. */
+  search(request: SearchRequestDto): Promise<SearchResponse> {
+    return this.admission.run(() => this.searchCached(request));
+  }
+
   /**
    * Answers from the result cache when the same search was made since the org's index last
    * changed (any indexing, failure or deletion in the org changes its version).
    */
-  async search(request: SearchRequestDto): Promise<SearchResponse> {
+  private async searchCached(request: SearchRequestDto): Promise<SearchResponse> {
     const started = performance.now();
     // The active model: during a model switch, the old one until every API has the new one's vectors.
     const embeddings = await this.models.serving();
@@ -132,7 +139,7 @@ export class SearchService implements OnModuleInit {
     // transaction; an index change in between only shifts a word's rarity a little.
     const [vector, keywords] = await Promise.all([
       embedding(),
-      mode !== 'vector' ? buildKeywordQuery(this.dataSource.manager, request.orgId, expanded, names) : undefined,
+      mode !== 'vector' ? buildKeywordQuery(this.dataSource.manager, request.orgId, expanded, names, this.config.search) : undefined,
     ]);
     // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
     const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
@@ -141,6 +148,8 @@ export class SearchService implements OnModuleInit {
       // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
+      // No statement outlives the search's time budget (PostgreSQL cancels it; the caller has had its 503).
+      await manager.query(`SET LOCAL statement_timeout = ${this.config.search.timeoutMs}`);
       const retriever = new ChunkRetriever(manager, scope);
 
       const maxResults = request.maxResults ?? SEARCH_LIMITS.maxResults.default;
@@ -191,6 +200,7 @@ export class SearchService implements OnModuleInit {
         totalFound: ranked.length,
         queryEmbeddingMs: round(queryEmbeddingMs, 1),
         searchMs: round(performance.now() - started, 1),
+        ...(keywords?.warnings.length ? { warnings: keywords.warnings } : {}),
       };
     });
   }

@@ -131,6 +131,7 @@ export class SearchResponseDoc implements SearchResponse {
   @ApiProperty() totalFound: number;
   @ApiProperty() queryEmbeddingMs: number;
   @ApiProperty() searchMs: number;
+  @ApiPropertyOptional({ type: [String], description: 'What the search limits left out of the query (a very long query, many unknown words)' }) warnings?: string[];
 }
 
 export class ReindexAcceptedDoc implements ReindexAccepted {

@@ -1,15 +1,18 @@
-import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import { InternalHeader, type ApiRecord } from '#contracts';
+import { ServiceBusyException } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
-/** The AI app could not be reached or did not answer in time. */
-export class AiUnavailableError extends ServiceUnavailableException {}
+/** The AI app could not be reached or did not answer in time: 503, with a hint when to try again. */
+export class AiUnavailableError extends ServiceBusyException {}
 
 export interface AiResponse {
   status: number;
   contentType: string;
   body: string;
+  /** The AI app's `Retry-After`, passed on to the caller. */
+  retryAfter?: string;
 }
 
 export interface AiCallOptions {
@@ -46,17 +49,19 @@ export class AiClient {
         body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
         signal: AbortSignal.timeout(options.timeoutMs ?? this.config.aiTimeoutMs),
       });
+      const retryAfter = response.headers.get('retry-after');
       return {
         status: response.status,
         contentType: response.headers.get('content-type') ?? 'application/json',
         body: await response.text(),
+        ...(retryAfter ? { retryAfter } : {}),
       };
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new AiUnavailableError(`The search service did not answer within ${options.timeoutMs ?? this.config.aiTimeoutMs} ms; try again`);
+        throw new AiUnavailableError(`The search service did not answer within ${options.timeoutMs ?? this.config.aiTimeoutMs} ms; try again`, 2);
       }
-      throw new AiUnavailableError('The search service is unavailable right now; try again shortly');
+      throw new AiUnavailableError('The search service is unavailable right now; try again shortly', 5);
     }
   }
 

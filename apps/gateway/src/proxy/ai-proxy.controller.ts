@@ -124,5 +124,6 @@ export class AiProxyController {
 }
 
 function send(response: Response, answer: AiResponse): void {
+  if (answer.retryAfter) response.setHeader('Retry-After', answer.retryAfter);
   response.status(answer.status).type(answer.contentType).send(answer.body);
 }
