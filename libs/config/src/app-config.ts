@@ -61,6 +61,8 @@ export interface GatewayConfig {
   outboxIntervalMs: number;
   /** How long a spec thread may take to check one spec before it is refused. */
   specTimeoutMs: number;
+  /** How often, and after how long, queued revisions the index has not reached are looked for in Redis (see `IndexReconciler`). */
+  reconcile: { intervalMs: number; graceMs: number };
 }
 
 export interface EmbeddingsConfig {
@@ -160,6 +162,11 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     database: databaseConfig(env, 'gateway'),
     outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000, 100),
     specTimeoutMs: specTimeoutMs(env),
+    reconcile: {
+      intervalMs: int(env, 'RECONCILE_INTERVAL_MS', 30_000, 100, 3_600_000),
+      // A job waits in Redis as long as the queue ahead of it takes: it is looked for, not queued again.
+      graceMs: int(env, 'RECONCILE_GRACE_MS', 30_000, 0, 86_400_000),
+    },
   };
 }
 

@@ -1,7 +1,13 @@
 import { Redis } from 'ioredis';
 import { ConfigError } from './env.js';
 
-/** BullMQ needs `maxRetriesPerRequest: null` on its connections. */
+/** Reconnect attempts: quickly at first, then every second, for as long as Redis is away. */
+const RECONNECT_MAX_DELAY_MS = 1000;
+
+/**
+ * BullMQ needs `maxRetriesPerRequest: null` on its connections. Reconnects come at most a second
+ * apart, so that Redis coming back is seen within a second or two (BullMQ's own back-off grows to 20 s).
+ */
 export function redisConnectionOptions(redisUrl: string) {
   const parsed = new URL(redisUrl);
   return {
@@ -12,6 +18,7 @@ export function redisConnectionOptions(redisUrl: string) {
     db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
     tls: parsed.protocol === 'rediss:' ? {} : undefined,
     maxRetriesPerRequest: null,
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, RECONNECT_MAX_DELAY_MS),
   };
 }
 

@@ -10,3 +10,15 @@ export interface IndexingStatus {
   warnings?: string[];
   error?: string;
 }
+
+/**
+ * Internal (AI app → gateway): the newest revision of an API the index has received, where its
+ * indexing stands and whether it is deleted. The gateway's reconciliation compares it with the
+ * registry to find revisions whose job never reached the index (Redis lost it).
+ */
+export interface IndexState {
+  apiId: string;
+  revision: number;
+  status: IndexingState;
+  deleted: boolean;
+}

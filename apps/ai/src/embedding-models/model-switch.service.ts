@@ -10,6 +10,8 @@ import { EmbeddingModelsService } from './embedding-models.service.js';
 const SWITCH_POLL_MS = 5000;
 /** After registrations (no priority) and admin re-indexes (10): a switch never delays fresh work. */
 const REEMBED_PRIORITY = 20;
+/** A job queued this long ago whose API still lacks the new vectors is sent again: Redis may have lost it (re-sending one it holds is a no-op). */
+const RESEND_AFTER_MS = 60_000;
 
 /**
  * Drives a model switch from the worker side: queues a re-embedding job for every indexed API
@@ -22,8 +24,8 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
   private readonly logger = new Logger(ModelSwitchService.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  /** Jobs this process queued already (re-adding one is a no-op in Redis, but costs a round trip). */
-  private readonly queued = new Set<string>();
+  /** When this process queued each job (re-adding one is a no-op in Redis, but costs a round trip). */
+  private readonly queuedAt = new Map<string, number>();
 
   constructor(
     private readonly models: EmbeddingModelsService,
@@ -65,12 +67,12 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
   private async enqueue(model: string, missing: { apiId: string; revision: number }[]): Promise<void> {
     const jobs = missing
       .map(({ apiId, revision }) => ({ id: reembedJobId(model, apiId, revision), data: { apiId, revision, model } satisfies ReembedApiJob }))
-      .filter((job) => !this.queued.has(job.id));
+      .filter((job) => Date.now() - (this.queuedAt.get(job.id) ?? 0) > RESEND_AFTER_MS);
     if (jobs.length === 0) return;
     await this.queue.addBulk(
       jobs.map((job) => ({ name: IndexingJobName.Reembed, data: job.data, opts: { ...INDEXING_JOB_OPTIONS, jobId: job.id, priority: REEMBED_PRIORITY } })),
     );
-    jobs.forEach((job) => this.queued.add(job.id));
+    jobs.forEach((job) => this.queuedAt.set(job.id, Date.now()));
     this.logger.log(`Model switch to ${model}: ${jobs.length} APIs queued for re-embedding`);
   }
 

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -19,6 +19,12 @@ import { IndexStoreService } from '../indexing/index-store.service.js';
 /** Fresh registrations go first: jobs without a priority are taken before prioritised ones. */
 const REINDEX_PRIORITY = 10;
 const MAX_FAILURES_LISTED = 100;
+/**
+ * How often, and after how long, the jobs of a run's unfinished APIs are sent again: Redis may
+ * have lost them (restarted empty); one it still holds is not added twice (job ids).
+ */
+const RESEND_INTERVAL_MS = 60_000;
+const RESEND_BATCH = 1000;
 
 interface RunRow {
   id: string;
@@ -36,14 +42,27 @@ interface RunRow {
  * registry), through the same queue and pipeline as registrations, and tracks each API's outcome.
  */
 @Injectable()
-export class ReindexService {
+export class ReindexService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ReindexService.name);
+  private timer?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly store: IndexStoreService,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(
+      () => void this.resend().catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
+      RESEND_INTERVAL_MS,
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
 
   async start(request: InternalReindexRequest): Promise<ReindexAccepted> {
     const { reindexId, items } = await this.dataSource.transaction(async (manager) => {
@@ -72,13 +91,7 @@ export class ReindexService {
     });
 
     try {
-      await this.queue.addBulk(
-        items.map(({ api_id: apiId, revision }) => ({
-          name: IndexingJobName.Reindex,
-          data: { reindexId, apiId, revision } satisfies ReindexApiJob,
-          opts: { ...INDEXING_JOB_OPTIONS, jobId: reindexJobId(reindexId, apiId), priority: REINDEX_PRIORITY },
-        })),
-      );
+      await this.enqueue(items.map(({ api_id: apiId, revision }) => ({ reindexId, apiId, revision })));
     } catch (error) {
       await this.dataSource.query(`DELETE FROM platform_ai.reindex_runs WHERE id = $1`, [reindexId]);
       this.logger.error(`Re-index ${reindexId} could not be queued: ${(error as Error).message}`);
@@ -86,6 +99,29 @@ export class ReindexService {
     }
     this.logger.log(`Re-index ${reindexId} by ${request.requestedBy}: ${items.length} APIs queued`);
     return { reindexId, queued: items.length };
+  }
+
+  /** Sends again the jobs of runs' APIs not done a while after the run started. */
+  async resend(): Promise<number> {
+    const items: ReindexApiJob[] = await this.dataSource.query(
+      `SELECT i.reindex_id AS "reindexId", i.api_id AS "apiId", i.revision
+       FROM platform_ai.reindex_items i JOIN platform_ai.reindex_runs r ON r.id = i.reindex_id
+       WHERE i.status = 'QUEUED' AND r.requested_at < now() - make_interval(secs => $1)
+       LIMIT $2`,
+      [RESEND_INTERVAL_MS / 1000, RESEND_BATCH],
+    );
+    await this.enqueue(items);
+    return items.length;
+  }
+
+  private async enqueue(jobs: ReindexApiJob[]): Promise<void> {
+    await this.queue.addBulk(
+      jobs.map((job) => ({
+        name: IndexingJobName.Reindex,
+        data: job,
+        opts: { ...INDEXING_JOB_OPTIONS, jobId: reindexJobId(job.reindexId, job.apiId), priority: REINDEX_PRIORITY },
+      })),
+    );
   }
 
   /** Progress of a run, if every org it touches is one of the caller's (otherwise it does not exist for them). */

@@ -1,5 +1,5 @@
 import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { type IndexingStatus, InternalHeader } from '#contracts';
+import { type IndexingStatus, type IndexState, InternalHeader } from '#contracts';
 import { IndexingStatusesRequestDto } from './status.dto.js';
 import { StatusService } from './status.service.js';
 
@@ -25,5 +25,12 @@ export class StatusController {
   @HttpCode(200)
   many(@Body() body: IndexingStatusesRequestDto): Promise<IndexingStatus[]> {
     return this.status.statusesOf(body.apis);
+  }
+
+  /** For the gateway's reconciliation (see `IndexState`). */
+  @Post('index-states')
+  @HttpCode(200)
+  indexStates(@Body() body: IndexingStatusesRequestDto): Promise<IndexState[]> {
+    return this.status.indexStates(body.apis);
   }
 }

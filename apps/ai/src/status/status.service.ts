@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import type { IndexingStatus } from '#contracts';
+import type { IndexingStatus, IndexState } from '#contracts';
 import { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
 
 export interface ExpectedRevision {
@@ -20,6 +20,16 @@ export class StatusService {
     const rows = await this.statuses.findBy({ apiId: In(expected.map((e) => e.apiId)) });
     const byId = new Map(rows.map((row) => [row.apiId, row]));
     return expected.map((e) => describe(e, byId.get(e.apiId)));
+  }
+
+  /** Where the index stands for each of these APIs of these orgs; none for an API it never received. */
+  async indexStates(apis: { apiId: string; orgId: string }[]): Promise<IndexState[]> {
+    if (apis.length === 0) return [];
+    const orgOf = new Map(apis.map((api) => [api.apiId, api.orgId]));
+    const rows = await this.statuses.findBy({ apiId: In([...orgOf.keys()]) });
+    return rows
+      .filter((row) => row.orgId === orgOf.get(row.apiId))
+      .map((row) => ({ apiId: row.apiId, revision: row.revision, status: row.status, deleted: row.deleted }));
   }
 }
 

@@ -65,17 +65,13 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       this.logger.warn(`Indexing request for API ${apiId} r${api.revision} not queued yet: ${(error as Error).message}`);
       return false;
     }
-    if (api.deletedAt) {
-      // The delete job is in Redis; the tombstone has done its job (unless it changed meanwhile).
-      await this.apis.delete({ id: api.id, revision: api.revision });
-    } else {
-      await this.apis
-        .createQueryBuilder()
-        .update()
-        .set({ queuedRevision: api.revision, updatedAt: () => 'updated_at' })
-        .where('id = :id AND queued_revision < :revision', { id: api.id, revision: api.revision })
-        .execute();
-    }
+    // A tombstone stays until the index confirms the deletion (`IndexReconciler`).
+    await this.apis
+      .createQueryBuilder()
+      .update()
+      .set({ queuedRevision: api.revision, queuedAt: () => 'now()', updatedAt: () => 'updated_at' })
+      .where('id = :id AND queued_revision < :revision', { id: api.id, revision: api.revision })
+      .execute();
     return true;
   }
 
@@ -101,7 +97,8 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  private async enqueue(api: ApiEntity): Promise<void> {
+  /** Sends the job of the API's current revision (a no-op in Redis when that job is already there). */
+  async enqueue(api: ApiEntity): Promise<void> {
     if (api.deletedAt) {
       const job: DeleteApiJob = { apiId: api.id, orgId: api.orgId, revision: api.revision };
       await this.queue.add(IndexingJobName.Delete, job, {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
-import { InternalHeader, type ApiRecord } from '#contracts';
+import { InternalHeader, type ApiRecord, type IndexState } from '#contracts';
 import { ServiceBusyException } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
@@ -63,6 +63,16 @@ export class AiClient {
       }
       throw new AiUnavailableError('The search service is unavailable right now; try again shortly', 5);
     }
+  }
+
+  /** Where the index stands for these registry APIs (see `IndexState`); throws when the AI app cannot say. */
+  async indexStates(apis: { id: string; orgId: string; revision: number }[]): Promise<Map<string, IndexState>> {
+    const response = await this.call('POST', '/index-states', {
+      body: { apis: apis.map(({ id, orgId, revision }) => ({ apiId: id, orgId, revision })) },
+      timeoutMs: STATUS_TIMEOUT_MS,
+    });
+    if (response.status !== 200) throw new Error(`the AI app answered ${response.status}: ${response.body.slice(0, 200)}`);
+    return new Map((JSON.parse(response.body) as IndexState[]).map((state) => [state.apiId, state]));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A registered API. Rows with `deletedAt` are tombstones kept until their delete job is queued. */
+/** A registered API. Rows with `deletedAt` are tombstones, kept until the index confirms the deletion. */
 @Entity({ schema: 'platform_backend', name: 'apis' })
 export class ApiEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -30,6 +30,13 @@ export class ApiEntity {
   /** The newest revision whose indexing job reached the queue (transactional outbox). */
   @Column({ name: 'queued_revision', type: 'integer', default: 0 })
   queuedRevision: number;
+
+  @Column({ name: 'queued_at', type: 'timestamptz', nullable: true })
+  queuedAt: Date | null;
+
+  /** The newest revision the index is known to have reached: indexed, failed for good or deleted (reconciliation). */
+  @Column({ name: 'settled_revision', type: 'integer', default: 0 })
+  settledRevision: number;
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;
