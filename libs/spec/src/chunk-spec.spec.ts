@@ -123,7 +123,7 @@ describe(`${chunkSpec.name} within its limits`, () => {
     expect(operation.embedText.length).toBeLessThanOrEqual(301);
     expect(operation.text.length).toBeLessThan(1000);
     expect(operation.summary!.length).toBeLessThanOrEqual(201);
-    expect(warnings).toEqual(['1 chunk was embedded from its first 300 characters (EMBED_MAX_CHARS); all their words still count for keyword search']);
+    expect(warnings).toEqual(['1 chunk was embedded from its first 300 characters (EMBED_MAX_CHARS)']);
   });
 
   it('should warn of nothing for an API within its limits', async () => {

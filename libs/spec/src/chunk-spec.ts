@@ -93,7 +93,7 @@ export function chunkSpec(spec: LoadedSpec, facts: ApiFacts, limits: ChunkLimits
   const long = chunks.filter((chunk) => chunk.embedText.length > limits.maxEmbedChars);
   if (long.length > 0) {
     const [noun, verb, pronoun] = long.length === 1 ? ['chunk', 'was', 'its'] : ['chunks', 'were', 'their'];
-    warnings.push(`${count(long.length)} ${noun} ${verb} embedded from ${pronoun} first ${count(limits.maxEmbedChars)} characters (EMBED_MAX_CHARS); all their words still count for keyword search`);
+    warnings.push(`${count(long.length)} ${noun} ${verb} embedded from ${pronoun} first ${count(limits.maxEmbedChars)} characters (EMBED_MAX_CHARS)`);
   }
   return { chunks: chunks.map((chunk) => ({ ...chunk, embedText: truncate(chunk.embedText, limits.maxEmbedChars) })), warnings };
 }
