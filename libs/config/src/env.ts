@@ -87,7 +87,7 @@ interface DevSecrets {
 export function devSecrets(dir: string): DevSecrets {
   const file = join(dir, 'dev-secrets.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secrets: DevSecrets = {
     jwtSecret: randomBytes(32).toString('base64url'),
     serviceToken: randomBytes(32).toString('base64url'),

@@ -61,9 +61,11 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     };
   }
   // Every org's specs are in there: only this user may read them.
-  if (!opts.target.pgliteDir.startsWith('memory://')) ownerOnlyDirectory(opts.target.pgliteDir);
+  const onDisk = !opts.target.pgliteDir.startsWith('memory://');
+  if (onDisk) ownerOnlyDirectory(opts.target.pgliteDir);
   const pglite = new PGliteThread(opts.target.pgliteDir);
   await pglite.waitReady;
+  if (onDisk) ownerOnlyDirectory(opts.target.pgliteDir, { quiet: true });
   return {
     pglite,
     options: {

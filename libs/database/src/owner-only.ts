@@ -8,10 +8,12 @@ const SHARED_BITS = 0o077;
 /**
  * Makes `dir` a directory only this user can enter, read or write, with everything in it: the
  * files this process creates from now on (umask) and those an earlier version or another tool
- * left readable by others (checked at each start and tightened). Returns how many were tightened.
+ * left readable by others (checked at each start and tightened; `quiet` when that is expected).
+ * PGlite's first start writes its files 0666 whatever the umask (later ones follow it): they are
+ * out of others' reach inside the 0700 directory, and tightened once it has started. Returns how
+ * many were tightened.
  */
-export function ownerOnlyDirectory(dir: string): number {
-  // PGlite creates its files with mode 0666 in its own thread; the process's umask decides.
+export function ownerOnlyDirectory(dir: string, { quiet = false } = {}): number {
   process.umask(SHARED_BITS);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let tightened = 0;
@@ -26,6 +28,6 @@ export function ownerOnlyDirectory(dir: string): number {
     }
     if (stats.isDirectory()) stack.push(...readdirSync(path).map((name) => join(path, name)));
   }
-  if (tightened > 0) new Logger('Database').warn(`${dir}: ${tightened} files and folders were readable by other users; now only their owner may read them`);
+  if (tightened > 0 && !quiet) new Logger('Database').warn(`${dir}: ${tightened} files and folders were readable by other users; now only their owner may read them`);
   return tightened;
 }
