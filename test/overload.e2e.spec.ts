@@ -69,13 +69,17 @@ describe('Searches that cost too much, and too many searches', () => {
 
   it('should refuse searches beyond the limit at once with 503, Retry-After and the reason, and answer the others', async () => {
     // One search runs and two wait (SEARCH_CONCURRENCY=1, SEARCH_QUEUE=2): of twelve at once, most are refused.
-    const responses = await Promise.all(
+    const burst = Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
         const started = Date.now();
         const response = await search({ query: `albums of artist number ${i} ${gibberish(6, i + 50)}` });
         return { response, ms: Date.now() - started };
       }),
     );
+    // Busy is not down: the stack stays ready while it refuses searches.
+    const ready = await http().get('/readyz');
+    const responses = await burst;
+    expect(ready.status).toBe(200);
     const refused = responses.filter(({ response }) => response.status === 503);
     const answered = responses.filter(({ response }) => response.status === 200);
 
