@@ -30,8 +30,12 @@ export function createLogging(level: LogLevel, service: 'gateway' | 'ai'): { log
     customAttributeKeys: { reqId: 'requestId' },
     quietReqLogger: true,
     autoLogging: { ignore: (request) => QUIET_PATHS.has(request.url ?? '') },
-    // A 4xx is the caller's business (and the response says why): info, like a success.
-    customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
+    // A 4xx is the caller's business (and the response says why): info, like a success. So is a
+    // 503 with Retry-After (a refusal under load, or a dependency down that is logged where it is seen).
+    customLogLevel: (_request, response, error) => {
+      if (response.statusCode >= 500) return response.hasHeader('retry-after') ? 'info' : 'error';
+      return error ? 'error' : 'info';
+    },
     // The error itself is logged where it happened; pino-http's stand-in ("failed with status code") adds nothing.
     customErrorObject: (_request, _response, error, value: Record<string, unknown>) => (error.message.startsWith('failed with status code') ? { ...value, err: undefined } : value),
     serializers: {

@@ -44,8 +44,10 @@ export class ProblemFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const problem = this.toProblem(exception);
     problem.instance = requestIdOf(request);
-    // Unexpected errors with their stack; an expected 5xx (a dependency down) as a warning.
-    if (!(exception instanceof HttpException) && problem.status >= 500) {
+    // Unexpected errors with their stack; an expected 5xx (a dependency down) as a warning; a refusal under load at debug.
+    if (exception instanceof ServiceBusyException) {
+      this.logger.debug(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
+    } else if (!(exception instanceof HttpException) && problem.status >= 500) {
       this.logger.error(
         `${request.method} ${request.originalUrl} failed [${problem.instance}]: ${(exception as Error)?.stack ?? String(exception)}`,
       );
@@ -55,7 +57,8 @@ export class ProblemFilter implements ExceptionFilter {
     if (response.headersSent) return;
     // RFC 6750: a 401 names the scheme that would be accepted.
     if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
-    if (exception instanceof ServiceBusyException) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    const { retryAfterSeconds } = (exception ?? {}) as { retryAfterSeconds?: unknown };
+    if (typeof retryAfterSeconds === 'number') response.setHeader('Retry-After', String(retryAfterSeconds));
     response.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
   }
 

@@ -3,6 +3,7 @@ import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBoots
 import { DelayedError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { type AiConfig, redisConnectionOptions } from '#config';
+import { throttledWarning } from '#http';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import { type ApiFacts, contentHash, isRefusal, type SpecChunk, SpecThreads } from '#spec';
@@ -31,6 +32,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   private readonly logger = new Logger(IndexingProcessor.name);
   private locks!: ApiLocks;
   private lockRedis?: Redis;
+  private readonly warnOfQueue = throttledWarning(this.logger);
 
   constructor(
     private readonly store: IndexStoreService,
@@ -50,6 +52,8 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     Object.assign(this.worker.opts, { lockDuration: lockMs, stalledInterval: lockMs });
     this.worker.concurrency = this.config.indexingConcurrency;
     this.lockRedis = new Redis(redisConnectionOptions(this.config.redis.url));
+    // Redis down is reported once per interval by the worker's error handler (below), not per retry.
+    this.lockRedis.on('error', () => undefined);
     this.locks = new ApiLocks(this.lockRedis, `${this.config.redis.queuePrefix}:${INDEXING_QUEUE}`, lockMs);
     void this.worker.run().catch((error: Error) => this.logger.error(`Indexing worker stopped: ${error.message}`));
   }
@@ -177,6 +181,15 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     timer();
     missing.forEach(([hash], index) => vectors.set(hash, fresh[index]));
     return hashed.map((chunk) => ({ ...chunk, embedding: vectors.get(chunk.contentHash)! }));
+  }
+
+  /**
+   * Redis errors (down, restarted): BullMQ retries on its own; without a handler it prints each
+   * one with its stack. One line per interval says what is going on.
+   */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.warnOfQueue(`Indexing worker: ${error.message} (jobs resume once Redis answers; one whose record Redis lost is queued again by the gateway)`);
   }
 
   /**

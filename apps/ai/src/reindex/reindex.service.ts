@@ -14,6 +14,7 @@ import {
   type ReindexProgress,
   reindexJobId,
 } from '#contracts';
+import { throttledWarning } from '#http';
 import { IndexStoreService } from '../indexing/index-store.service.js';
 
 /** Fresh registrations go first: jobs without a priority are taken before prioritised ones. */
@@ -50,7 +51,11 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly store: IndexStoreService,
-  ) {}
+  ) {
+    // This app's one queue connection: without a listener BullMQ prints every reconnect failure.
+    const warn = throttledWarning(this.logger);
+    this.queue.on('error', (error) => warn(`Indexing queue unavailable: ${error.message}`));
+  }
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(

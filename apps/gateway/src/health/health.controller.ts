@@ -39,7 +39,12 @@ export class HealthController {
   async readyz(): Promise<{ status: 'ok'; checks: Record<string, Check> }> {
     const [database, redis, ai] = await Promise.all([
       check(() => this.dataSource.query('SELECT 1')),
-      check(() => this.queue.count()),
+      check(() =>
+        this.queue.count().catch((error: Error) => {
+          // ioredis's words for "not connected right now" (commands are not queued while it reconnects).
+          throw /enableOfflineQueue/.test(error.message) ? new Error('not connected; reconnecting every second') : error;
+        }),
+      ),
       check(async () => {
         const response = await this.ai.call('GET', '/healthz');
         if (response.status !== 200) throw new Error(`status ${response.status}`);

@@ -100,17 +100,20 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
       this.unsettled.set(0);
       return;
     }
+    // The jobs first, then the index: a job that completes in between has committed before it
+    // completed, so it is never taken for one that ended without reaching the index.
+    const jobs = await Promise.all(waiting.map((api) => this.queue.getJobState(jobIdOf(api))));
     const states = await this.ai.indexStates(waiting);
     let unsettled = 0;
-    for (const api of waiting) {
-      const outcome = await this.check(api, states.get(api.id));
+    for (const [index, api] of waiting.entries()) {
+      const outcome = await this.check(api, states.get(api.id), jobs[index]);
       if (outcome) this.outcomes.inc({ outcome });
       if (outcome !== 'settled' && outcome !== 'purged') unsettled += 1;
     }
     this.unsettled.set(unsettled);
   }
 
-  private async check(api: ApiEntity, state: IndexState | undefined): Promise<Outcome | undefined> {
+  private async check(api: ApiEntity, state: IndexState | undefined, jobState: string): Promise<Outcome | undefined> {
     const reached = state !== undefined && state.revision >= api.revision;
     if (api.deletedAt) {
       // Deleted in the index, or never indexed at all: nothing of it can be found.
@@ -122,13 +125,16 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
       await this.apis.update({ id: api.id, revision: api.revision }, { settledRevision: api.revision, updatedAt: () => 'updated_at' });
       return 'settled';
     }
-    const jobId = indexingJobId(api.id, api.revision, api.deletedAt ? IndexingJobName.Delete : IndexingJobName.Index);
-    const jobState = await this.queue.getJobState(jobId);
     if (ON_ITS_WAY.has(jobState)) return undefined;
     // Gone (Redis lost it), or ended without the index showing it (its outcome was lost): again.
-    if (jobState !== 'unknown') await this.queue.remove(jobId);
+    if (jobState !== 'unknown') await this.queue.remove(jobIdOf(api));
     await this.producer.enqueue(api);
     this.logger.warn(`API ${api.id} r${api.revision}: its indexing job was ${jobState === 'unknown' ? 'missing from Redis' : jobState} but the index has not reached it; queued again`);
     return 'requeued';
   }
+}
+
+/** The job that carries the API's current revision to the index. */
+function jobIdOf(api: ApiEntity): string {
+  return indexingJobId(api.id, api.revision, api.deletedAt ? IndexingJobName.Delete : IndexingJobName.Index);
 }

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { Repository } from 'typeorm';
 import { type GatewayConfig, withTimeout } from '#config';
+import { throttledWarning } from '#http';
 import {
   type DeleteApiJob,
   type IndexApiJob,
@@ -16,7 +17,6 @@ import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ApiEntity } from '../registry/api.entity.js';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
-const ERROR_LOG_INTERVAL_MS = 30_000;
 const SWEEP_BATCH = 100;
 
 /**
@@ -30,7 +30,6 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(IndexingProducer.name);
   private timer?: NodeJS.Timeout;
   private sweeping = false;
-  private lastErrorLoggedAt = 0;
 
   constructor(
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
@@ -38,11 +37,8 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
     // Without a listener BullMQ prints every reconnect failure; one line per interval is enough.
-    this.queue.on('error', (error) => {
-      if (Date.now() - this.lastErrorLoggedAt < ERROR_LOG_INTERVAL_MS) return;
-      this.lastErrorLoggedAt = Date.now();
-      this.logger.warn(`Indexing queue unavailable (requests are kept and re-sent): ${error.message}`);
-    });
+    const warn = throttledWarning(this.logger);
+    this.queue.on('error', (error) => warn(`Indexing queue unavailable (requests are kept and re-sent): ${error.message}`));
   }
 
   onApplicationBootstrap(): void {

@@ -1,11 +1,17 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import { InternalHeader, type ApiRecord, type IndexState } from '#contracts';
-import { ServiceBusyException } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
 /** The AI app could not be reached or did not answer in time: 503, with a hint when to try again. */
-export class AiUnavailableError extends ServiceBusyException {}
+export class AiUnavailableError extends ServiceUnavailableException {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(detail);
+  }
+}
 
 export interface AiResponse {
   status: number;
