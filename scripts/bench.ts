@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
 import type { SearchRequest } from '#contracts';
 import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
+import { ensureIndexedOrg, flood } from './bench-flood.js';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
+import { chaosSoak } from './chaos-stack.js';
 import { openApiDirectoryRoot } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
@@ -12,7 +14,8 @@ import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 
 /**
- * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`; `--filters`: filtered
+ * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`; with `--chaos`
+ * on a stack of its own, see `chaos-stack.ts`; `--flood`: see `bench-flood.ts`; `--filters`: filtered
  * searches in `--org`. Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
@@ -23,11 +26,17 @@ async function main(): Promise<void> {
       queries: { type: 'string', default: '50' },
       shared: { type: 'string', default: '../shared' },
       soak: { type: 'boolean', default: false },
-      'soak-count': { type: 'string', default: '500' },
+      'soak-count': { type: 'string' },
+      chaos: { type: 'boolean', default: false },
+      model: { type: 'string', default: 'hash' },
+      flood: { type: 'boolean', default: false },
+      polite: { type: 'boolean', default: false },
+      concurrency: { type: 'string', default: '32' },
+      seconds: { type: 'string', default: '60' },
       suite: { type: 'boolean', default: false },
       hnsw: { type: 'boolean', default: false },
       indexing: { type: 'string' },
-      org: { type: 'string', default: 'eval' },
+      org: { type: 'string' },
       'skip-model': { type: 'boolean', default: false },
       large: { type: 'string' },
       'hash-model': { type: 'boolean', default: false },
@@ -35,18 +44,24 @@ async function main(): Promise<void> {
       filters: { type: 'boolean', default: false },
     },
   });
-  if (values.hnsw) return runHnsw(values.shared, values.org, values['hash-model'], Number(values.ef));
+  const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
+  if (values.hnsw) return runHnsw(values.shared, orgId, values['hash-model'], Number(values.ef));
+  if (values.soak && values.chaos) {
+    if (values.model !== 'hash' && values.model !== 'local') throw new Error('--model is hash or local');
+    process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
+  }
   const config = loadGatewayConfig();
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
-  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, values.org], roles: ['publisher'], ttlSeconds: 6 * 3600 });
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
-  if (values.filters) return runFilters(client, values.shared, values.org, config);
-  if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, values.org, config, values['skip-model']);
+  if (values.flood) return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
+  if (values.filters) return runFilters(client, values.shared, orgId, config);
+  if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) {
     // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
     const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, '')).sort();
-    const result = await registerLarge(client, values.org, ids, Number(values.large));
-    console.log(`Large org "${values.org}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
+    const result = await registerLarge(client, orgId, ids, Number(values.large));
+    console.log(`Large org "${orgId}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
     return;
   }
   if (values.indexing) {
@@ -56,7 +71,7 @@ async function main(): Promise<void> {
     return;
   }
   if (values.soak) {
-    const agreed = await soak(client, org, { registrations: Number(values['soak-count']), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
+    const agreed = await soak(client, org, { registrations: Number(values['soak-count'] ?? 500), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
     process.exit(agreed ? 0 : 1);
   }
   const restbench = join(values.shared, 'benchmarks/restbench');
@@ -99,17 +114,30 @@ async function main(): Promise<void> {
   await client.deleteApi(apiId);
 }
 
+/** `--flood [--concurrency 32] [--seconds 60] [--org demo]`: a search flood in an org with indexed APIs (an empty one gets the demo catalogue first). */
+async function runFlood(client: PlatformClient, shared: string, orgId: string, config: GatewayConfig, load: { concurrency: number; seconds: number; polite: boolean }): Promise<void> {
+  await ensureIndexedOrg(client, orgId);
+  const tokens = await Promise.all(
+    Array.from({ length: load.concurrency }, (_, index) => signDevToken(devSigningSecret(config), { sub: `bench-flood-${index}`, orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 })),
+  );
+  await flood({ gatewayUrl: client.baseUrl, aiUrl: config.aiUrl, orgId, queries: evalQueries(shared), tokens, seconds: load.seconds, polite: load.polite });
+}
+
 function corpusIds(shared: string): string[] {
   return (JSON.parse(readFileSync(join(shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
 }
 
+/** The public eval set's query texts. */
+function evalQueries(shared: string): string[] {
+  return readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { query: string }).query);
+}
+
 /** Every query text of the public set and RestBench: the search load's material. */
 function allQueries(shared: string): string[] {
-  const evalQueries = readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { query: string }).query);
   const restbench = (['tmdb', 'spotify'] as const).flatMap((name) =>
     (JSON.parse(readFileSync(join(shared, 'benchmarks/restbench', `${name}.json`), 'utf8')) as { query: string }[]).map((entry) => entry.query),
   );
-  return [...evalQueries, ...restbench];
+  return [...evalQueries(shared), ...restbench];
 }
 
 /** `--suite`: model throughput, then search under load at concurrency 1, 8 and 32 on an indexed org (`--org eval`). */

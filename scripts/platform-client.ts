@@ -101,3 +101,19 @@ export class PlatformClient {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 }
+
+/**
+ * One Prometheus metric on a `/metrics` page (the AI app's needs no token): its samples summed by
+ * the value of `byLabel` (`answered`), or under '' without one; empty when the metric is absent.
+ */
+export async function readMetric(baseUrl: string, name: string, byLabel?: string): Promise<Map<string, number>> {
+  const page = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  const samples = new Map<string, number>();
+  for (const line of page.split('\n')) {
+    const sample = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (sample?.[1] !== name) continue;
+    const key = byLabel ? (new RegExp(`${byLabel}="([^"]*)"`).exec(sample[2] ?? '')?.[1] ?? '') : '';
+    samples.set(key, (samples.get(key) ?? 0) + Number(sample[3]));
+  }
+  return samples;
+}

@@ -1,5 +1,5 @@
 import type { ApiRecord } from '#contracts';
-import { PlatformClient, type RegisterBody } from './platform-client.js';
+import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
 
 export interface SoakOptions {
   registrations: number;
@@ -7,7 +7,16 @@ export interface SoakOptions {
   updateShare: number;
   deleteShare: number;
   concurrency: number;
+  /** Registrations start no faster than this (`--chaos`: so that its disruptions fall among them); unpaced without. */
+  registrationsPerSecond?: number;
   timeoutMs: number;
+  /**
+   * Things done to the stack while registrations go on (`--chaos`: Redis restarted empty, the AI
+   * app killed), each started once `afterRegistrations` are done and after the one before ended,
+   * told how many are done by then. Searches may fail meanwhile: they are counted, not held
+   * against the agreement.
+   */
+  disruptions?: { afterRegistrations: number; run: (registered: number) => Promise<void> }[];
 }
 
 /** A word no other API contains, so a search for it must find exactly its API. */
@@ -42,21 +51,44 @@ export async function soak(client: PlatformClient, orgId: string, options: SoakO
   const live = new Map<number, { apiId: string; revision: number }>();
   const deleted = new Map<number, string>();
   const counts = { registered: 0, updated: 0, deleted: 0, searches: 0, errors: 0 };
+  const failedSearches = new Map<string, { count: number; first: number; last: number }>();
+  const secondsSince = (from: number) => (performance.now() - from) / 1000;
   const body = (index: number, revision: number): RegisterBody => ({ orgId, name: `Soak API ${index}`, version: '1', teamName: 'soak', spec: specOf(index, revision) });
 
   let searching = true;
   const searcher = (async () => {
     while (searching) {
-      await client.search({ orgId, query: 'list the items of a synthetic api', maxResults: 20 }).catch(() => counts.errors++);
       counts.searches++;
+      await client.search({ orgId, query: 'list the items of a synthetic api', maxResults: 20 }).catch(async (error: Error) => {
+        const why = error instanceof PlatformError ? String(error.problem.status) : error.message;
+        const at = secondsSince(started);
+        const failed = failedSearches.get(why) ?? { count: 0, first: at, last: at };
+        failedSearches.set(why, { ...failed, count: failed.count + 1, last: at });
+        await new Promise((resolve) => setTimeout(resolve, 250)); // a dependency is down: no busy loop
+      });
     }
   })();
 
+  // Each disruption in turn, from the registration that reaches its mark.
+  const disruptions = [...(options.disruptions ?? [])].sort((a, b) => a.afterRegistrations - b.afterRegistrations);
+  let disrupting = Promise.resolve();
+  const disrupted = { until: 0 };
+  const disruptWhenDue = () => {
+    while (disruptions.length > 0 && counts.registered >= disruptions[0].afterRegistrations) {
+      const { run } = disruptions.shift()!;
+      disrupting = disrupting.then(() => run(counts.registered)).then(() => void (disrupted.until = performance.now()));
+      disrupting.catch(() => undefined); // awaited (and thrown) after the registrations
+    }
+  };
+
   await pool([...Array(options.registrations).keys()], options.concurrency, async (index) => {
+    const slot = options.registrationsPerSecond ? started + (index * 1000) / options.registrationsPerSecond - performance.now() : 0;
+    if (slot > 0) await new Promise((resolve) => setTimeout(resolve, slot));
     try {
       const record = await client.registerApi(body(index, 1));
       live.set(index, { apiId: record.apiId, revision: 1 });
       counts.registered++;
+      disruptWhenDue();
       // Act on an earlier API while its indexing may still be under way.
       const earlier = Math.floor(Math.random() * (index + 1));
       const target = live.get(earlier);
@@ -77,12 +109,22 @@ export async function soak(client: PlatformClient, orgId: string, options: SoakO
     }
     if ((index + 1) % 50 === 0) console.log(`  ${index + 1}/${options.registrations} registered, ${counts.updated} updated, ${counts.deleted} deleted, ${counts.searches} searches`);
   });
-  searching = false;
-  await searcher;
-  const submittedSeconds = (performance.now() - started) / 1000;
+  const submittedSeconds = secondsSince(started);
+  try {
+    await disrupting;
+  } finally {
+    searching = false;
+    await searcher;
+  }
 
   console.log('Waiting for indexing to settle…');
-  const records = await client.waitUntilIndexed(orgId, (done, total, failed) => console.log(`  indexed ${done}/${total}${failed ? `, ${failed} failed` : ''}`), options.timeoutMs);
+  const records = await client
+    .waitUntilIndexed(orgId, (done, total, failed) => console.log(`  indexed ${done}/${total}${failed ? `, ${failed} failed` : ''}`), options.timeoutMs)
+    .catch(async (error: Error) => {
+      console.log(`  ${error.message}; checking what there is`);
+      return client.listAllApis(orgId);
+    });
+  const settledAt = performance.now();
 
   // 1. The registry holds exactly the live APIs.
   const registryIds = new Set(records.map((record) => record.apiId));
@@ -91,6 +133,10 @@ export async function soak(client: PlatformClient, orgId: string, options: SoakO
   // 2. Each is COMPLETED at its latest revision (the status says PENDING while an older one is indexed).
   const byId = new Map<string, ApiRecord>(records.map((record) => [record.apiId, record]));
   const notCompleted = [...live.values()].filter(({ apiId, revision }) => byId.get(apiId)?.indexing?.status !== 'COMPLETED' || byId.get(apiId)?.revision !== revision);
+  for (const { apiId, revision } of notCompleted.slice(0, 10)) {
+    const record = byId.get(apiId);
+    console.log(`  not indexed: ${apiId} r${revision}: ${record ? `registry r${record.revision}, ${JSON.stringify(record.indexing ?? 'no status')}` : 'missing from the registry'}`);
+  }
   // 3. Search lists exactly the live APIs.
   const listed = await client.search({ orgId, query: '', maxResults: 50 });
   const listedIds = new Set(listed.results.map((result) => result.apiId));
@@ -107,15 +153,16 @@ export async function soak(client: PlatformClient, orgId: string, options: SoakO
     if (response.results.some((result) => result.apiId === apiId)) ghosts++;
   });
 
-  const seconds = (performance.now() - started) / 1000;
+  const failed = [...failedSearches].map(([why, { count, first, last }]) => `${why} ×${count} (+${first.toFixed(1)}…+${last.toFixed(1)} s)`);
   console.log(`
-Soak of org "${orgId}": ${counts.registered} registrations, ${counts.updated} updates, ${counts.deleted} deletes, ${counts.searches} searches during them, ${counts.errors} errors
-  submitted in ${submittedSeconds.toFixed(0)} s; everything indexed after ${seconds.toFixed(0)} s
+Soak of org "${orgId}": ${counts.registered} registrations, ${counts.updated} updates, ${counts.deleted} deletes, ${counts.errors} errors; ${counts.searches} searches during them${failed.length ? `, failed: ${failed.join(', ')}` : ''}
+  submitted in ${submittedSeconds.toFixed(0)} s; everything indexed after ${((settledAt - started) / 1000).toFixed(0)} s${disrupted.until ? `, ${((settledAt - disrupted.until) / 1000).toFixed(0)} s after the last disruption ended` : ''}
   registry: ${records.length} APIs, expected ${live.size} (${registryMismatch} mismatched)
   indexed at the latest revision: ${live.size - notCompleted.length}/${live.size}
   search lists: ${listedIds.size} APIs (${searchMismatch} mismatched)
   found first by their own newest word: ${live.size - notFound}/${live.size}; deleted APIs still found: ${ghosts}/${deleted.size}`);
-  const agreed = registryMismatch === 0 && notCompleted.length === 0 && searchMismatch === 0 && notFound === 0 && ghosts === 0 && counts.errors === 0;
+  const searchesHeld = options.disruptions ? 0 : [...failedSearches.values()].reduce((sum, { count }) => sum + count, 0);
+  const agreed = registryMismatch === 0 && notCompleted.length === 0 && searchMismatch === 0 && notFound === 0 && ghosts === 0 && counts.errors === 0 && searchesHeld === 0;
   console.log(agreed ? 'Registry and index agree exactly.' : 'DISAGREEMENT between registry and index (see above).');
   return agreed;
 }

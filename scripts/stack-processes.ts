@@ -1,13 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const READY_TIMEOUT_MS = 180_000;
 const distRoot = fileURLToPath(new URL('..', import.meta.url));
 
+export type AppName = 'ai' | 'gateway';
+const ENTRIES: Record<AppName, string> = { ai: 'apps/ai/src/main.js', gateway: 'apps/gateway/src/main.js' };
+
+/** Apps stopped on purpose (`stopApp`): their exit, even by SIGKILL, does not stop the parent. */
+const stopping = new WeakSet<ChildProcess>();
+
 /** Both apps as child processes (built `dist/`), their output prefixed; stopped with the parent. */
 export function startStackProcesses(env: NodeJS.ProcessEnv = process.env): ChildProcess[] {
-  const children = [startApp('ai', 'apps/ai/src/main.js', env), startApp('gateway', 'apps/gateway/src/main.js', env)];
+  const children = [startApp('ai', env), startApp('gateway', env)];
   const stop = () => children.forEach((child) => child.kill('SIGTERM'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -15,8 +23,12 @@ export function startStackProcesses(env: NodeJS.ProcessEnv = process.env): Child
   return children;
 }
 
-function startApp(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [join(distRoot, entry)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+/**
+ * One app as a child process, each line of its output prefixed with its name, to `output` (both
+ * streams) or else to this process's stdout and stderr. An app that stops by itself stops this process.
+ */
+export function startApp(name: AppName, env: NodeJS.ProcessEnv, output?: Writable): ChildProcess {
+  const child = spawn(process.execPath, [join(distRoot, ENTRIES[name])], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const prefix = (chunk: Buffer) =>
     chunk
       .toString()
@@ -24,15 +36,24 @@ function startApp(name: string, entry: string, env: NodeJS.ProcessEnv): ChildPro
       .filter(Boolean)
       .map((line) => `[${name}] ${line}\n`)
       .join('');
-  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
-  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+  child.stdout!.on('data', (chunk: Buffer) => (output ?? process.stdout).write(prefix(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => (output ?? process.stderr).write(prefix(chunk)));
   child.on('exit', (code, signal) => {
-    if (signal !== 'SIGTERM' && code !== 0) {
+    if (!stopping.has(child) && signal !== 'SIGTERM' && code !== 0) {
       console.error(`${name} stopped (${signal ?? `exit code ${code}`}); stopping.`);
       process.exit(1);
     }
   });
   return child;
+}
+
+/** Stops an app on purpose and waits until it has exited; `SIGKILL` plays a crash. */
+export async function stopApp(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  stopping.add(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }
 
 /** Resolves once the gateway's /readyz answers 200 (database, Redis and AI app all up). */
