@@ -9,7 +9,7 @@ export interface RegisterBody {
   spec: string | object;
 }
 
-const RATE_LIMIT_RETRIES = 5;
+const RETRIES_WHEN_TOLD = 5;
 
 /** A call that did not answer 2xx: the problem document the gateway sent. */
 export class PlatformError extends Error {
@@ -87,8 +87,9 @@ export class PlatformClient {
         headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
-      // Rate limited: wait as told, a few times, rather than fail a long run.
-      if (response.status !== 429 || attempt >= RATE_LIMIT_RETRIES) break;
+      // Rate limited, or busy for a moment: wait as told, a few times, rather than fail a long run.
+      const told = response.status === 429 || (response.status === 503 && response.headers.has('retry-after'));
+      if (!told || attempt >= RETRIES_WHEN_TOLD) break;
       await response.text();
       const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 60);
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
