@@ -20,7 +20,16 @@ parentPort.on('message', async ({ id, bytes, close }) => {
       parentPort.postMessage({ id });
       return;
     }
-    const answer = await db.execProtocolRaw(bytes);
+    // Raw bytes, collected here: execProtocolRaw also parses each answer into a list that only
+    // execProtocol/execProtocolStream clear, which grew by every answer (4 GB after 150 listings).
+    const chunks = [];
+    await db.execProtocolRawStream(bytes, { onRawData: (chunk) => chunks.push(chunk.slice()) });
+    const answer = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    let offset = 0;
+    for (const chunk of chunks) {
+      answer.set(chunk, offset);
+      offset += chunk.length;
+    }
     parentPort.postMessage({ id, bytes: answer }, [answer.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
@@ -35,6 +44,12 @@ const EXTENSIONS: [string, string][] = [
   ['pg_trgm', '@electric-sql/pglite/contrib/pg_trgm'],
   ['btree_gist', '@electric-sql/pglite/contrib/btree_gist'],
 ];
+
+/**
+ * The thread's own JS heap holds little (answers leave it as transferred buffers, and PGlite's
+ * memory is its WASM memory): a ceiling turns a leak into a clear error, not a machine out of memory.
+ */
+const THREAD_HEAP_MB = 512;
 
 // Frontend messages that node-postgres sends one call at a time before a Sync: Parse, Bind,
 // Describe, Execute, Close. Over TCP they travel together; so do they here (one round trip a query).
@@ -63,6 +78,7 @@ export class PGliteThread {
   constructor(dataDir: string) {
     this.worker = new Worker(THREAD_SOURCE, {
       eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
       workerData: {
         dataDir,
         pglite: require.resolve('@electric-sql/pglite'),
