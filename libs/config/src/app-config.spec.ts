@@ -14,6 +14,13 @@ describe('loadAiConfig', () => {
     expect(() => loadAiConfig({ ...env, HNSW_EF_SEARCH: '5000' })).toThrow(ConfigError);
     expect(() => loadAiConfig({ ...env, HNSW_EF_SEARCH: 'lots' })).toThrow('HNSW_EF_SEARCH must be an integer between 1 and 1000, got "lots"');
   });
+
+  it('should run two searches at once on PGlite and eight on PostgreSQL, with three places waiting for each', () => {
+    expect(loadAiConfig(env).search).toMatchObject({ concurrency: 2, queue: 6, timeoutMs: 10_000 });
+    expect(loadAiConfig({ ...env, DATABASE_URL: 'postgres://db/platform' }).search).toMatchObject({ concurrency: 8, queue: 24 });
+    expect(loadAiConfig({ ...env, SEARCH_CONCURRENCY: '3', SEARCH_QUEUE: '0' }).search).toMatchObject({ concurrency: 3, queue: 0 });
+    expect(() => loadAiConfig({ ...env, SEARCH_CONCURRENCY: '0' })).toThrow('SEARCH_CONCURRENCY must be an integer between 1 and 1000, got "0"');
+  });
 });
 
 describe('loadGatewayConfig', () => {

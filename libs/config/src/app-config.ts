@@ -141,6 +141,24 @@ function specTimeoutMs(env: Env): number {
   return int(env, 'SPEC_TIMEOUT_MS', 60_000, 1000, 3_600_000);
 }
 
+/**
+ * PGlite runs one statement at a time: two searches at once overlap one's embedding with the
+ * other's SQL, more only compete for the cores (measured with `npm run bench -- --flood`: the same
+ * 12 searches/s at 2 or 4, p50 0.7 s against 1.8 s when 4 run and 16 wait). PostgreSQL runs them
+ * side by side. Waiting places: three a running search, so a search waits about a second at most.
+ */
+function searchConfig(env: Env, postgres: boolean): AiConfig['search'] {
+  const concurrency = int(env, 'SEARCH_CONCURRENCY', postgres ? 8 : 2, 1, 1000);
+  return {
+    concurrency,
+    queue: int(env, 'SEARCH_QUEUE', 3 * concurrency, 0, 10_000),
+    // Below the gateway's AI_TIMEOUT_MS (15 s), so the caller hears why.
+    timeoutMs: int(env, 'SEARCH_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxTerms: int(env, 'SEARCH_MAX_TERMS', 32, 1, 500),
+    maxTypoWords: int(env, 'SEARCH_MAX_TYPO_WORDS', 5, 0, 100),
+  };
+}
+
 function logLevel(env: Env): LogLevel {
   return oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
 }
@@ -171,6 +189,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
 }
 
 export function loadAiConfig(env: Env = process.env): AiConfig {
+  const database = databaseConfig(env, 'ai');
   const embeddings: EmbeddingsConfig = {
     provider: oneOf(env, 'EMBEDDINGS_PROVIDER', EMBEDDING_PROVIDERS, 'local'),
     model: str(env, 'EMBEDDINGS_MODEL', 'text-embedding-3-small'),
@@ -191,7 +210,7 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     port: int(env, 'AI_PORT', 9090, 0, 65535),
     serviceToken: serviceToken(env),
     redis: redisConfig(env),
-    database: databaseConfig(env, 'ai'),
+    database,
     embeddings,
     // Two: one job embeds while another parses or writes (measured: 0.96 of the model's throughput, 0.59 with one).
     indexingConcurrency: int(env, 'INDEXING_CONCURRENCY', 2, 1, 64),
@@ -205,14 +224,6 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
       maxSchemas: int(env, 'INDEX_MAX_SCHEMAS', 1000, 0, 100_000),
       maxEmbedChars: int(env, 'EMBED_MAX_CHARS', 2000, 100, 100_000),
     },
-    search: {
-      // PGlite runs one statement at a time: more searches at once only overlap embedding with SQL.
-      concurrency: int(env, 'SEARCH_CONCURRENCY', 4, 1, 1000),
-      queue: int(env, 'SEARCH_QUEUE', 16, 0, 10_000),
-      // Below the gateway's AI_TIMEOUT_MS (15 s), so the caller hears why.
-      timeoutMs: int(env, 'SEARCH_TIMEOUT_MS', 10_000, 100, 600_000),
-      maxTerms: int(env, 'SEARCH_MAX_TERMS', 32, 1, 500),
-      maxTypoWords: int(env, 'SEARCH_MAX_TYPO_WORDS', 5, 0, 100),
-    },
+    search: searchConfig(env, database.url !== undefined),
   };
 }
