@@ -31,8 +31,10 @@ describe(ownerOnlyDirectory.name, () => {
     const dir = join(root, 'ai');
     mkdirSync(join(dir, 'base'), { recursive: true });
     writeFileSync(join(dir, 'base', 'pg_wal'), 'every org\'s specs');
+    // Modes set outright: the umask of this process may be anything (ownerOnlyDirectory sets it).
     chmodSync(join(dir, 'base', 'pg_wal'), 0o666);
     chmodSync(join(dir, 'base'), 0o777);
+    chmodSync(dir, 0o755);
 
     expect(ownerOnlyDirectory(dir)).toBe(3);
     expect([...modes(dir).values()].every((mode) => (mode & 0o077) === 0)).toBe(true);
