@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EmbeddingModelInfo, EmbeddingModelsStatus } from '#contracts';
 import { type EmbeddingModelSpec, type EmbeddingProvider, EmbeddingProviders } from '#embeddings';
+import { LIVE_ROW } from '../indexing/chunk-rows.js';
 
 type ModelState = 'active' | 'building' | 'retired';
 
@@ -116,7 +117,7 @@ export class EmbeddingModelsService implements OnModuleInit {
     const rows: { api_id: string; indexed_revision: number }[] = await manager.query(
       `SELECT s.api_id, s.indexed_revision FROM platform_ai.api_indexing_status s
        WHERE NOT s.deleted AND s.indexed_revision IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM platform_ai.api_chunks c WHERE c.api_id = s.api_id AND c.model = $1)
+         AND NOT EXISTS (SELECT 1 FROM platform_ai.api_chunks c WHERE c.api_id = s.api_id AND c.model = $1 AND ${LIVE_ROW})
        ORDER BY s.api_id`,
       [model],
     );

@@ -3,13 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pgvector from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DeleteApiJob, IndexApiJob } from '#contracts';
-import type { SpecChunk } from '#spec';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
-
-export interface EmbeddedChunk extends SpecChunk {
-  contentHash: string;
-  embedding: number[];
-}
+import { type ChunkOwner, countWords, type EmbeddedChunk, insertChunks, removeLiveChunks } from './chunk-rows.js';
 
 /** An API's chunks embedded by one model. */
 export interface ModelChunks {
@@ -17,18 +12,11 @@ export interface ModelChunks {
   chunks: EmbeddedChunk[];
 }
 
-/** Where chunk rows belong. */
-interface ChunkOwner {
-  apiId: string;
-  orgId: string;
-  revision: number;
-}
-
-const INSERT_BATCH = 200;
-const CHUNK_COLUMNS = [
-  'api_id', 'org_id', 'revision', 'level', 'chunk_key', 'title', 'content', 'method', 'path',
-  'operation_id', 'summary', 'tags', 'model', 'content_hash', 'embedding',
-] as const;
+/**
+ * Chunks staged per transaction: each costs an HNSW insert (5–17 ms on PGlite, whose one session
+ * every other query waits for), so a transaction holds it for a second at most.
+ */
+const STAGE_SLICE = 50;
 
 /**
  * Everything the indexing worker writes. Each write first checks that its revision is still the
@@ -99,29 +87,43 @@ export class IndexStoreService {
   }
 
   /**
-   * Swaps the API's chunks for the new ones (one set per embedding model written) in one
-   * transaction: search sees the old index or the new one, never a mix. `specDescription` is
-   * what the cards show when the registration gave no description; `warnings`, what the index
-   * limits left out. Returns how many old chunk rows it replaced, or `undefined` (having written
-   * nothing) when the revision is stale.
+   * Swaps the API's chunks for the new ones (one set per embedding model written): search sees the
+   * old index or the new one, never a mix. The new rows are written first, in short transactions,
+   * as a generation search does not see (`staging_generation`); one short transaction then deletes
+   * the old rows, makes the new ones live and updates the word statistics, so no other query waits
+   * long for the database. `specDescription` is what the cards show when the registration gave no
+   * description; `warnings`, what the index limits left out. Returns how many old chunk rows it
+   * replaced, or `undefined` (leaving nothing behind) when the revision is stale.
    */
   async replaceChunks(
     job: IndexApiJob,
     embedded: ModelChunks[],
     { specDescription, warnings }: { specDescription?: string; warnings: string[] },
   ): Promise<number | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await this.isCurrent(manager, job.apiId, job.revision))) return undefined;
+    const generation = await this.beginStaging(job);
+    if (generation === undefined) return undefined;
+    for (const { model, chunks } of embedded) {
+      for (let start = 0; start < chunks.length; start += STAGE_SLICE) {
+        const staged = await this.dataSource.transaction(async (manager) => {
+          if (!(await this.isStaging(manager, job, generation))) return false;
+          await insertChunks(manager, job, model, chunks.slice(start, start + STAGE_SLICE), generation);
+          return true;
+        });
+        if (!staged) return this.dropStaged(job.apiId, generation);
+      }
+    }
+    const removed = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.isStaging(manager, job, generation))) return undefined;
       await this.models.assertActiveCovered(manager, embedded.map((set) => set.model));
-      const removed = await this.removeChunks(manager, job.apiId, job.orgId);
-      for (const { model, chunks } of embedded) await this.insertChunks(manager, job, model, chunks);
-      await this.countWords(manager, job.apiId, job.orgId, +1);
+      const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
-         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, indexed_at = now(), error = NULL, updated_at = now()
+         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, staging_generation = NULL,
+           indexed_at = now(), error = NULL, updated_at = now()
          WHERE api_id = $1`,
         [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null],
       );
+      await countWords(manager, job.apiId, job.orgId, +1);
       await manager.query(`UPDATE platform_ai.api_specs SET spec_description = $3 WHERE api_id = $1 AND revision = $2`, [
         job.apiId,
         job.revision,
@@ -131,6 +133,45 @@ export class IndexStoreService {
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1 AND revision < $2`, [job.apiId, job.revision]);
       return removed;
     });
+    return removed ?? this.dropStaged(job.apiId, generation);
+  }
+
+  /**
+   * A new generation for the revision's rows, if it is still the API's newest; rows an earlier,
+   * interrupted attempt staged are deleted first.
+   */
+  private async beginStaging(job: IndexApiJob): Promise<string | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [row]: { staging_generation: string | null }[] = await manager.query(
+        `SELECT staging_generation FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND NOT deleted FOR UPDATE`,
+        [job.apiId, job.revision],
+      );
+      if (!row) return undefined;
+      if (row.staging_generation !== null) {
+        await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND generation = $2`, [job.apiId, row.staging_generation]);
+      }
+      const [{ generation }]: { generation: string }[] = await manager.query(`SELECT nextval('platform_ai.chunk_generations') AS generation`);
+      await manager.query(`UPDATE platform_ai.api_indexing_status SET staging_generation = $2 WHERE api_id = $1`, [job.apiId, generation]);
+      return generation;
+    });
+  }
+
+  /** Whether the revision is still the API's newest and `generation` still its staging one (the row locked). */
+  private async isStaging(manager: EntityManager, job: IndexApiJob, generation: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND NOT deleted AND staging_generation = $3 FOR UPDATE`,
+      [job.apiId, job.revision, generation],
+    );
+    return rows.length > 0;
+  }
+
+  /** Deletes a staged generation that will not go live (a newer revision came, or the API was deleted). */
+  private async dropStaged(apiId: string, generation: string): Promise<undefined> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND generation = $2`, [apiId, generation]);
+      await manager.query(`UPDATE platform_ai.api_indexing_status SET staging_generation = NULL WHERE api_id = $1 AND staging_generation = $2`, [apiId, generation]);
+    });
+    return undefined;
   }
 
   /**
@@ -145,10 +186,10 @@ export class IndexStoreService {
         [owner.apiId, owner.revision],
       );
       if (live.length === 0 || !(await this.models.isBuilding(manager, embedded.model))) return false;
-      await this.countWords(manager, owner.apiId, owner.orgId, -1);
+      await countWords(manager, owner.apiId, owner.orgId, -1);
       await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND model = $2`, [owner.apiId, embedded.model]);
-      await this.insertChunks(manager, owner, embedded.model, embedded.chunks);
-      await this.countWords(manager, owner.apiId, owner.orgId, +1);
+      await insertChunks(manager, owner, embedded.model, embedded.chunks, null);
+      await countWords(manager, owner.apiId, owner.orgId, +1);
       return true;
     });
   }
@@ -156,13 +197,13 @@ export class IndexStoreService {
   /** Deletes one API's chunks of these models, if they are (still) retired; returns how many rows. */
   async removeModelChunks(apiId: string, orgId: string, models: string[]): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      await this.countWords(manager, apiId, orgId, -1);
+      await countWords(manager, apiId, orgId, -1);
       const [, removed]: [unknown, number] = await manager.query(
         `DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND model = ANY($2)
            AND model IN (SELECT model FROM platform_ai.embedding_models WHERE state = 'retired')`,
         [apiId, models],
       );
-      await this.countWords(manager, apiId, orgId, +1);
+      await countWords(manager, apiId, orgId, +1);
       return removed;
     });
   }
@@ -190,7 +231,7 @@ export class IndexStoreService {
 
   /**
    * Marks the API deleted at once, without waiting for its lease: a job indexing it now can no
-   * longer commit (`isCurrent`), and search shows no card for it. `deleteApi` removes its chunks
+   * longer stage or commit (`isStaging`), and search shows no card for it. `deleteApi` removes its chunks
    * once it holds the lease.
    */
   async markDeleted(job: DeleteApiJob): Promise<void> {
@@ -200,10 +241,15 @@ export class IndexStoreService {
   /** Removes an API from the index (returns how many chunks); the tombstone stops older jobs from bringing it back. */
   async deleteApi(job: DeleteApiJob): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const removed = await this.removeChunks(manager, job.apiId, job.orgId);
+      const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
+      // And any staged by a job that will not finish.
+      await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [job.apiId]);
       await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1`, [job.apiId]);
       await this.tombstone(manager, job);
-      await manager.query(`UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0 WHERE api_id = $1`, [job.apiId]);
+      await manager.query(
+        `UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0, staging_generation = NULL WHERE api_id = $1`,
+        [job.apiId],
+      );
       return removed;
     });
   }
@@ -216,87 +262,5 @@ export class IndexStoreService {
          SET revision = GREATEST(api_indexing_status.revision, excluded.revision), deleted = true, updated_at = now()`,
       [job.apiId, job.orgId, job.revision],
     );
-  }
-
-  private async removeChunks(manager: EntityManager, apiId: string, orgId: string): Promise<number> {
-    await this.countWords(manager, apiId, orgId, -1);
-    const [, removed]: [unknown, number] = await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [apiId]);
-    return removed;
-  }
-
-  /**
-   * Adds (or takes away) the API's chunks to the org's word statistics: the lexicon's chunk
-   * counts (words in a fixed order, so concurrent workers never deadlock) and the API's own word
-   * counts for API-level keyword relevance. Every change to an API's chunks is wrapped in a
-   * take-away before and an add after. A chunk held for two models (during a switch) counts once.
-   */
-  private async countWords(manager: EntityManager, apiId: string, orgId: string, sign: 1 | -1): Promise<void> {
-    await manager.query(
-      `INSERT INTO platform_ai.lexicon (org_id, word, chunk_count)
-       SELECT $2, w.lexeme, $3 * count(DISTINCT c.chunk_key) FROM platform_ai.api_chunks c, unnest(c.search_vector) w
-       WHERE c.api_id = $1 GROUP BY w.lexeme ORDER BY w.lexeme
-       ON CONFLICT (org_id, word) DO UPDATE SET chunk_count = lexicon.chunk_count + excluded.chunk_count`,
-      [apiId, orgId, sign],
-    );
-    if (sign < 0) {
-      await manager.query(`DELETE FROM platform_ai.lexicon WHERE org_id = $1 AND chunk_count <= 0`, [orgId]);
-      await manager.query(`DELETE FROM platform_ai.api_terms WHERE api_id = $1`, [apiId]);
-      return;
-    }
-    // Words with a backslash, which search never asks for, are left out.
-    await manager.query(
-      `INSERT INTO platform_ai.api_terms (api_id, org_id, lexeme, occurrences)
-       SELECT $1, $2, w.lexeme, sum(coalesce(array_length(w.positions, 1), 1))
-       FROM (SELECT DISTINCT ON (chunk_key) search_vector FROM platform_ai.api_chunks WHERE api_id = $1) c, unnest(c.search_vector) w
-       WHERE strpos(w.lexeme, E'\\\\') = 0
-       GROUP BY w.lexeme`,
-      [apiId, orgId],
-    );
-    await manager.query(
-      `UPDATE platform_ai.api_indexing_status SET term_count = (SELECT sum(occurrences) FROM platform_ai.api_terms WHERE api_id = $1) WHERE api_id = $1`,
-      [apiId],
-    );
-  }
-
-  private async isCurrent(manager: EntityManager, apiId: string, revision: number): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND NOT deleted FOR UPDATE`,
-      [apiId, revision],
-    );
-    return rows.length > 0;
-  }
-
-  private async insertChunks(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[]): Promise<void> {
-    for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-      await this.insertBatch(manager, owner, model, chunks.slice(start, start + INSERT_BATCH));
-    }
-    // Keyword search's postings: each word's text rank in each chunk (title words count more,
-    // long chunks less), computed once here instead of at every search. Deleting a chunk deletes
-    // its postings. Words with a backslash, which search never asks for, are left out.
-    await manager.query(
-      `INSERT INTO platform_ai.chunk_terms (chunk_id, org_id, api_id, model, level, lexeme, rank)
-       SELECT c.id, c.org_id, c.api_id, c.model, c.level, w.lexeme, ts_rank(c.search_vector, to_tsquery('simple', quote_literal(w.lexeme)), 1)
-       FROM platform_ai.api_chunks c, unnest(c.search_vector) w
-       WHERE c.api_id = $1 AND c.model = $2 AND strpos(w.lexeme, E'\\\\') = 0`,
-      [owner.apiId, model],
-    );
-  }
-
-  private async insertBatch(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[]): Promise<void> {
-    const params: unknown[] = [];
-    const tuples = chunks.map((chunk) => {
-      const values = [
-        owner.apiId, owner.orgId, owner.revision, chunk.level, chunk.key, chunk.title, chunk.text, chunk.method ?? null,
-        chunk.path ?? null, chunk.operationId ?? null, chunk.summary ?? null, chunk.tags, model, chunk.contentHash,
-        pgvector.toSql(chunk.embedding),
-      ];
-      const placeholders = values.map((value) => {
-        params.push(value);
-        return `$${params.length}`;
-      });
-      placeholders[placeholders.length - 1] += '::vector';
-      return `(${placeholders.join(', ')})`;
-    });
-    await manager.query(`INSERT INTO platform_ai.api_chunks (${CHUNK_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
   }
 }

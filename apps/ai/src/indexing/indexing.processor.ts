@@ -12,7 +12,8 @@ import { EmbeddingModelsService } from '../embedding-models/embedding-models.ser
 import { ApiLocks } from './api-lock.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { ReindexService } from '../reindex/reindex.service.js';
-import { type EmbeddedChunk, IndexStoreService } from './index-store.service.js';
+import type { EmbeddedChunk } from './chunk-rows.js';
+import { IndexStoreService } from './index-store.service.js';
 import { TableStatsService } from './table-stats.service.js';
 
 type IndexingJob =

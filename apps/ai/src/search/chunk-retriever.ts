@@ -82,11 +82,13 @@ class Params {
 }
 
 /**
- * The SQL of search. Every query runs in the caller's transaction (see `SearchService`), so the
- * HNSW settings apply and a search reads one consistent snapshot.
+ * The SQL of search. Every query runs in the caller's transaction (see `SearchService`: one
+ * snapshot), so the HNSW settings apply and the chunks of a generation being staged are left out
+ * by each of them alike.
  */
 export class ChunkRetriever {
   private filtered?: Promise<FilteredApis>;
+  private staged?: Promise<string[]>;
 
   constructor(
     private readonly manager: EntityManager,
@@ -103,6 +105,7 @@ export class ChunkRetriever {
   async vectorCandidates(query: number[], limit: number): Promise<Candidate[]> {
     const params = new Params();
     const filtered = await this.filteredApis();
+    const staged = await this.stagedGenerations();
     const distance = `${this.embedding} <=> ${params.add(pgvector.toSql(query))}::vector(${this.dims})`;
     const scannedByIndex = filtered ? (limit * filtered.orgChunkCount) / Math.max(1, filtered.chunkCount) : 0;
     const exact = filtered !== undefined && filtered.chunkCount <= scannedByIndex;
@@ -110,7 +113,7 @@ export class ChunkRetriever {
     const rows = await this.manager.query(
       `SELECT c.id, c.api_id AS "apiId", c.level, 1 - (${distance}) AS score
        FROM platform_ai.api_chunks c
-       WHERE ${this.visible(params, filtered)}
+       WHERE ${this.visible(params, filtered, staged)}
        ORDER BY ${exact ? `(${distance}) + 0` : distance}
        LIMIT ${params.add(limit)}`,
       params.values,
@@ -131,7 +134,7 @@ export class ChunkRetriever {
          SELECT c.id, c.api_id AS "apiId", c.level, 1 - (${distance}) AS score,
            row_number() OVER (PARTITION BY c.api_id ORDER BY ${distance}, c.id) AS nearness
          FROM platform_ai.api_chunks c
-         WHERE ${this.visible(params, await this.filteredApis())} AND c.api_id = ANY(${params.add(apiIds)})
+         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations())} AND c.api_id = ANY(${params.add(apiIds)})
        ) nearest
        WHERE nearness <= ${params.add(perApi)}`,
       params.values,
@@ -145,7 +148,7 @@ export class ChunkRetriever {
     const rows = await this.manager.query(
       `SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, sum(t.weight * p.rank) AS score
        FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-       WHERE ${this.visible(params, await this.filteredApis(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
+       WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
        GROUP BY p.chunk_id, p.api_id, p.level
        HAVING bool_or(p.lexeme = ANY(${params.add(query.matchTerms)}))
        ORDER BY score DESC, p.chunk_id
@@ -205,6 +208,7 @@ export class ChunkRetriever {
          ) k ON k.chunk_id = c.id`
       : '';
     const operation = this.passingOperation(params, 'c');
+    const live = notStaged('c', await this.stagedGenerations(), params);
     const rows = await this.manager.query(
       `SELECT * FROM (
          SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
@@ -212,7 +216,7 @@ export class ChunkRetriever {
            row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
          FROM platform_ai.api_chunks c ${keywordScores}
          WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
-           ${operation ? `AND ${operation}` : ''}
+           ${operation ? `AND ${operation}` : ''} ${live}
        ) ranked
        ${query.perApi ? `WHERE position <= ${params.add(query.perApi)}` : ''}
        ORDER BY position`,
@@ -243,7 +247,7 @@ export class ChunkRetriever {
     const params = new Params();
     return this.manager.query(
       `${LIVE_CARDS}
-       WHERE s.api_id IN (${this.allowedApis(params)})
+       WHERE s.api_id IN (${this.allowedApis(params, await this.stagedGenerations())})
        ORDER BY lower(p.name), p.version, s.api_id
        LIMIT ${params.add(limit)}`,
       params.values,
@@ -264,10 +268,10 @@ export class ChunkRetriever {
    * their indexes), then of the filtered APIs, if any; of their operations, only those with the
    * filters' tags and methods: a card lists those alone, and what matched must be among them.
    */
-  private visible(params: Params, filtered: FilteredApis | undefined, alias = 'c'): string {
+  private visible(params: Params, filtered: FilteredApis | undefined, staged: string[], alias = 'c'): string {
     // Inlined (not a parameter) so the planner can match the model's partial index.
     const model = `'${this.scope.model.replace(/'/g, "''")}'`;
-    const scope = `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)}`;
+    const scope = `${alias}.model = ${model} AND ${alias}.org_id = ${params.add(this.scope.orgId)} ${notStaged(alias, staged, params)}`;
     if (!filtered) return scope;
     const apis = `${scope} AND ${alias}.api_id = ANY(${params.add(filtered.apiIds)})`;
     // A posting has no tags or method of its own: its chunk's (`o`) are looked up.
@@ -287,6 +291,17 @@ export class ChunkRetriever {
   }
 
   /**
+   * Generations of chunks being written in the org, not live yet (see `IndexStoreService.replaceChunks`):
+   * almost always none. Looked up once per search, in its snapshot.
+   */
+  private stagedGenerations(): Promise<string[]> {
+    this.staged ??= this.manager
+      .query(`SELECT staging_generation AS generation FROM platform_ai.api_indexing_status WHERE org_id = $1 AND staging_generation IS NOT NULL`, [this.scope.orgId])
+      .then((rows: { generation: string }[]) => rows.map((row) => row.generation));
+    return this.staged;
+  }
+
+  /**
    * The APIs that pass the request's filters (none when it has none), looked up once per search:
    * as a sub-query of each chunk query, the tag test ran again for every chunk the HNSW index scanned.
    */
@@ -296,7 +311,7 @@ export class ChunkRetriever {
     this.filtered ??= (async () => {
       const params = new Params();
       const rows: { apiId: string; chunkCount: number | null }[] = await this.manager.query(
-        this.allowedApis(params, `s.api_id AS "apiId", s.chunk_count AS "chunkCount"`),
+        this.allowedApis(params, await this.stagedGenerations(), `s.api_id AS "apiId", s.chunk_count AS "chunkCount"`),
         params.values,
       );
       return {
@@ -312,16 +327,21 @@ export class ChunkRetriever {
    * APIs of the org with a live index that pass the filters. A tag or a method must be an
    * operation's: a tag the spec declares but no operation carries would make a card with no endpoints.
    */
-  private allowedApis(params: Params, columns = 's.api_id'): string {
+  private allowedApis(params: Params, staged: string[], columns = 's.api_id'): string {
     const { teamNames, tags, methods } = this.scope.filters;
     const org = params.add(this.scope.orgId);
     return `SELECT ${columns} FROM platform_ai.api_indexing_status s
       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
       WHERE s.org_id = ${org} AND NOT s.deleted
       ${teamNames?.length ? `AND lower(p.team_name) = ANY(${params.add(lower(teamNames))})` : ''}
-      ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)})` : ''}
-      ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}))` : ''}`;
+      ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)} ${notStaged('t', staged, params)})` : ''}
+      ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}) ${notStaged('m', staged, params)})` : ''}`;
   }
+}
+
+/** `AND` a condition that leaves out rows (chunks or postings: `alias`) of generations not live yet; nothing when there are none. */
+function notStaged(alias: string, staged: string[], params: Params): string {
+  return staged.length > 0 ? `AND coalesce(${alias}.generation, 0) <> ALL(${params.add(staged)}::bigint[])` : '';
 }
 
 /** Whether the chunk (`alias`) carries one of the tags, in any case: the expression `api_chunks_tags_idx` indexes. */

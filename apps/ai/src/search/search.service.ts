@@ -37,6 +37,8 @@ const MATCHED_CHUNKS_PER_API = 3;
  */
 const UNSEEN_LEADERS_PER_RESULT = 2;
 const SNIPPET_CHARS = 300;
+/** Isolation of a search's transaction: every statement reads the snapshot its first one did. */
+const SNAPSHOT = 'REPEATABLE READ';
 const BROWSE_LIMIT = 1000;
 /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
 const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
@@ -144,7 +146,9 @@ export class SearchService implements OnModuleInit {
     // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
     const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
 
-    return this.dataSource.transaction(async (manager) => {
+    // One snapshot for the whole search (PostgreSQL's default gives each statement its own): an
+    // API whose new chunks go live meanwhile is seen before or after, never half of each.
+    return this.dataSource.transaction(SNAPSHOT, async (manager) => {
       // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
@@ -207,9 +211,11 @@ export class SearchService implements OnModuleInit {
 
   /** Empty query: every API that passes the filters, by name, with its first operations. */
   private async browse(scope: SearchScope, maxEndpoints: number, started: number): Promise<SearchResponse> {
-    const retriever = new ChunkRetriever(this.dataSource.manager, scope);
-    const apis = await retriever.allApis(BROWSE_LIMIT);
-    const endpoints = groupByApi(await retriever.endpoints(apis.map((api) => api.apiId), { perApi: maxEndpoints }));
+    const { apis, endpoints } = await this.dataSource.transaction(SNAPSHOT, async (manager) => {
+      const retriever = new ChunkRetriever(manager, scope);
+      const apis = await retriever.allApis(BROWSE_LIMIT);
+      return { apis, endpoints: groupByApi(await retriever.endpoints(apis.map((api) => api.apiId), { perApi: maxEndpoints })) };
+    });
     return {
       results: apis.map((card) => ({
         ...cardFields(card),
