@@ -61,24 +61,28 @@ describe('Index limits per API', () => {
     const terms = await register(BIG, 'Terms', hugeText());
     const small = await register(SMALL, 'Weather', { openapi: '3.0.3', info: { title: 'Weather', version: '1' }, paths: { '/forecast': operation('Get the weather forecast for a city') } });
 
-    // The AI app answers its health probe at once throughout: parsing, embedding and SQL run off its main thread.
+    // The AI app answers its health probe at once throughout (parsing, embedding and SQL run off its
+    // main thread), and a status call soon: the chunks are written in short transactions.
     let indexing = true;
-    const slowestProbe = (async () => {
-      let slowest = 0;
+    const slowest = async (call: () => request.Test) => {
+      let slowestMs = 0;
       while (indexing) {
         const probeStarted = Date.now();
-        expect((await request(stack.ai!.getHttpServer()).get('/healthz')).status).toBe(200);
-        slowest = Math.max(slowest, Date.now() - probeStarted);
+        expect((await call()).status).toBe(200);
+        slowestMs = Math.max(slowestMs, Date.now() - probeStarted);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      return slowest;
-    })();
+      return slowestMs;
+    };
+    const slowestHealth = slowest(() => request(stack.ai!.getHttpServer()).get('/healthz'));
+    const slowestStatus = slowest(() => http().get(`/api-management/ai/indexing-status/${records}`).set('authorization', `Bearer ${token}`));
     await expect(waitForStatus(stack, token, small, ['COMPLETED', 'FAILED'], 240_000)).resolves.toMatchObject({ status: 'COMPLETED' });
     const recordsStatus = await waitForStatus(stack, token, records, ['COMPLETED', 'FAILED'], 240_000);
     const termsStatus = await waitForStatus(stack, token, terms, ['COMPLETED', 'FAILED'], 240_000);
     indexing = false;
-    // A 5,000-operation spec's store step had held it for 103 s.
-    expect(await slowestProbe).toBeLessThan(1000);
+    // A 5,000-operation spec's store step had held the app for 103 s; a 1,000-chunk one held the database for 15 s on a busy machine.
+    expect(await slowestHealth).toBeLessThan(1000);
+    expect(await slowestStatus).toBeLessThan(8000);
     // Unbounded, a 32k-character summary took a minute in the model, and 100k schemas more than 20.
     expect(Date.now() - started).toBeLessThan(240_000);
 
