@@ -21,5 +21,12 @@ export default {
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmRequiredFromCjs.join('|')})/)`],
-  testTimeout: 60000,
+  // End-to-end tests wait on conditions with deadlines of their own (60 s for an API's indexing):
+  // Jest's must be longer, so that a slow machine fails with what was awaited, not a time-out.
+  testTimeout: 120_000,
+  // Stops what a file started and left running, even a start whose hook timed out.
+  setupFilesAfterEnv: ['<rootDir>/test/support/stop-leftovers.ts'],
+  // An app that fails to start keeps what its other providers opened (its queue's Redis
+  // connection), out of any test's reach: the run must still end after its summary.
+  forceExit: true,
 };

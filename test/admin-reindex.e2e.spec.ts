@@ -55,6 +55,7 @@ describe('Admin re-index', () => {
     http().get(`/api-management/ai/admin/reindex/${reindexId}`).set('authorization', `Bearer ${token}`);
 
   beforeAll(async () => {
+    // hash: the searches list whole cards by an empty query; no ranking is tested.
     stack = await startStack();
     http = () => request(stack.gateway.getHttpServer());
     admin = await stack.token([ORG], ['admin']);

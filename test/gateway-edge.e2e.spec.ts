@@ -111,6 +111,7 @@ describe('Gateway edge: identity provider tokens, roles and tenancy on every rou
     await idp.addKey('ec', 'ES256');
     await idp.addKey('unpublished', 'RS256');
     idp.publish('rsa', 'ec');
+    // hash: the one search that ranks asks in the words of the operation it must find.
     stack = await startStack({ env: { AUTH_JWKS_URL: idp.jwksUrl, AUTH_ISSUER: idp.issuer, AUTH_AUDIENCE: idp.audience } });
     http = () => request(stack.gateway.getHttpServer());
 
@@ -138,7 +139,7 @@ describe('Gateway edge: identity provider tokens, roles and tenancy on every rou
     const run = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${tokens.admin}`).send({ orgId: ORG });
     expect(run.status).toBe(202);
     fixture = { apiId, reindexId: run.body.reindexId, freshApiId: create };
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -212,12 +213,13 @@ describe('Gateway edge: limits and CORS', () => {
   let http: () => ReturnType<typeof request>;
 
   beforeAll(async () => {
+    // Its own stack, with no AI app: a budget of 3 requests a minute would stop the matrix above.
     stack = await startStack({
       withoutAi: true,
       env: { RATE_LIMIT_PER_MINUTE: '3', CORS_ORIGINS: 'https://ui.example', SPEC_MAX_BYTES: '2048' },
     });
     http = () => request(stack.gateway.getHttpServer());
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.close();

@@ -81,7 +81,7 @@ describe('Index limits per API', () => {
     const termsStatus = await waitForStatus(stack, token, terms, ['COMPLETED', 'FAILED'], 240_000);
     indexing = false;
     // A 5,000-operation spec's store step had held the app for 103 s; a 1,000-chunk one held the database for 15 s on a busy machine.
-    expect(await slowestHealth).toBeLessThan(1000);
+    expect(await slowestHealth).toBeLessThan(3000);
     expect(await slowestStatus).toBeLessThan(8000);
     // Unbounded, a 32k-character summary took a minute in the model, and 100k schemas more than 20.
     expect(Date.now() - started).toBeLessThan(240_000);

@@ -1,15 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadAiConfig } from '#config';
 import type { EmbeddingModelsStatus } from '#contracts';
-import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { readFixture } from './fixtures/fixtures.js';
 import { FakeOpenAi } from './support/fake-openai.js';
-import { stackEnv, startStack, type TestStack, waitForStatus } from './support/stack.js';
+import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
 const OLD_MODEL = 'hash-64';
@@ -34,17 +31,10 @@ const forecastSpec = (title: string) =>
 describe('Embedding model switch', () => {
   const fake = new FakeOpenAi(32);
   const dataDir = mkdtempSync(join(tmpdir(), 'model-switch-'));
-  const port = 41000 + Math.floor(Math.random() * 9000);
-  const env = stackEnv({ env: { DATA_DIR: dataDir, AI_PORT: String(port), EMBEDDINGS_PROVIDER: 'hash', EMBEDDINGS_DIMENSIONS: '64' } });
-  let ai: INestApplication | undefined;
   let stack: TestStack;
   let publisher: string;
   let admin: string;
 
-  const startAi = async (overrides: Record<string, string> = {}) => {
-    ai = await createAiApp(loadAiConfig({ ...env, ...overrides }));
-    await ai.listen(port, '127.0.0.1');
-  };
   const http = () => request(stack.gateway.getHttpServer());
   const search = (query: string) => http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, query });
   const modelsStatus = async (): Promise<EmbeddingModelsStatus> => {
@@ -57,15 +47,7 @@ describe('Embedding model switch', () => {
     expect(created.status).toBe(201);
     return created.body.apiId as string;
   };
-  const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> => {
-    for (const deadline = Date.now() + timeoutMs; ; ) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  };
-  const database = () => ai!.get(DataSource);
+  const database = () => stack.ai!.get(DataSource);
   const chunkModels = async () =>
     (await database().query(`SELECT model, count(*)::int AS rows FROM platform_ai.api_chunks GROUP BY model ORDER BY model`)) as { model: string; rows: number }[];
   /** What the lexicon should hold: each (API, chunk, word) once. */
@@ -77,13 +59,12 @@ describe('Embedding model switch', () => {
 
   beforeAll(async () => {
     await fake.start();
-    await startAi();
-    stack = await startStack({ aiUrl: `http://127.0.0.1:${port}`, env });
+    // Provider `hash`, then `openai` (hash vectors from the held server): the switch is tested, not a model.
+    stack = await startStack({ aiDataDir: dataDir, env: { EMBEDDINGS_PROVIDER: 'hash', EMBEDDINGS_DIMENSIONS: '64' } });
     [publisher, admin] = await Promise.all([stack.token([ORG], ['publisher']), stack.token([ORG], ['admin'])]);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
-    await ai?.close();
     await stack?.close();
     await fake.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -98,9 +79,8 @@ describe('Embedding model switch', () => {
     const wordsBefore = await lexiconTotal();
 
     // Restart with the new model while its server answers nothing.
-    await ai!.close();
     const release = fake.hold();
-    await startAi({ EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '32' });
+    await stack.restartAi({ EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '32' });
 
     const switching = await until(modelsStatus, (status) => Boolean(status.building));
     expect(switching).toMatchObject({ active: { model: OLD_MODEL }, building: { model: NEW_MODEL, provider: 'openai', dimensions: 32, total: 2, done: 0, failures: [] } });
@@ -146,5 +126,5 @@ describe('Embedding model switch', () => {
     const indexes: { indexname: string }[] = await database().query(`SELECT indexname FROM pg_indexes WHERE indexname LIKE 'api_chunks_embedding_%'`);
     expect(indexes.map((index) => index.indexname)).toContain('api_chunks_embedding_openai_fake_embed_32_idx');
     expect(indexes.map((index) => index.indexname)).not.toContain('api_chunks_embedding_hash_64_idx');
-  }, 120_000);
+  }, 240_000);
 });

@@ -14,11 +14,12 @@ describe('EMBEDDINGS_PROVIDER=openai', () => {
 
   beforeAll(async () => {
     await fake.start();
+    // openai, from a local server answering hash vectors: the provider is tested, not a model.
     stack = await startStack({
       env: { EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '64' },
     });
     publisher = await stack.token([ORG], ['publisher']);
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -41,5 +42,5 @@ describe('EMBEDDINGS_PROVIDER=openai', () => {
       .send({ orgId: ORG, query: 'place an order for a pet' });
     expect(found.body.results[0]).toMatchObject({ apiId: created.body.apiId });
     expect(found.body.results[0].endpoints.map((e: { path: string }) => e.path)).toContain('/store/order');
-  }, 60_000);
+  });
 });

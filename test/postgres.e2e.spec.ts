@@ -13,8 +13,9 @@ describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
+    // hash: the one API of its org is found whatever the model; the database is tested.
     stack = await startStack({ env: { DATABASE_URL: url! } });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await stack?.close();

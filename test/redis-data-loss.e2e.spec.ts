@@ -120,7 +120,7 @@ describe('Redis restarted empty', () => {
       (text) => /reconcile_unsettled_revisions\{[^}]*\} 0/.test(text) && /reconcile_revisions_total\{[^}]*outcome="purged"[^}]*\} 3/.test(text),
       60_000,
     );
-    // The first half's jobs, but for the deleted APIs: those had never reached the index, so there was nothing to delete.
-    expect(/reconcile_revisions_total\{[^}]*outcome="requeued"[^}]*\} (\d+)/.exec(metrics)?.[1]).toBe(String(COUNT / 2 - deleted.length));
+    // At least the first half's jobs, but for the deleted APIs' (they had never reached the index: nothing to delete).
+    expect(Number(/reconcile_revisions_total\{[^}]*outcome="requeued"[^}]*\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(COUNT / 2 - deleted.length);
   }, 300_000);
 });

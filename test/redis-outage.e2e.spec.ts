@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import request from 'supertest';
+import { stopLeftovers } from './support/leftovers.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
@@ -13,7 +14,7 @@ const spec = (title: string, summary: string) => ({
 
 function startRedis(): void {
   execFileSync('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', '/tmp']);
-  for (let i = 0; i < 50; i += 1) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
     try {
       if (execFileSync('redis-cli', ['-p', String(PORT), 'ping']).toString().trim() === 'PONG') return;
     } catch {
@@ -42,15 +43,20 @@ describe('Redis outage', () => {
   beforeAll(async () => {
     stopRedis();
     startRedis();
+    // hash: each search shares its words with the API it must find.
     stack = await startStack({ env: { REDIS_URL: `redis://127.0.0.1:${PORT}` } });
     publisher = await stack.token([ORG], ['publisher']);
-  });
+  }, 180_000);
 
   afterAll(async () => {
-    startRedis(); // for the stack's own clean-up
-    await stack?.close();
-    stopRedis();
-  });
+    try {
+      startRedis(); // for the stack's own clean-up
+      // This file's stack, even one whose start outlived its hook: before Redis goes.
+      await stopLeftovers();
+    } finally {
+      stopRedis();
+    }
+  }, 180_000);
 
   it('should keep registering, searching and answering status while Redis is down, and index everything once it is back', async () => {
     const before = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the ocean tides of a harbour') });
@@ -61,7 +67,8 @@ describe('Redis outage', () => {
     const started = Date.now();
     const during = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Volcanoes', version: '1', spec: spec('Volcanoes', 'List the eruptions of a volcano') });
     expect(during.status).toBe(201);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Sooner than the 5 s the gateway gives the queue to take a job: it did not wait for Redis.
+    expect(Date.now() - started).toBeLessThan(5000);
     const updated = await http().put(`/api-management/apis/${before.body.apiId}`).set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the tides and currents of a harbour') });
     expect(updated.status).toBe(200);
 
@@ -83,5 +90,5 @@ describe('Redis outage', () => {
     expect((await search('eruptions of a volcano')).body.results[0]).toMatchObject({ apiId: during.body.apiId });
     expect((await search('currents of a harbour')).body.results[0].matchedChunks.map((c: { snippet: string }) => c.snippet).join(' ')).toContain('currents');
     expect((await http().get('/readyz')).status).toBe(200);
-  }, 120_000);
+  }, 240_000);
 });

@@ -51,6 +51,7 @@ describe('Web UI in Chromium', () => {
   };
 
   beforeAll(async () => {
+    // hash: each search shares its words with the card it must show; ranking by meaning is platform's.
     stack = await startStack({ env: { AUTH_DEV_LOGIN: 'true' } });
     publisher = await stack.token([ORG], ['publisher']);
     petstoreId = await register({ orgId: ORG, name: 'Petstore', version: '1.0.7', teamName: 'pets', spec: readFixture('petstore-swagger2.yaml') });
@@ -64,7 +65,7 @@ describe('Web UI in Chromium', () => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -2,10 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import request from 'supertest';
+import { redisConnectionOptions } from '#config';
+import { INDEXING_QUEUE } from '#contracts';
 import { chunkSpec, loadSpec } from '#spec';
 import { restbenchSpec } from './fixtures/fixtures.js';
-import { stackEnv, startStack, type TestStack, waitForStatus } from './support/stack.js';
+import { FakeOpenAi } from './support/fake-openai.js';
+import { stackEnv, startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
 const AI_ENTRY = join(process.cwd(), 'dist/apps/ai/src/main.js');
@@ -17,22 +21,27 @@ const AI_ENTRY = join(process.cwd(), 'dist/apps/ai/src/main.js');
 describe('AI worker killed mid-job', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ai-crash-'));
   const port = 41000 + Math.floor(Math.random() * 9000);
-  // A short lock: a killed worker's job is taken over within seconds instead of 30.
-  const env = stackEnv({ env: { DATA_DIR: dataDir, AI_PORT: String(port), INDEXING_LOCK_MS: '2000', LOG_LEVEL: 'warn' } });
+  // Embeddings from a server the test holds (hash vectors, provider `openai`): the process is
+  // killed while a job is surely embedding, however fast or slow the machine.
+  const fake = new FakeOpenAi(64);
+  let env: Record<string, string>;
   let ai: ChildProcess | undefined;
   let aiLog = '';
   let stack: TestStack;
   let publisher: string;
+  let queue: Queue;
 
   const startAi = async () => {
-    ai = spawn(process.execPath, [AI_ENTRY], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    ai.stdout!.on('data', (chunk: Buffer) => (aiLog += chunk));
-    ai.stderr!.on('data', (chunk: Buffer) => (aiLog += chunk));
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    const child = spawn(process.execPath, [AI_ENTRY], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ai = child;
+    child.stdout!.on('data', (chunk: Buffer) => (aiLog += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (aiLog += chunk));
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
       if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
-      if (ai.exitCode !== null) throw new Error(`AI app exited ${ai.exitCode}: ${aiLog.slice(-2000)}`);
+      if (child.exitCode !== null) throw new Error(`AI app exited ${child.exitCode}: ${aiLog.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    child.kill('SIGKILL');
     throw new Error(`AI app did not start: ${aiLog.slice(-2000)}`);
   };
   /** How the process ended: its exit code, or the signal (Nest re-raises SIGTERM after a clean shutdown). */
@@ -48,27 +57,41 @@ describe('AI worker killed mid-job', () => {
     return created.body.apiId as string;
   };
   const chunksOf = async (name: string, spec: string) => chunkSpec(await loadSpec(spec), { name, version: '1' }).chunks.length;
+  /** Batches of chunks sent to be embedded (a search sends its query alone). */
+  const batches = () => fake.requests.filter((sent) => sent.inputs > 1).length;
 
   beforeAll(async () => {
+    await fake.start();
+    // A short lock: a killed worker's job is taken over within seconds instead of 30.
+    env = stackEnv({
+      env: {
+        DATA_DIR: dataDir, AI_PORT: String(port), INDEXING_LOCK_MS: '2000', LOG_LEVEL: 'warn',
+        EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '64',
+      },
+    });
+    queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
     await startAi();
     stack = await startStack({ aiUrl: `http://127.0.0.1:${port}`, env });
     publisher = await stack.token([ORG], ['publisher']);
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
-    ai?.kill('SIGTERM');
+    ai?.kill('SIGKILL'); // nothing of it to keep, and a job held by a failed test must not delay it
     if (ai) await exited(ai);
     await stack?.close();
+    await queue?.close();
+    await fake.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('should leave no partial index after kill -9 and finish the job once the worker is back', async () => {
     const spec = restbenchSpec('spotify');
+    const release = fake.hold();
     const apiId = await register('Spotify', spec);
-    await waitForStatus(stack, publisher, apiId, ['IN_PROGRESS'], 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // embedding is under way
+    await until(batches, (count) => count > 0); // embedding is under way, and held
     ai!.kill('SIGKILL');
     await exited(ai!);
+    release();
 
     await startAi();
     const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000);
@@ -80,17 +103,25 @@ describe('AI worker killed mid-job', () => {
 
   it('should finish the job in hand on SIGTERM, close the database cleanly and start again on it', async () => {
     const spec = restbenchSpec('tmdb');
+    const release = fake.hold();
+    const sent = batches();
     const apiId = await register('TMDB', spec);
-    await waitForStatus(stack, publisher, apiId, ['IN_PROGRESS'], 60_000);
+    await until(batches, (count) => count > sent); // embedding is under way, and held
     const logBefore = aiLog.length;
     ai!.kill('SIGTERM');
+    // Its worker has left the queue, the job still in hand: the process is shutting down.
+    await until(() => queue.getWorkersCount(), (count) => count === 0);
+    expect({ exitCode: ai!.exitCode, signalCode: ai!.signalCode }).toEqual({ exitCode: null, signalCode: null });
+    release();
     expect(['0', 'SIGTERM']).toContain(await exited(ai!));
     expect(aiLog.slice(logBefore)).not.toMatch(/"level":(50|60)/); // no error on the way out
 
+    const sentBeforeRestart = batches();
     await startAi();
-    // Done before the process left: no second run was needed.
     const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 30_000);
     expect(status).toMatchObject({ status: 'COMPLETED', chunkCount: await chunksOf('TMDB', spec) });
+    // Done before the process left: no second run was needed.
+    expect(batches()).toBe(sentBeforeRestart);
     const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, query: 'movies playing in theatres now' });
     expect(found.body.results[0]).toMatchObject({ apiId });

@@ -16,8 +16,14 @@ export async function migratedAiDatabase(): Promise<AiTestDatabase> {
     migrationsTableName: 'ai_migrations',
   });
   const db = new DataSource({ ...prepared.options, migrationsRun: false });
-  await db.initialize();
-  await db.runMigrations({ transaction: 'each' });
+  try {
+    await db.initialize();
+    await db.runMigrations({ transaction: 'each' });
+  } catch (error) {
+    if (db.isInitialized) await db.destroy().catch(() => undefined);
+    await prepared.pglite?.close();
+    throw error;
+  }
   return {
     db,
     close: async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hashEmbedding } from '#embeddings';
+import { stoppable } from './leftovers.js';
 
 type Fault = { status: number; retryAfter?: string } | 'wrong-size';
 
@@ -12,6 +13,7 @@ export class FakeOpenAi {
   readonly requests: { at: number; inputs: number }[] = [];
   private readonly faults: Fault[] = [];
   private server?: Server;
+  private stopServer?: () => Promise<void>;
   /** While set, requests wait for it before they are answered. */
   private held?: Promise<void>;
 
@@ -36,14 +38,18 @@ export class FakeOpenAi {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const server = createServer((request, response) => void this.handle(request, response));
+    this.server = server;
+    this.stopServer = stoppable(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return this;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
+    await this.stopServer?.();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { stoppable } from './leftovers.js';
 
 type Alg = 'RS256' | 'ES256';
 
@@ -31,6 +32,7 @@ export class TestIdentityProvider {
   private readonly keys = new Map<string, SigningKey>();
   private published: string[] = [];
   private server?: Server;
+  private stopServer?: () => Promise<void>;
   fetches = 0;
 
   get jwksUrl(): string {
@@ -38,18 +40,20 @@ export class TestIdentityProvider {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => {
+    const server = createServer((request, response) => {
       if (request.url !== '/.well-known/jwks.json') return void response.writeHead(404).end();
       this.fetches += 1;
       const keys = this.published.map((kid) => this.keys.get(kid)!.publicJwk);
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.server = server;
+    this.stopServer = stoppable(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return this;
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    await this.stopServer?.();
   }
 
   /** Creates a key; it is published only when `publish` lists it. */

@@ -3,10 +3,11 @@ import type { INestApplication } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { type AiConfig, type GatewayConfig, loadAiConfig, loadGatewayConfig, redisConnectionOptions } from '#config';
-import { INDEXING_QUEUE, type IndexingState } from '#contracts';
+import { INDEXING_QUEUE, type IndexingState, type IndexingStatus } from '#contracts';
 import { createAiApp } from '../../apps/ai/src/create-ai-app.js';
 import { createGatewayApp } from '../../apps/gateway/src/create-gateway-app.js';
 import { devSigningSecret, signDevToken } from '../../apps/gateway/src/auth/dev-token.js';
+import { starting, stoppable } from './leftovers.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -15,10 +16,15 @@ export interface TestStack {
   gateway: INestApplication;
   /** Where the gateway listens (for a browser). */
   url: string;
-  ai?: INestApplication;
+  /** The AI app in this process (none with `withoutAi`, `withoutRedis` or `aiUrl`). */
+  readonly ai?: INestApplication;
   gatewayConfig: GatewayConfig;
   aiConfig: AiConfig;
   token(orgs: string[], roles: string[], options?: { ttlSeconds?: number; sub?: string }): Promise<string>;
+  /** Stops the AI app: the gateway finds nothing at its address. */
+  stopAi(): Promise<void>;
+  /** Stops the AI app and starts it again on its port, with `env` over the stack's (its data is kept with `aiDataDir`). */
+  restartAi(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,8 @@ export interface StackOptions {
   withoutRedis?: boolean;
   /** Use an AI app that runs elsewhere (a child process) instead of one in this process. */
   aiUrl?: string;
+  /** The AI app's PGlite directory, for data that outlives a restart (default: in memory). */
+  aiDataDir?: string;
   env?: Record<string, string>;
 }
 
@@ -44,52 +52,116 @@ export function stackEnv(options: StackOptions = {}): Record<string, string> {
     OUTBOX_INTERVAL_MS: '500',
     // Tests poll status fast; the rate-limit test sets its own.
     RATE_LIMIT_PER_MINUTE: '100000',
+    // Fast vectors that match by shared words only (no model to load, no threads): a suite that
+    // checks what the real model finds by meaning sets EMBEDDINGS_PROVIDER: 'local'.
+    EMBEDDINGS_PROVIDER: 'hash',
     // Tests provoke errors on purpose; TEST_LOG_LEVEL=info shows the apps' logs.
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   };
 }
 
-export async function startStack(options: StackOptions = {}): Promise<TestStack> {
+/** Starts a stack; a part that fails to start stops the parts already running. */
+export function startStack(options: StackOptions = {}): Promise<TestStack> {
+  return starting(launch(options));
+}
+
+async function launch(options: StackOptions): Promise<TestStack> {
   const env = stackEnv(options);
-  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise an in-memory PGlite each.
-  const memory = (config: { database: GatewayConfig['database'] }) => (config.database.url ? config.database : { ...config.database, pgliteDir: 'memory://' });
+  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise a PGlite each.
+  const database = (config: { database: GatewayConfig['database'] }, pgliteDir = 'memory://') =>
+    config.database.url ? config.database : { ...config.database, pgliteDir };
+  const startAi = async (config: AiConfig, port: number) => {
+    const app = await createAiApp({ ...config, database: database(config, options.aiDataDir) });
+    try {
+      await app.listen(port, '127.0.0.1');
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+    return app;
+  };
 
   const aiConfig = loadAiConfig(env);
   let ai: INestApplication | undefined;
-  let aiUrl = options.aiUrl ?? 'http://127.0.0.1:9'; // discard port: nothing listens
-  if (!options.withoutAi && !options.withoutRedis && !options.aiUrl) {
-    ai = await createAiApp({ ...aiConfig, database: memory(aiConfig), port: 0 });
-    await ai.listen(0, '127.0.0.1');
-    aiUrl = await ai.getUrl();
-  }
-  const gatewayConfig = loadGatewayConfig({ ...env, AI_URL: aiUrl.replace('[::1]', '127.0.0.1') });
-  const gateway = await createGatewayApp({ ...gatewayConfig, database: memory(gatewayConfig) });
-  await gateway.listen(0, '127.0.0.1');
-  const url = (await gateway.getUrl()).replace('[::1]', '127.0.0.1');
-
-  return {
-    gateway,
-    url,
-    ai,
-    gatewayConfig,
-    aiConfig,
-    token: (orgs, roles, tokenOptions = {}) =>
-      signDevToken(devSigningSecret(gatewayConfig), {
-        sub: tokenOptions.sub ?? 'test-user',
-        orgs,
-        roles,
-        ttlSeconds: tokenOptions.ttlSeconds ?? 3600,
-      }),
-    async close() {
-      await gateway.close();
-      await ai?.close();
-      if (options.withoutRedis) return;
-      const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
-      await queue.obliterate({ force: true });
-      await queue.close();
-    },
+  let gateway: INestApplication | undefined;
+  const stopAi = async () => {
+    await ai?.close();
+    ai = undefined;
   };
+  const stop = () =>
+    inOrder([() => gateway?.close(), () => ai?.close(), () => (options.withoutRedis ? undefined : clearQueue(env))]);
+
+  try {
+    let aiUrl = options.aiUrl ?? 'http://127.0.0.1:9'; // discard port: nothing listens
+    if (!options.withoutAi && !options.withoutRedis && !options.aiUrl) {
+      ai = await startAi(aiConfig, 0);
+      aiUrl = (await ai.getUrl()).replace('[::1]', '127.0.0.1');
+    }
+    const gatewayConfig = loadGatewayConfig({ ...env, AI_URL: aiUrl });
+    const app = await createGatewayApp({ ...gatewayConfig, database: database(gatewayConfig) });
+    gateway = app;
+    await app.listen(0, '127.0.0.1');
+    const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+    return {
+      gateway: app,
+      url,
+      get ai() {
+        return ai;
+      },
+      gatewayConfig,
+      aiConfig,
+      token: (orgs, roles, tokenOptions = {}) =>
+        signDevToken(devSigningSecret(gatewayConfig), {
+          sub: tokenOptions.sub ?? 'test-user',
+          orgs,
+          roles,
+          ttlSeconds: tokenOptions.ttlSeconds ?? 3600,
+        }),
+      stopAi,
+      async restartAi(overrides = {}) {
+        await stopAi();
+        ai = await startAi(loadAiConfig({ ...env, ...overrides }), Number(new URL(aiUrl).port));
+      },
+      close: stoppable(stop),
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Runs every step, each whatever became of the ones before; then throws the first error. */
+async function inOrder(steps: (() => Promise<unknown> | undefined)[]): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}
+
+async function clearQueue(env: Record<string, string>): Promise<void> {
+  const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
+  try {
+    await queue.obliterate({ force: true });
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
+export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 60_000, intervalMs = 200): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }
 
 /** Polls the public status endpoint until the API reaches one of `states`. */
@@ -99,7 +171,7 @@ export async function waitForStatus(
   apiId: string,
   states: IndexingState[] = ['COMPLETED', 'FAILED'],
   timeoutMs = 60_000,
-): Promise<{ status: IndexingState; chunkCount?: number; error?: string; indexedAt?: string }> {
+): Promise<IndexingStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await request(stack.gateway.getHttpServer())

@@ -10,7 +10,12 @@ export async function createAiApp(config: AiConfig): Promise<NestExpressApplicat
   const app = await NestFactory.create<NestExpressApplication>(AiModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
+    // Throw instead of exiting, and print nothing: the caller (main.ts, or a test) decides what a
+    // failed start ends and says why in one line.
+    abortOnError: false,
+    autoFlushLogs: false,
   });
   configureHttpApp(app, { service: 'ai', logLevel: config.logLevel, bodyLimitBytes: BODY_LIMIT_BYTES });
+  app.flushLogs(); // the start's logs, through the app's logger
   return app;
 }

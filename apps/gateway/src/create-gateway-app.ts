@@ -14,6 +14,10 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config), {
     bodyParser: false,
     bufferLogs: true,
+    // Throw instead of exiting, and print nothing: the caller (main.ts, or a test) decides what a
+    // failed start ends and says why in one line.
+    abortOnError: false,
+    autoFlushLogs: false,
   });
   // A spec sent as a JSON string is escaped, so allow for that on top of SPEC_MAX_BYTES.
   configureHttpApp(app, {
@@ -21,6 +25,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
     logLevel: config.logLevel,
     bodyLimitBytes: Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES,
   });
+  app.flushLogs(); // the start's logs, through the app's logger
   // No upgrade-insecure-requests: the gateway is often reached over plain HTTP inside a network.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   serveDocs(app);

@@ -9,7 +9,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const AI_ROLES = ['api', 'worker', 'all'] as const;
 export type AiRole = (typeof AI_ROLES)[number];
 
-/** `hash` is for benchmarks only: fast and meaningless (see HashEmbeddingProvider). */
+/** `hash` is for benchmarks and tests only: fast and meaningless (see HashEmbeddingProvider). */
 export const EMBEDDING_PROVIDERS = ['local', 'openai', 'hash'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { EmbeddingProvider } from './embedding-provider.js';
 
 /**
- * FOR BENCHMARKS ONLY (`EMBEDDINGS_PROVIDER=hash`): a fast, deterministic bag-of-words vector
- * (feature hashing), so that a large index can be built in minutes to measure storage and search
- * speed. It knows nothing of meaning beyond shared words: never use it to judge relevance.
+ * FOR BENCHMARKS AND TESTS ONLY (`EMBEDDINGS_PROVIDER=hash`): a fast, deterministic bag-of-words
+ * vector (feature hashing), so that a large index can be built in minutes to measure storage and
+ * search speed, and test stacks need no model. It knows nothing of meaning beyond shared words:
+ * never use it to judge relevance.
  */
 export class HashEmbeddingProvider implements EmbeddingProvider {
   readonly modelId: string;
