@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { DEMO_SPEC_IDS, loadDirectorySpec } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient, PlatformError, readMetric } from './platform-client.js';
@@ -53,8 +55,8 @@ export async function flood(options: FloodOptions): Promise<void> {
     }
   });
   const [health, ready] = await Promise.all([
-    probe(`${options.aiUrl}/healthz`, HEALTH_EVERY_MS, until),
-    probe(`${options.gatewayUrl}/readyz`, READY_EVERY_MS, until),
+    probe(`${options.aiUrl}/healthz`, HEALTH_EVERY_MS, options.seconds),
+    probe(`${options.gatewayUrl}/readyz`, READY_EVERY_MS, options.seconds),
     Promise.all(connections),
   ]);
   const seconds = (performance.now() - started) / 1000;
@@ -103,14 +105,36 @@ export async function ensureIndexedOrg(client: PlatformClient, orgId: string): P
   if (!records.some((record) => record.indexing?.status === 'COMPLETED')) throw new Error(`org "${orgId}" has no indexed API to search`);
 }
 
-/** Requests `url` every `everyMs` until `until`. */
-async function probe(url: string, everyMs: number, until: number): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  while (performance.now() < until) {
-    const sample = await timed(url, 5000);
+// A probe in a thread of its own: on the flood's busy event loop, its timings would be the
+// flood client's delays, not the server's.
+const PROBE_SOURCE = `
+const { parentPort, workerData: { url, everyMs, seconds } } = require('node:worker_threads');
+(async () => {
+  const samples = [];
+  for (const until = performance.now() + seconds * 1000; performance.now() < until; ) {
+    const started = performance.now();
+    let sample;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+      const body = await response.text();
+      let detail;
+      try { detail = response.ok ? undefined : JSON.parse(body).detail; } catch { detail = body.slice(0, 200); }
+      sample = { ms: performance.now() - started, status: response.status, detail };
+    } catch (error) {
+      sample = { ms: performance.now() - started, status: error.name === 'TimeoutError' ? 'time-out' : 'no answer', detail: error.message };
+    }
     samples.push(sample);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - sample.ms)));
   }
+  parentPort.postMessage(samples);
+})();
+`;
+
+/** Requests `url` every `everyMs` for `seconds`, from a worker thread. */
+async function probe(url: string, everyMs: number, seconds: number): Promise<Sample[]> {
+  const worker = new Worker(PROBE_SOURCE, { eval: true, workerData: { url, everyMs, seconds } });
+  const [samples] = (await once(worker, 'message')) as [Sample[]];
+  await worker.terminate();
   return samples;
 }
 

@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCod
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { encodeOrgList, InternalHeader, type InternalReindexRequest } from '#contracts';
-import { requestIdOf } from '#http';
+import { requestIdOf, ServiceBusyException } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
@@ -13,6 +13,14 @@ import { AiClient, type AiResponse } from './ai-client.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 
 /**
+ * After the AI app refused a search for being at its limit, searches are refused here for this
+ * long: a flood of callers that ignore Retry-After (340 searches/s measured) then costs the AI app
+ * a few refusals a second instead of all of them, and its own requests their CPU. Shorter than the
+ * time its waiting searches take to drain, so no answer is lost to it.
+ */
+const BUSY_HOLD_MS = 100;
+
+/**
  * `/api-management/ai/**`: authorises the caller for the org (or API) named, then forwards to the
  * AI app unchanged and returns its answer unchanged. The AI app validates and does the work.
  */
@@ -20,6 +28,9 @@ import { ReindexRequestDto } from './reindex.dto.js';
 @ApiProblems(...AUTHENTICATED_ERRORS, 503)
 @Controller('api-management/ai')
 export class AiProxyController {
+  /** Until when searches are refused here without asking the AI app, which said it is at its limit. */
+  private searchesRefusedUntil = 0;
+
   constructor(
     private readonly ai: AiClient,
     private readonly registry: RegistryService,
@@ -42,7 +53,11 @@ export class AiProxyController {
     // A list of messages, as validation gives (the problem's `errors`).
     if (typeof orgId !== 'string' || !orgId) throw new BadRequestException([orgId === undefined ? 'orgId is required' : 'orgId must be a non-empty string']);
     assertOrgMember(caller, orgId);
-    send(response, await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) }));
+    // Callers that ignore Retry-After: the AI app's limit reached a moment ago is answered here.
+    if (Date.now() < this.searchesRefusedUntil) throw new ServiceBusyException('The search service is at its limit (SEARCH_CONCURRENCY, SEARCH_QUEUE); try again in a second');
+    const answer = await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) });
+    if (answer.status === 503 && answer.retryAfter) this.searchesRefusedUntil = Date.now() + BUSY_HOLD_MS;
+    send(response, answer);
   }
 
   @Get('indexing-status/:apiId')
