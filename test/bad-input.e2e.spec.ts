@@ -144,6 +144,14 @@ describe('bad input', () => {
     expectProblem(response, 400, detail);
   });
 
+  it.each([
+    ['name left out', { orgId: ORG, version: '1', spec: tinySpec() }, /^name is required$/],
+    ['name null', { orgId: ORG, name: null, version: '1', spec: tinySpec() }, /^name is required$/],
+    ['everything left out', {}, /^orgId is required; name is required; version is required; spec is required$/],
+  ])('should answer a registration with %s with 400 saying what is required', async (_case, body, detail) => {
+    expectProblem(await register(body), 400, detail);
+  });
+
   it('should keep taking blank optional fields, stored as absent', async () => {
     const response = await register({ orgId: ORG, name: 'Weather blank team', version: '1', teamName: '  ', description: ' ', spec: tinySpec() });
     expect({ status: response.status, name: response.body.name, teamName: response.body.teamName, description: response.body.description }).toEqual({
@@ -234,6 +242,28 @@ describe('development sign-in from the network', () => {
     const local = await devToken('127.0.0.1', port);
     expect({ status: local.status, token: ((await local.json()) as { token?: unknown }).token }).toEqual({ status: 200, token: expect.any(String) });
     expect(await devLoginOffered('127.0.0.1', port)).toBe(true);
+  });
+
+  describe('a token request without orgs or roles', () => {
+    let port: number;
+
+    beforeAll(async () => {
+      port = await startGateway({});
+    });
+
+    it.each([
+      [{ orgs: [], roles: ['admin'] }, 'orgs needs at least one org'],
+      [{ orgs: [ORG], roles: [] }, 'roles needs at least one role'],
+      [{ orgs: [], roles: [] }, 'orgs needs at least one org; roles needs at least one role'],
+      [{}, 'orgs is required; roles is required'],
+    ])('should be refused (%j) with 400: %s', async (body, detail) => {
+      const response = await fetch(`http://127.0.0.1:${port}/auth/dev-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect({ status: response.status, detail: ((await response.json()) as { detail?: unknown }).detail }).toEqual({ status: 400, detail });
+    });
   });
 
   it('should give tokens to the network with AUTH_DEV_LOGIN_REMOTE=true', async () => {

@@ -1,11 +1,15 @@
 import 'reflect-metadata';
-import { ConfigError, StartupError, loadAiConfig } from '#config';
+import { assertPortFree, ConfigError, listenError, StartupError, loadAiConfig } from '#config';
 import { createAiApp } from './create-ai-app.js';
 
 async function main(): Promise<void> {
   const config = loadAiConfig();
+  // Checked before the app spends seconds starting; and again by listening, should another process take it meanwhile.
+  await assertPortFree('AI_PORT', config.port, config.host);
   const app = await createAiApp(config);
-  await app.listen(config.port, config.host);
+  await app.listen(config.port, config.host).catch((error: unknown) => {
+    throw listenError(error, 'AI_PORT', config.port);
+  });
   console.log(`ai listening on http://${config.host}:${config.port}`);
 }
 

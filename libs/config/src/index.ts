@@ -1,4 +1,5 @@
 export * from './app-config.js';
 export * from './env.js';
+export * from './port.js';
 export * from './redis.js';
 export * from './with-timeout.js';

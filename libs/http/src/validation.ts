@@ -16,9 +16,10 @@ const KIND_CONSTRAINTS = new Set(['isDefined', 'isString', 'isInt', 'isNumber', 
 
 /**
  * Both apps' request validation: unknown fields refused, values converted to their declared
- * types, and a value of the wrong kind reported as that alone ("maxResults must be an integer
- * number", not also "must not be greater than 50" and "must not be less than 1"; "filters must
- * be an object", not also what is wrong inside the array sent instead). Each message once.
+ * types, a field left out reported as "name is required" (not "name must be a string"), and a
+ * value of the wrong kind reported as that alone ("maxResults must be an integer number", not
+ * also "must not be greater than 50" and "must not be less than 1"; "filters must be an object",
+ * not also what is wrong inside the array sent instead). Each message once.
  */
 export class RequestValidationPipe extends ValidationPipe {
   constructor() {
@@ -26,13 +27,18 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   protected override flattenValidationErrors(errors: ValidationError[]): string[] {
-    return [...new Set(super.flattenValidationErrors(errors.map(kindFirst)))];
+    return [...new Set(super.flattenValidationErrors(errors.map(plainFirst)))];
   }
 }
 
-function kindFirst(error: ValidationError): ValidationError {
+function plainFirst(error: ValidationError): ValidationError {
+  // Left out or null: only a field's own error carries `value` (Nest strips it from parents and
+  // leaves it off "object is expected"), and an unknown field sent as null is refused for being there.
+  if ('value' in error && error.value == null && error.constraints && !error.constraints.whitelistValidation) {
+    return { ...error, constraints: { isDefined: `${error.property} is required` } };
+  }
   const constraints = error.constraints && Object.entries(error.constraints);
   const kind = constraints?.filter(([name]) => KIND_CONSTRAINTS.has(name));
   if (kind?.length) return { ...error, constraints: Object.fromEntries(kind), children: [] };
-  return { ...error, ...(error.children ? { children: error.children.map(kindFirst) } : {}) };
+  return { ...error, ...(error.children ? { children: error.children.map(plainFirst) } : {}) };
 }

@@ -17,13 +17,15 @@ const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 class DevTokenRequestDto implements DevTokenRequest {
   @ApiProperty({ type: [String], example: ['demo'] })
   @IsArray()
-  @ArrayMinSize(1)
+  @ArrayMinSize(1, { message: 'orgs needs at least one org' })
   @ArrayMaxSize(20)
   @Matches(ORG_ID, { each: true, message: `each of orgs must be ${ORG_ID_RULE}` })
   orgs: string[];
 
   @ApiProperty({ type: [String], enum: ROLES, example: ['reader', 'publisher', 'admin'] })
   @IsArray()
+  // A token without a role is refused on every route: not one to hand out.
+  @ArrayMinSize(1, { message: 'roles needs at least one role' })
   @IsIn(ROLES, { each: true, message: `roles must be among ${ROLES.join(', ')}` })
   roles: Role[];
 

@@ -42,9 +42,16 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
     h('p', { class: 'muted' }, 'This server runs in development mode and hands out tokens for the asking.'),
     h('form', { onsubmit: async (event: Event) => {
       event.preventDefault();
+      const chosenOrgs = orgs.value.split(',').map((org) => org.trim()).filter(Boolean);
+      const chosenRoles = roles.map((label) => label.querySelector('input')!).filter((box) => box.checked).map((box) => box.value as 'reader');
+      // Said here rather than by the gateway's 400: a token without an org or a role opens nothing.
+      const missing = chosenOrgs.length === 0 ? 'enter at least one org' : chosenRoles.length === 0 ? 'choose at least one role' : undefined;
+      if (missing) {
+        replace(message, errorBox(new Error(missing), 'Could not get a development token'));
+        return;
+      }
       try {
-        const chosen = roles.map((label) => label.querySelector('input')!).filter((box) => box.checked).map((box) => box.value as 'reader');
-        const { token: issued } = await ragApiClient.devToken({ orgs: orgs.value.split(',').map((org) => org.trim()).filter(Boolean), roles: chosen });
+        const { token: issued } = await ragApiClient.devToken({ orgs: chosenOrgs, roles: chosenRoles });
         await begin(issued);
       } catch (error) {
         replace(message, errorBox(error, 'Could not get a development token'));
