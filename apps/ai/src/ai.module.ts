@@ -8,6 +8,7 @@ import { EmbeddingsModule, type EmbeddingsModuleOptions } from '#embeddings';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
 import { EmbeddingModelsModule } from './embedding-models/embedding-models.module.js';
+import { FacetsModule } from './facets/facets.module.js';
 import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
@@ -36,7 +37,7 @@ export class AiModule {
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
         IndexingModule.forRoot(config.role),
-        ...(config.role === 'worker' ? [] : [SearchModule, StatusModule]),
+        ...(config.role === 'worker' ? [] : [SearchModule, StatusModule, FacetsModule]),
       ],
       controllers: [HealthController],
       providers: [

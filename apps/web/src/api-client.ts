@@ -11,6 +11,7 @@ import type {
   ReindexAccepted,
   ReindexProgress,
   ReindexRequest,
+  SearchFacets,
   SearchRequest,
   SearchResponse,
 } from '../../../libs/contracts/src/index.js';
@@ -62,6 +63,29 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
 
 const enc = encodeURIComponent;
 
+/** A registered spec's text as it was sent; `fileName` when asked for as a download. */
+export interface SpecText {
+  text: string;
+  contentType: string;
+  fileName?: string;
+}
+
+/** The spec is text (JSON or YAML), not a JSON answer; a failure is a problem, as `call` reports it. */
+async function specText(token: string, apiId: string, download: boolean): Promise<SpecText> {
+  let response: Response;
+  try {
+    response = await fetch(`/api-management/apis/${enc(apiId)}/spec${download ? '?download=true' : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  } catch {
+    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached. Check your connection and try again.' });
+  }
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({}))) as Partial<Problem>;
+    throw new ApiError({ type: problem.type ?? 'about:blank', title: problem.title ?? response.statusText, status: response.status, detail: problem.detail ?? `The server answered ${response.status}` });
+  }
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { text: await response.text(), contentType: response.headers.get('content-type') ?? 'text/plain', ...(fileName ? { fileName } : {}) };
+}
+
 /** The gateway's public API, typed with the platform's own contracts. */
 export const ragApiClient = {
   authInfo: () => call<AuthInfo>('GET', '/auth/info'),
@@ -69,6 +93,7 @@ export const ragApiClient = {
 
   searchApis: (token: string, request: SearchRequest) => call<SearchResponse>('POST', '/api-management/ai/search', token, request),
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
+  getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
 
   listApis: (token: string, query: { orgId: string; teamName?: string; page?: number; pageSize?: number }) => {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
@@ -79,6 +104,7 @@ export const ragApiClient = {
   registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
   updateApi: (token: string, apiId: string, body: ApiRegistration) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}`, token, body),
   deleteApi: (token: string, apiId: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}`, token),
+  getSpec: (token: string, apiId: string, options: { download?: boolean } = {}) => specText(token, apiId, options.download ?? false),
 
   startReindex: (token: string, request: ReindexRequest) => call<ReindexAccepted>('POST', '/api-management/ai/admin/reindex', token, request),
   getReindexProgress: (token: string, reindexId: string) => call<ReindexProgress>('GET', `/api-management/ai/admin/reindex/${enc(reindexId)}`, token),

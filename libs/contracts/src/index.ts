@@ -1,5 +1,6 @@
 export * from './api-events.js';
 export * from './auth.js';
+export * from './facets.js';
 export * from './api-record.js';
 export * from './indexing-job.js';
 export * from './indexing-status.js';

@@ -8,6 +8,8 @@ import {
   type ChunkMatch,
   type EmbeddingModelsStatus,
   type EndpointMatch,
+  FACET_LIMIT,
+  type FacetCount,
   INDEXING_STATES,
   type IndexingState,
   type IndexingStatus,
@@ -16,6 +18,7 @@ import {
   type ReindexProgress,
   type ReindexState,
   SEARCH_LIMITS,
+  type SearchFacets,
   type SearchFilters,
   type SearchRequest,
   type SearchResponse,
@@ -95,6 +98,16 @@ export class SearchRequestDoc implements SearchRequest {
   @ApiPropertyOptional({ minimum: SEARCH_LIMITS.maxEndpoints.min, maximum: SEARCH_LIMITS.maxEndpoints.max, default: SEARCH_LIMITS.maxEndpoints.default })
   maxEndpoints?: number;
   @ApiPropertyOptional({ type: SearchFiltersDoc }) filters?: SearchFiltersDoc;
+}
+
+export class FacetCountDoc implements FacetCount {
+  @ApiProperty({ example: 'checkout', description: 'The spelling most of these APIs use (values that differ only in case are one)' }) name: string;
+  @ApiProperty({ example: 3, description: 'How many indexed APIs carry it' }) apiCount: number;
+}
+
+export class SearchFacetsDoc implements SearchFacets {
+  @ApiProperty({ type: [FacetCountDoc], description: `Team names, most APIs first (up to ${FACET_LIMIT})` }) teams: FacetCountDoc[];
+  @ApiProperty({ type: [FacetCountDoc], description: `Operation tags, most APIs first (up to ${FACET_LIMIT})` }) tags: FacetCountDoc[];
 }
 
 export class EndpointDoc implements EndpointMatch {

@@ -1,15 +1,16 @@
-import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { encodeOrgList, InternalHeader, type InternalReindexRequest } from '#contracts';
+import { encodeOrgList, type InternalFacetsRequest, InternalHeader, type InternalReindexRequest } from '#contracts';
 import { requestIdOf, ServiceBusyException } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
-import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
+import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchFacetsDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
 import { AiClient, type AiResponse } from './ai-client.js';
+import { FacetsQueryDto } from './facets.dto.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 
 /**
@@ -58,6 +59,17 @@ export class AiProxyController {
     const answer = await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) });
     if (answer.status === 503 && answer.retryAfter) this.searchesRefusedUntil = Date.now() + BUSY_HOLD_MS;
     send(response, answer);
+  }
+
+  @Get('facets')
+  @ApiTags('Search')
+  @ApiOperation({ summary: 'Teams and operation tags of the org\'s indexed APIs, with how many APIs carry each: suggestions for the search filters' })
+  @ApiOkResponse({ type: SearchFacetsDoc })
+  @ApiProblems(400)
+  async facets(@CurrentCaller() caller: Caller, @Query() query: FacetsQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    assertOrgMember(caller, query.orgId);
+    const internal: InternalFacetsRequest = { orgIds: [query.orgId] };
+    send(response, await this.ai.call('POST', '/facets', { body: internal, requestId: requestIdOf(request) }));
   }
 
   @Get('indexing-status/:apiId')

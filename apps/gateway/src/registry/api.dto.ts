@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsDefined,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -113,4 +114,11 @@ export class ListApisQueryDto {
   @Min(1)
   @Max(100)
   pageSize: number = 20;
+}
+
+export class SpecQueryDto {
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: as an attachment named `<name>-<version>.<json|yaml>`' })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'download must be true or false' })
+  download?: 'true' | 'false';
 }

@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { ApiEndpointsResponse, ApiListResponse, ApiRecord } from '#contracts';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
+import { ApiBodyDto, ListApisQueryDto, SpecQueryDto } from './api.dto.js';
+import { SPEC_CONTENT_TYPE } from './registered-spec.js';
 import { RegistryService } from './registry.service.js';
 
 @ApiTags('Registry')
@@ -46,6 +48,21 @@ export class RegistryController {
   @ApiProblems(404)
   endpoints(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiEndpointsResponse> {
     return this.registry.endpoints(caller, apiId);
+  }
+
+  @Get(':apiId/spec')
+  @ApiOperation({ summary: 'The API\'s spec as it was registered: its JSON (application/json) or YAML (application/yaml) text' })
+  @ApiProduces(SPEC_CONTENT_TYPE.json, SPEC_CONTENT_TYPE.yaml)
+  @ApiOkResponse({
+    description: 'The registered text, unchanged',
+    content: { [SPEC_CONTENT_TYPE.json]: { schema: { type: 'object' } }, [SPEC_CONTENT_TYPE.yaml]: { schema: { type: 'string' } } },
+    headers: { 'Content-Disposition': { description: 'With download=true: attachment; filename="<name>-<version>.<json|yaml>"', schema: { type: 'string' } } },
+  })
+  @ApiProblems(400, 404)
+  async spec(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: SpecQueryDto, @Res() response: Response): Promise<void> {
+    const spec = await this.registry.spec(caller, apiId);
+    if (query.download === 'true') response.setHeader('Content-Disposition', `attachment; filename="${spec.fileName}"`);
+    response.type(SPEC_CONTENT_TYPE[spec.format]).send(spec.text);
   }
 
   @Put(':apiId')

@@ -12,6 +12,7 @@ import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../proxy/ai-client.js';
 import type { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
+import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
 
 const UNIQUE_VIOLATION = '23505';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -98,6 +99,11 @@ export class RegistryService {
     const read = await this.runSpecTask('operationsOf', { text: entity.spec });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The registered spec cannot be read: ${read.refused}`);
     return { items: read.operations };
+  }
+
+  /** The spec as it was registered (its JSON or YAML text), to view or download. */
+  async spec(caller: Caller, apiId: string): Promise<RegisteredSpec> {
+    return registeredSpec(await this.findVisible(caller, apiId));
   }
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {

@@ -3,6 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
+import { specInfo } from '../spec-info.js';
 
 /** Register an API (or update one: #/register?apiId=…), then watch it index. */
 export async function registerView(ctx: ViewContext): Promise<void> {
@@ -21,20 +22,48 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     replace(ctx.main, h('h1', {}, 'Register an API'), h('p', { class: 'empty' }, 'Registering needs the publisher role; your token has: ', session.claims.roles.join(', ') || 'none', '.'));
     return;
   }
+  // An update sends the whole spec again: offer the one registered now, to edit rather than retype.
+  let current: string | undefined;
+  let currentError: unknown;
+  if (existing) {
+    try {
+      current = (await ragApiClient.getSpec(session.token, existing.apiId)).text;
+    } catch (error) {
+      currentError = error;
+    }
+  }
 
   const field = (label: string, input: HTMLElement, hint?: string) => h('label', { class: 'field' }, h('span', {}, label), input, hint ? h('small', { class: 'muted' }, hint) : null);
   const name = h('input', { id: 'api-name', required: true, maxLength: 200, value: existing?.name ?? '' });
   const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: existing?.version ?? '' });
   const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
   const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
-  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, placeholder: 'Paste an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), or choose a file above' });
+  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: 'Paste an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), or choose a file above' });
+  // What the last chosen file put in Name and Version: the next file may replace it, never what a person typed.
+  const filled = { name: '', version: '' };
+  const fill = (input: HTMLInputElement, key: keyof typeof filled, value: string | undefined) => {
+    if (input.value !== '' && input.value !== filled[key]) return;
+    input.value = value ?? '';
+    filled[key] = input.value;
+  };
   const file = h('input', { id: 'api-spec-file', type: 'file', accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml', onchange: async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     spec.value = await chosen.text();
-    if (!name.value) name.value = chosen.name.replace(/\.(json|ya?ml)$/i, '');
+    const info = specInfo(spec.value);
+    fill(name, 'name', info.title ?? chosen.name.replace(/\.(json|ya?ml)$/i, ''));
+    fill(version, 'version', info.version);
   } });
-  const outcome = h('div', { id: 'register-outcome', 'aria-live': 'polite' });
+  // Below a long form: each result is brought into view and focused, so nobody misses it.
+  const outcome = h('div', { id: 'register-outcome', 'aria-live': 'polite', tabindex: -1 });
+  const showOutcome = (content: HTMLElement) => {
+    replace(outcome, content);
+    outcome.scrollIntoView({ block: 'start' });
+    outcome.focus({ preventScroll: true });
+  };
+  const specHint = !existing ? 'JSON or YAML'
+    : current !== undefined ? `the spec registered now (revision ${existing.revision}): edit it or choose a file; the update sends it whole`
+    : 'the whole spec again (JSON or YAML)';
   const submit = h('button', { type: 'submit', class: 'primary' }, existing ? 'Update' : 'Register');
 
   const form = h(
@@ -42,7 +71,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     { class: 'register-form', onsubmit: async (event: Event) => {
       event.preventDefault();
       if (existing && !spec.value.trim()) {
-        replace(outcome, errorBox(new Error('An update needs the whole spec again: paste it or choose the file.'), 'Nothing sent'));
+        showOutcome(errorBox(new Error('An update needs the whole spec again: paste it or choose the file.'), 'Nothing sent'));
         return;
       }
       const body: ApiRegistration = {
@@ -58,12 +87,16 @@ export async function registerView(ctx: ViewContext): Promise<void> {
       try {
         const record = existing ? await ragApiClient.updateApi(session.token, existing.apiId, body) : await ragApiClient.registerApi(session.token, body);
         const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
-        replace(outcome, h('div', { class: 'success' },
+        showOutcome(h('div', { class: 'success' },
           h('p', {}, `${existing ? 'Updated' : 'Registered'} `, h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`), ` in ${record.orgId}. Indexing runs in the background:`),
           status));
-        ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, record.apiId), (next) => replace(status, statusLine(next))));
+        ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, record.apiId), (next) => {
+          replace(status, statusLine(next));
+          // A longer status line must not slip below the screen of someone still reading it.
+          if (document.activeElement === outcome) outcome.scrollIntoView({ block: 'nearest' });
+        }));
       } catch (error) {
-        replace(outcome, errorBox(error, existing ? 'Update refused' : 'Registration refused'));
+        showOutcome(errorBox(error, existing ? 'Update refused' : 'Registration refused'));
       } finally {
         submit.disabled = false;
       }
@@ -73,7 +106,8 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     field('Team', team, 'optional'),
     field('Description', description, 'optional; the spec\'s own description is indexed too'),
     field('Spec file', file),
-    field('Spec', spec, existing ? 'the whole spec again (JSON or YAML)' : 'JSON or YAML'),
+    field('Spec', spec, specHint),
+    currentError ? errorBox(currentError, 'Could not load the current spec; paste it or choose the file') : null,
     h('div', { class: 'actions' }, submit),
   );
   replace(

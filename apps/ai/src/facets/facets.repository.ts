@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { FACET_LIMIT, type FacetCount, type SearchFacets } from '#contracts';
+
+/**
+ * Teams of the revisions live in the index, as search's `teamNames` filter sees them (`lower`).
+ * `mode()` names a group by its most common spelling.
+ */
+const TEAMS = `SELECT mode() WITHIN GROUP (ORDER BY p.team_name) AS name, count(*) AS "apiCount"
+  FROM platform_ai.api_indexing_status s
+  JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
+  WHERE s.org_id = ANY($1) AND NOT s.deleted AND btrim(coalesce(p.team_name, '')) <> ''
+  GROUP BY lower(p.team_name)
+  ORDER BY "apiCount" DESC, lower(p.team_name)
+  LIMIT $2`;
+
+/**
+ * Operation tags of the live chunks, as search's `tags` filter sees them: an API counts once per
+ * tag however many operations (or embedding models) carry it. Left out: a generation still being
+ * staged, and the chunks of a deleted API, which are removed after its status says so.
+ */
+const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT api_id) AS "apiCount"
+  FROM (
+    SELECT DISTINCT c.api_id, t.tag
+    FROM platform_ai.api_chunks c
+    JOIN platform_ai.api_indexing_status s ON s.api_id = c.api_id
+    CROSS JOIN LATERAL unnest(c.tags) AS t(tag)
+    WHERE c.org_id = ANY($1) AND c.level = 'L2' AND NOT s.deleted AND s.indexed_revision IS NOT NULL
+      AND (s.staging_generation IS NULL OR c.generation IS DISTINCT FROM s.staging_generation)
+      AND btrim(t.tag) <> ''
+  ) tagged
+  GROUP BY lower(tag)
+  ORDER BY "apiCount" DESC, lower(tag)
+  LIMIT $2`;
+
+/** The SQL of search facets. */
+@Injectable()
+export class FacetsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async facetsOf(orgIds: string[]): Promise<SearchFacets> {
+    const teams = await this.count(TEAMS, orgIds);
+    const tags = await this.count(TAGS, orgIds);
+    return { teams, tags };
+  }
+
+  private async count(sql: string, orgIds: string[]): Promise<FacetCount[]> {
+    const rows: { name: string; apiCount: string }[] = await this.dataSource.query(sql, [orgIds, FACET_LIMIT]);
+    // count() is a bigint, which the driver hands over as text.
+    return rows.map((row) => ({ name: row.name, apiCount: Number(row.apiCount) }));
+  }
+}

@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import request from 'supertest';
+import { readFixture } from './fixtures/fixtures.js';
+import { startStack, type TestStack, waitForStatus } from './support/stack.js';
+
+const ORG = 'acme';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const yamlFile = (title: string, version: string) => ({
+  name: 'shop.yaml',
+  mimeType: 'application/yaml',
+  buffer: Buffer.from(`openapi: 3.0.3\ninfo:\n  contact:\n    name: not the title\n  title: ${title}\n  version: ${version} # the release\npaths:\n  /orders:\n    get:\n      summary: List the orders\n      responses:\n        '200':\n          description: ok\n`),
+});
+const jsonFile = (title: string, version: string) => ({
+  name: 'parcels.json',
+  mimeType: 'application/json',
+  buffer: Buffer.from(JSON.stringify({ openapi: '3.0.3', info: { title, version }, paths: { '/parcels/{id}': { get: { summary: 'Track a parcel', responses: { 200: { description: 'ok' } } } } } }, null, 2)),
+});
+
+describe('Web UI: registering and updating, in Chromium', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let page: Page;
+  let publisher: string;
+
+  const http = () => request(stack.gateway.getHttpServer());
+  // Browser-side code as text: this project's type-check has no DOM types.
+  /** Whether the element is inside the viewport (a pixel's leeway: scroll positions are whole pixels, boxes are not). */
+  const inView = (selector: string) =>
+    page.evaluate<boolean>(`(() => {
+      const box = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight + 1;
+    })()`);
+  const focusedId = () => page.evaluate<string | undefined>('document.activeElement?.id');
+  const noHorizontalOverflow = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+  const valueIs = (id: string, test: string) => page.waitForFunction(`document.getElementById(${JSON.stringify(id)}).value${test}`);
+  const scrollToTop = () => page.evaluate('window.scrollTo(0, 0)');
+
+  beforeAll(async () => {
+    stack = await startStack();
+    publisher = await stack.token([ORG], ['publisher']);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
+    // A phone's width: the form is longer than the screen, so a result below it is out of view.
+    page = await browser.newPage({ viewport: { width: 390, height: 700 } });
+    // Signed in as the UI keeps a session (its sign-in is web-ui.e2e's): each view is opened by its route.
+    await page.addInitScript(`localStorage.setItem('api-discovery.token', ${JSON.stringify(publisher)})`);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('should fill name and version from a chosen YAML or JSON file, never over what was typed', async () => {
+    await page.goto(`${stack.url}/#/register`);
+    const file = page.locator('#api-spec-file');
+    const name = page.locator('#api-name');
+    const version = page.locator('#api-version');
+
+    await file.setInputFiles(yamlFile(`'Pet''s shop'`, '"1.0.7"'));
+    await valueIs('api-name', " !== ''");
+    expect([await name.inputValue(), await version.inputValue()]).toEqual(["Pet's shop", '1.0.7']);
+    expect(await page.locator('#api-spec').inputValue()).toContain('List the orders');
+
+    // What a file filled, the next file replaces.
+    await file.setInputFiles(jsonFile('Parcel tracking', '3.2'));
+    await valueIs('api-name', " === 'Parcel tracking'");
+    expect(await version.inputValue()).toBe('3.2');
+
+    // What a person typed, it does not.
+    await name.fill('Parcels (EU)');
+    await file.setInputFiles(yamlFile('Plain title', '2.0.0'));
+    await valueIs('api-version', " === '2.0.0'");
+    expect(await name.inputValue()).toBe('Parcels (EU)');
+  });
+
+  it('should bring the outcome into view and focus it, for a refusal and for a registration', async () => {
+    await page.goto(`${stack.url}/#/register`);
+    await page.locator('#api-name').fill('Broken');
+    await page.locator('#api-version').fill('1');
+    await page.locator('#api-spec').fill('openapi: [3.0\n  info: {');
+    await scrollToTop();
+    expect(await inView('#register-outcome')).toBe(false);
+    // Enter in the first field: submitted from the top of the form, the outcome far below.
+    await page.locator('#api-name').press('Enter');
+    await page.locator('#register-outcome .error-box').waitFor();
+    expect(await focusedId()).toBe('register-outcome');
+    expect(await inView('#register-outcome')).toBe(true);
+
+    await page.locator('#api-spec-file').setInputFiles(jsonFile('Parcel tracking', '3.2'));
+    await valueIs('api-spec', ".includes('Track a parcel')");
+    // Typed before, so the file left them alone.
+    await page.locator('#api-name').fill('Parcel tracking');
+    await page.locator('#api-version').fill('3.2');
+    await scrollToTop();
+    await page.locator('#api-name').press('Enter');
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(await focusedId()).toBe('register-outcome');
+    expect(await page.locator('#register-outcome').textContent()).toContain('Registered Parcel tracking v3.2');
+    // And stays in view while its live status changes.
+    await page.locator('#registered-status [data-status="COMPLETED"]').waitFor({ timeout: 60_000 });
+    expect(await inView('#register-outcome')).toBe(true);
+  });
+
+  it('should offer the current spec to update, and send it whole', async () => {
+    const yaml = readFixture('petstore-swagger2.yaml');
+    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Petstore', version: '1.0.7', spec: yaml });
+    expect(created.status).toBe(201);
+    const apiId = created.body.apiId as string;
+
+    await page.goto(`${stack.url}/#/register?apiId=${apiId}`);
+    await page.locator('h1', { hasText: 'Update Petstore' }).waitFor();
+    const spec = page.locator('#api-spec');
+    expect(await spec.inputValue()).toBe(yaml);
+    expect(await page.locator('.register-form').textContent()).toContain('the spec registered now (revision 1)');
+    expect(await noHorizontalOverflow()).toBe(true);
+
+    await page.locator('#api-version').fill('1.0.8');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(await focusedId()).toBe('register-outcome');
+    const record = await http().get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`);
+    expect(record.body).toMatchObject({ version: '1.0.8', revision: 2 });
+    const stored = await http().get(`/api-management/apis/${apiId}/spec`).set('authorization', `Bearer ${publisher}`).buffer(true).parse((response, done) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => done(null, text));
+    });
+    expect(stored.body).toBe(yaml);
+  });
+
+  it('should have no horizontal overflow on the register page at 390 px', async () => {
+    await page.goto(`${stack.url}/#/register`);
+    await page.locator('.register-form').waitFor();
+    expect(await page.evaluate('window.innerWidth')).toBe(390);
+    expect(await noHorizontalOverflow()).toBe(true);
+  });
+
+  it('should view the registered spec in a new tab and download it under its API\'s name', async () => {
+    const yaml = readFixture('petstore-swagger2.yaml');
+    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Pet Store', version: '2 beta', spec: yaml });
+    await waitForStatus(stack, publisher, created.body.apiId);
+    await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);
+    await page.locator('.detail-header h1').waitFor();
+    // The buttons as the detail view shows them (`specActions`), with the signed-in token.
+    await page.evaluate(`(async () => {
+      const { specActions } = await import('/js/apps/web/src/spec-actions.js');
+      const message = document.createElement('div');
+      message.id = 'spec-message';
+      document.querySelector('.detail-header').append(...specActions(localStorage.getItem('api-discovery.token'), ${JSON.stringify(created.body.apiId)}, message), message);
+    })()`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-spec').click()]);
+    expect(download.suggestedFilename()).toBe('Pet-Store-2-beta.yaml');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(yaml);
+
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.locator('#view-spec').click()]);
+    await tab.waitForURL(/^blob:/);
+    expect((await tab.locator('body').innerText()).trim()).toBe(yaml.trim());
+    await tab.close();
+    expect(await page.locator('#spec-message').textContent()).toBe('');
+  });
+});
