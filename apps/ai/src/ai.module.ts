@@ -13,6 +13,7 @@ import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
 import { IndexingModule } from './indexing/indexing.module.js';
+import { OperationsModule } from './operations/operations.module.js';
 import { SearchModule } from './search/search.module.js';
 import { StatusModule } from './status/status.module.js';
 
@@ -37,7 +38,7 @@ export class AiModule {
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
         IndexingModule.forRoot(config.role),
-        ...(config.role === 'worker' ? [] : [SearchModule, StatusModule, FacetsModule]),
+        ...(config.role === 'worker' ? [] : [SearchModule, StatusModule, FacetsModule, OperationsModule]),
       ],
       controllers: [HealthController],
       providers: [

@@ -21,6 +21,12 @@ describe('loadAiConfig', () => {
     expect(loadAiConfig({ ...env, SEARCH_CONCURRENCY: '3', SEARCH_QUEUE: '0' }).search).toMatchObject({ concurrency: 3, queue: 0 });
     expect(() => loadAiConfig({ ...env, SEARCH_CONCURRENCY: '0' })).toThrow('SEARCH_CONCURRENCY must be an integer between 1 and 1000, got "0"');
   });
+
+  it('should cut operation details at 20,000 characters of schema unless told otherwise', () => {
+    expect(loadAiConfig(env).operationDetailMaxChars).toBe(20_000);
+    expect(loadAiConfig({ ...env, OPERATION_DETAIL_MAX_CHARS: '5000' }).operationDetailMaxChars).toBe(5000);
+    expect(() => loadAiConfig({ ...env, OPERATION_DETAIL_MAX_CHARS: '10' })).toThrow('OPERATION_DETAIL_MAX_CHARS must be an integer between 1000 and 1000000, got "10"');
+  });
 });
 
 describe('loadGatewayConfig', () => {

@@ -96,6 +96,8 @@ export interface AiConfig {
   indexLimits: { maxChunks: number; maxSchemas: number; maxEmbedChars: number };
   /** What searches may cost (see `SearchAdmission` and `KeywordLimits`). */
   search: { concurrency: number; queue: number; timeoutMs: number; maxTerms: number; maxTypoWords: number };
+  /** What one operation's expanded schemas may take in an operation-detail answer; the rest is cut with a note. */
+  operationDetailMaxChars: number;
 }
 
 function redisConfig(env: Env): RedisConfig {
@@ -225,5 +227,7 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
       maxEmbedChars: int(env, 'EMBED_MAX_CHARS', 2000, 100, 100_000),
     },
     search: searchConfig(env, database.url !== undefined),
+    // About 500 lines of pretty JSON: a large request body in full, and no answer of megabytes.
+    operationDetailMaxChars: int(env, 'OPERATION_DETAIL_MAX_CHARS', 20_000, 1000, 1_000_000),
   };
 }

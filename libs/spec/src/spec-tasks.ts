@@ -1,8 +1,9 @@
-import type { ApiEndpoint } from '#contracts';
+import type { ApiEndpoint, ApiOverview } from '#contracts';
 import { type ApiFacts, type ChunkLimits, chunkSpec, type SpecChunk, specDescription } from './chunk-spec.js';
 import { loadSpec } from './load-spec.js';
 import { listOperations } from './operations.js';
-import { readSpecDocument } from './read-spec.js';
+import { apiOverview } from './operation-detail.js';
+import { readSpecDocument, type SpecDocument, type SpecFlavor } from './read-spec.js';
 import { SpecError } from './spec-error.js';
 
 /**
@@ -37,6 +38,20 @@ export function checkRegistration({ spec, maxBytes }: CheckInput): { text: strin
 /** Every operation of a registered spec (no `$ref` resolution needed). */
 export function operationsOf({ text }: { text: string }): { operations: ApiEndpoint[] } | SpecRefusal {
   return refusalOf(() => ({ operations: listOperations(readSpecDocument(text).document) }));
+}
+
+/** A stored spec read for the operation-detail routes: the document (its `$ref`s as written) and its overview. */
+export function specDocumentOf({ text }: { text: string }): ParsedSpec | SpecRefusal {
+  return refusalOf(() => {
+    const { document, flavor } = readSpecDocument(text);
+    return { document, flavor, overview: apiOverview(document, flavor) };
+  });
+}
+
+export interface ParsedSpec {
+  document: SpecDocument;
+  flavor: SpecFlavor;
+  overview: ApiOverview;
 }
 
 export interface ChunkInput {

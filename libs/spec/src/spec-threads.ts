@@ -2,13 +2,14 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { checkRegistration, chunksOf, operationsOf, SpecRefusal } from './spec-tasks.js';
+import type { checkRegistration, chunksOf, operationsOf, SpecRefusal, specDocumentOf } from './spec-tasks.js';
 
 /** Tasks a spec thread runs (see spec-tasks.ts). */
 interface Tasks {
   checkRegistration: typeof checkRegistration;
   operationsOf: typeof operationsOf;
   chunksOf: typeof chunksOf;
+  specDocumentOf: typeof specDocumentOf;
 }
 export type SpecTask = keyof Tasks;
 export type SpecTaskInput<K extends SpecTask> = Parameters<Tasks[K]>[0];

@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   type ApiEndpoint,
   type ApiEndpointsResponse,
+  type ApiOperationDetailResponse,
+  type ApiOperationsResponse,
   type ApiListResponse,
   type ApiRecord,
   type ChunkLevel,
@@ -13,6 +15,14 @@ import {
   INDEXING_STATES,
   type IndexingState,
   type IndexingStatus,
+  type JsonSchema,
+  type MediaTypeSchema,
+  type OAuthFlowInfo,
+  type OperationParameter,
+  type OperationRequestBody,
+  type OperationResponse,
+  PARAMETER_LOCATIONS,
+  type ParameterLocation,
   type Problem,
   type ReindexAccepted,
   type ReindexProgress,
@@ -23,6 +33,9 @@ import {
   type SearchRequest,
   type SearchResponse,
   type SearchResult,
+  type SecurityRequirement,
+  type SecuritySchemeInfo,
+  type ServerInfo,
 } from '#contracts';
 
 /*
@@ -77,6 +90,92 @@ export class ApiEndpointDoc implements ApiEndpoint {
 
 export class ApiEndpointsResponseDoc implements ApiEndpointsResponse {
   @ApiProperty({ type: [ApiEndpointDoc] }) items: ApiEndpointDoc[];
+}
+
+const SECURITY_REQUIREMENTS = {
+  type: 'array',
+  description: 'Any one entry lets a caller in; the schemes inside an entry apply together (an empty entry: no credentials needed)',
+  items: { type: 'array', items: { type: 'object', properties: { scheme: { type: 'string' }, scopes: { type: 'array', items: { type: 'string' } } } } },
+} as const;
+const JSON_SCHEMA = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'The schema with its $refs expanded; `{"$circular": ref}` where it contains itself, `"$truncated"` (with the reason) past OPERATION_DETAIL_MAX_CHARS',
+} as const;
+
+export class ServerDoc implements ServerInfo {
+  @ApiProperty({ example: 'https://{region}.example.com/v1' }) url: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Template variables: default, enum, description' })
+  variables?: ServerInfo['variables'];
+}
+
+export class SecuritySchemeDoc implements SecuritySchemeInfo {
+  @ApiProperty({ example: 'petstore_auth' }) name: string;
+  @ApiProperty({ example: 'oauth2', description: 'apiKey, http, oauth2, openIdConnect or mutualTLS' }) type: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ example: 'header' }) in?: string;
+  @ApiPropertyOptional({ description: 'apiKey: the header, query parameter or cookie name' }) parameterName?: string;
+  @ApiPropertyOptional({ example: 'bearer' }) scheme?: string;
+  @ApiPropertyOptional() bearerFormat?: string;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'oauth2: flow, its URLs and scopes (name, description)' })
+  flows?: OAuthFlowInfo[];
+  @ApiPropertyOptional() openIdConnectUrl?: string;
+}
+
+export class ApiOperationsDoc implements ApiOperationsResponse {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty({ description: 'The indexed revision these details come from' }) revision: number;
+  @ApiPropertyOptional({ description: "The spec's own description, as plain text" }) description?: string;
+  @ApiProperty({ type: [ServerDoc] }) servers: ServerDoc[];
+  @ApiProperty({ type: [SecuritySchemeDoc] }) securitySchemes: SecuritySchemeDoc[];
+  @ApiProperty({ ...SECURITY_REQUIREMENTS, description: `What every operation requires unless it says otherwise. ${SECURITY_REQUIREMENTS.description}` })
+  security: SecurityRequirement[];
+  @ApiProperty({ type: [ApiEndpointDoc] }) operations: ApiEndpointDoc[];
+}
+
+export class MediaTypeSchemaDoc implements MediaTypeSchema {
+  @ApiProperty({ example: 'application/json' }) mediaType: string;
+  @ApiPropertyOptional(JSON_SCHEMA) schema?: JsonSchema;
+}
+
+export class OperationParameterDoc implements OperationParameter {
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: PARAMETER_LOCATIONS }) in: ParameterLocation;
+  @ApiProperty() required: boolean;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional() deprecated?: boolean;
+  @ApiPropertyOptional(JSON_SCHEMA) schema?: JsonSchema;
+}
+
+export class OperationRequestBodyDoc implements OperationRequestBody {
+  @ApiProperty() required: boolean;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty({ type: [MediaTypeSchemaDoc] }) content: MediaTypeSchemaDoc[];
+}
+
+export class OperationResponseDoc implements OperationResponse {
+  @ApiProperty({ example: '200' }) status: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty({ type: [MediaTypeSchemaDoc] }) content: MediaTypeSchemaDoc[];
+}
+
+export class ApiOperationDetailDoc implements ApiOperationDetailResponse {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty({ description: 'The indexed revision these details come from' }) revision: number;
+  @ApiProperty({ example: 'GET' }) method: string;
+  @ApiProperty({ example: '/pet/{petId}' }) path: string;
+  @ApiPropertyOptional() operationId?: string;
+  @ApiPropertyOptional() summary?: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiPropertyOptional() deprecated?: boolean;
+  @ApiProperty({ type: [OperationParameterDoc], description: 'Path-level parameters merged in; Swagger 2.0 body and formData parameters are the requestBody' })
+  parameters: OperationParameterDoc[];
+  @ApiPropertyOptional({ type: OperationRequestBodyDoc }) requestBody?: OperationRequestBodyDoc;
+  @ApiProperty({ type: [OperationResponseDoc] }) responses: OperationResponseDoc[];
+  @ApiProperty(SECURITY_REQUIREMENTS) security: SecurityRequirement[];
+  @ApiPropertyOptional({ description: 'Some schema was cut at OPERATION_DETAIL_MAX_CHARS' }) truncated?: boolean;
 }
 
 export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {

@@ -150,7 +150,8 @@ export class AiProxyController {
   }
 }
 
-function send(response: Response, answer: AiResponse): void {
+/** The AI app's answer as it came: status, type (problem+json included), Retry-After, body. */
+export function send(response: Response, answer: AiResponse): void {
   if (answer.retryAfter) response.setHeader('Retry-After', answer.retryAfter);
   response.status(answer.status).type(answer.contentType).send(answer.body);
 }

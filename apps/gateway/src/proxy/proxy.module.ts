@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { RegistryModule } from '../registry/registry.module.js';
 import { AiClientModule } from './ai-client.module.js';
 import { AiProxyController } from './ai-proxy.controller.js';
+import { ApiOperationsController } from './api-operations.controller.js';
 
 @Module({
   imports: [RegistryModule, AiClientModule],
-  controllers: [AiProxyController],
+  controllers: [AiProxyController, ApiOperationsController],
 })
 export class ProxyModule {}

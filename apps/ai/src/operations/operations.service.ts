@@ -1,0 +1,78 @@
+import { Inject, Injectable, NotFoundException, type OnApplicationShutdown, UnprocessableEntityException } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import type { AiConfig } from '#config';
+import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
+import { ServiceBusyException } from '#http';
+import { findOperation, isRefusal, operationDetail, type ParsedSpec, SpecThreads, SpecThreadsBusyError } from '#spec';
+import { AI_CONFIG } from '../ai.constants.js';
+import { LiveSpecRepository } from './live-spec.repository.js';
+
+/** Specs kept parsed: the APIs people are looking at, a few at a time. */
+const CACHE_ENTRIES = 32;
+/** Their spec text together (a parsed document takes a few times its text). */
+const CACHE_MAX_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Operation details of an API's live indexed revision. Each revision is parsed once, on a spec
+ * thread of its own (never behind an indexing job's); an operation's schemas are then expanded
+ * from the parsed document per call, which the size limit keeps cheap.
+ */
+@Injectable()
+export class OperationsService implements OnApplicationShutdown {
+  private readonly parsed = new LRUCache<string, Promise<ParsedSpec>>({ max: CACHE_ENTRIES, maxSize: CACHE_MAX_CHARS });
+  private readonly threads: SpecThreads;
+
+  constructor(
+    @Inject(AI_CONFIG) private readonly config: AiConfig,
+    private readonly specs: LiveSpecRepository,
+  ) {
+    this.threads = new SpecThreads({ threads: 1, queue: 16, timeoutMs: config.specTimeoutMs });
+  }
+
+  async overview(apiId: string, orgIds: string[]): Promise<ApiOperationsResponse> {
+    const { revision, spec } = await this.liveSpec(apiId, orgIds);
+    return { apiId, revision, ...spec.overview };
+  }
+
+  async detail(apiId: string, orgIds: string[], selector: OperationSelector): Promise<ApiOperationDetailResponse> {
+    const { revision, spec } = await this.liveSpec(apiId, orgIds);
+    const entry = findOperation(spec.document, selector);
+    if (!entry) {
+      const named = selector.operationId !== undefined ? `operationId "${selector.operationId}"` : `${selector.method} ${selector.path}`;
+      throw new NotFoundException(`API "${apiId}" has no operation ${named} (indexed revision ${revision})`);
+    }
+    return { apiId, revision, ...operationDetail(spec.document, spec.flavor, entry, this.config.operationDetailMaxChars) };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.threads.close();
+  }
+
+  private async liveSpec(apiId: string, orgIds: string[]): Promise<{ revision: number; spec: ParsedSpec }> {
+    const live = await this.specs.liveRevision(apiId, orgIds);
+    if (!live.found) throw new NotFoundException(`API "${apiId}" not found`);
+    const revision = live.indexedRevision;
+    if (revision === null) throw new NotFoundException(`API "${apiId}" has not been indexed yet: its operations show once indexing completes`);
+    const key = `${apiId}:${revision}`;
+    let spec = this.parsed.get(key);
+    if (!spec) {
+      const text = await this.specs.specText(apiId, revision);
+      // A newer revision went live, and this one's copy was dropped, between the two reads.
+      if (text === undefined) throw new NotFoundException(`API "${apiId}" is being re-indexed; try again in a moment`);
+      spec = this.parse(text);
+      this.parsed.set(key, spec, { size: text.length || 1 });
+      // A failure is not kept: the next call tries again.
+      spec.catch(() => this.parsed.peek(key) === spec && this.parsed.delete(key));
+    }
+    return { revision, spec: await spec };
+  }
+
+  private async parse(text: string): Promise<ParsedSpec> {
+    const read = await this.threads.run('specDocumentOf', { text }).catch((error: unknown) => {
+      if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}: many specs are being read right now`, 2);
+      throw error;
+    });
+    if (isRefusal(read)) throw new UnprocessableEntityException(`The indexed spec cannot be read: ${read.refused}`);
+    return read;
+  }
+}
