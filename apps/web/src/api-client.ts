@@ -1,6 +1,8 @@
 import type {
   ApiEndpointsResponse,
   ApiListResponse,
+  ApiOperationDetailResponse,
+  ApiOperationsResponse,
   ApiRecord,
   ApiRegistration,
   AuthInfo,
@@ -101,6 +103,10 @@ export const ragApiClient = {
   },
   getApi: (token: string, apiId: string) => call<ApiRecord>('GET', `/api-management/apis/${enc(apiId)}`, token),
   getEndpoints: (token: string, apiId: string) => call<ApiEndpointsResponse>('GET', `/api-management/apis/${enc(apiId)}/endpoints`, token),
+  /** From the API's indexed spec (404 until it is indexed): description, servers, auth schemes, operations. */
+  getOperations: (token: string, apiId: string) => call<ApiOperationsResponse>('GET', `/api-management/apis/${enc(apiId)}/operations`, token),
+  getOperationDetail: (token: string, apiId: string, operation: { method: string; path: string }) =>
+    call<ApiOperationDetailResponse>('GET', `/api-management/apis/${enc(apiId)}/operations/detail?${new URLSearchParams(operation)}`, token),
   registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
   updateApi: (token: string, apiId: string, body: ApiRegistration) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}`, token, body),
   deleteApi: (token: string, apiId: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}`, token),

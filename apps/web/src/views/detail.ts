@@ -1,14 +1,17 @@
 import type { ApiEndpoint } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, methodBadge, statusLine, watchStatus } from '../components.js';
+import { errorBox, statusLine, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
+import { apiOverviewSection, operationRow } from './operations.js';
 
-/** An API: its facts, live indexing status, and every endpoint grouped by tag. */
+/** An API: its facts, live indexing status, servers and auth, and every endpoint grouped by tag, each opening to its detail. */
 export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;
   replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
   let api, endpoints: ApiEndpoint[];
+  // Best effort: an API has none until its spec is indexed.
+  const overview = ragApiClient.getOperations(session.token, apiId).catch((error: Error) => error);
   try {
     [api, { items: endpoints }] = await Promise.all([ragApiClient.getApi(session.token, apiId), ragApiClient.getEndpoints(session.token, apiId)]);
   } catch (error) {
@@ -60,15 +63,12 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
       message,
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
+    apiOverviewSection(await overview, api.description),
     h('h2', {}, `Endpoints (${endpoints.length})`),
     endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
     [...byTag].map(([tag, items]) =>
       h('section', { class: 'tag-group' },
         h('h3', {}, tag),
-        h('ul', { class: 'endpoints' }, items.map((endpoint) =>
-          h('li', { class: endpoint.deprecated ? 'deprecated' : undefined },
-            methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path),
-            endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,
-            endpoint.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null))))),
+        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint))))),
   );
 }

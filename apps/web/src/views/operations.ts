@@ -1,0 +1,146 @@
+import type {
+  ApiEndpoint,
+  ApiOperationDetailResponse,
+  ApiOperationsResponse,
+  MediaTypeSchema,
+  SecurityRequirement,
+  SecuritySchemeInfo,
+} from '../../../../libs/contracts/src/index.js';
+import { ApiError, ragApiClient } from '../api-client.js';
+import { errorBox, methodBadge } from '../components.js';
+import { h, replace } from '../dom.js';
+
+/** A value short enough to read on one line stays on one line: schemas read like the spec, not like a log. */
+const ONE_LINE_CHARS = 60;
+
+/** What the indexed spec says about the whole API: its own description, servers and how to authenticate. */
+export function apiOverviewSection(overview: ApiOperationsResponse | Error, registeredDescription?: string): HTMLElement {
+  if (overview instanceof Error) {
+    // Not indexed yet (404) is expected right after registration: the endpoints below still show.
+    return overview instanceof ApiError && overview.status === 404
+      ? h('p', { id: 'api-overview', class: 'muted' }, 'Servers, authentication and operation details show once the spec is indexed.')
+      : h('div', { id: 'api-overview' }, errorBox(overview, 'Could not load the spec\'s details'));
+  }
+  return h('section', { id: 'api-overview', class: 'api-overview' },
+    overview.description && overview.description !== registeredDescription ? h('p', { class: 'spec-description' }, overview.description) : null,
+    overview.servers.length ? [
+      h('h2', {}, 'Servers'),
+      h('ul', { class: 'servers' }, overview.servers.map((server) =>
+        h('li', {}, h('code', {}, server.url), server.description ? h('span', { class: 'muted' }, ` ${server.description}`) : null))),
+    ] : null,
+    h('h2', {}, 'Authentication'),
+    overview.securitySchemes.length
+      ? h('ul', { class: 'auth-schemes' }, overview.securitySchemes.map(schemeItem))
+      : h('p', { class: 'muted' }, 'The spec declares no authentication.'),
+  );
+}
+
+function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
+  const how =
+    scheme.type === 'apiKey' ? `API key in ${scheme.in ?? '?'} "${scheme.parameterName ?? '?'}"`
+    : scheme.type === 'http' ? `HTTP ${scheme.scheme ?? ''}${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}`
+    : scheme.type === 'openIdConnect' ? `OpenID Connect ${scheme.openIdConnectUrl ?? ''}`
+    : scheme.type;
+  return h('li', {},
+    h('strong', {}, scheme.name), ' ', h('span', { class: 'muted' }, how),
+    scheme.description ? h('div', {}, scheme.description) : null,
+    (scheme.flows ?? []).map((flow) =>
+      h('div', { class: 'oauth-flow' },
+        `OAuth 2 ${flow.flow}`, flow.authorizationUrl ? ` · authorize at ${flow.authorizationUrl}` : '', flow.tokenUrl ? ` · token at ${flow.tokenUrl}` : '',
+        flow.scopes.length ? h('ul', {}, flow.scopes.map((scope) => h('li', {}, h('code', {}, scope.name), scope.description ? ` ${scope.description}` : ''))) : null)),
+  );
+}
+
+/**
+ * An endpoint that opens to its parameters, request body, responses and security, loaded from
+ * the operation-detail route the first time it is opened.
+ */
+export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint): HTMLElement {
+  const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
+  let requested = false;
+  const details = h('details', { class: 'operation', 'data-operation': `${endpoint.method} ${endpoint.path}`, ontoggle: async () => {
+    if (!details.open || requested) return;
+    requested = true;
+    try {
+      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path })));
+    } catch (error) {
+      // Opening it again tries again.
+      requested = false;
+      replace(body, errorBox(error, 'Could not load this operation'));
+    }
+  } },
+    h('summary', {},
+      methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path),
+      endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,
+      endpoint.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
+    body,
+  );
+  return h('li', { class: endpoint.deprecated ? 'deprecated' : undefined }, details);
+}
+
+function operationBody(operation: ApiOperationDetailResponse): (HTMLElement | null)[] {
+  return [
+    operation.description ? h('p', { class: 'description' }, operation.description) : null,
+    operation.truncated ? h('p', { class: 'notice' }, 'Some schemas are too large to show in full: they are cut where it says "$truncated".') : null,
+    h('h4', {}, 'Parameters'),
+    operation.parameters.length
+      ? h('div', { class: 'table-scroll' }, h('table', { class: 'parameters' },
+          h('thead', {}, h('tr', {}, ['Name', 'In', 'Required', 'Schema', 'Description'].map((title) => h('th', {}, title)))),
+          h('tbody', {}, operation.parameters.map((parameter) =>
+            h('tr', {},
+              h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
+              h('td', {}, parameter.in),
+              h('td', {}, parameter.required ? 'yes' : 'no'),
+              h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
+              h('td', {}, parameter.description ?? '')))),
+        ))
+      : h('p', { class: 'muted' }, 'None.'),
+    h('h4', {}, 'Request body'),
+    operation.requestBody
+      ? h('div', { class: 'request-body' },
+          h('p', {}, operation.requestBody.required ? 'Required.' : 'Optional.', operation.requestBody.description ? ` ${operation.requestBody.description}` : ''),
+          mediaList(operation.requestBody.content))
+      : h('p', { class: 'muted' }, 'None.'),
+    h('h4', {}, 'Responses'),
+    h('ul', { class: 'responses' }, operation.responses.map((response) =>
+      h('li', {}, h('strong', {}, response.status), response.description ? ` ${response.description}` : '', mediaList(response.content)))),
+    h('h4', {}, 'Security'),
+    h('p', { class: 'security' }, securityText(operation.security)),
+  ];
+}
+
+function mediaList(content: MediaTypeSchema[]): HTMLElement | null {
+  if (content.length === 0) return null;
+  // Media types with the same schema (Swagger 2.0 gives all of them the same) share one block.
+  const bySchema = new Map<string, { mediaTypes: string[]; schema?: MediaTypeSchema['schema'] }>();
+  for (const { mediaType, schema } of content) {
+    const key = JSON.stringify(schema ?? null);
+    const group = bySchema.get(key) ?? { mediaTypes: [], schema };
+    group.mediaTypes.push(mediaType);
+    bySchema.set(key, group);
+  }
+  return h('div', { class: 'media-types' }, [...bySchema.values()].map(({ mediaTypes, schema }) =>
+    h('div', {}, h('code', { class: 'media-type' }, mediaTypes.join(', ')), schema ? schemaBlock(schema) : null)));
+}
+
+function schemaBlock(schema: unknown): HTMLElement {
+  return h('pre', { class: 'schema' }, compactJson(schema, ''));
+}
+
+/** JSON indented by two spaces, except that values short enough stay on one line. */
+function compactJson(value: unknown, indent: string): string {
+  const flat = JSON.stringify(value);
+  if (flat === undefined) return 'null';
+  if (flat.length <= ONE_LINE_CHARS || typeof value !== 'object' || value === null) return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((item) => inner + compactJson(item, inner)).join(',\n')}\n${indent}]`;
+  const fields = Object.entries(value).map(([key, field]) => `${inner}${JSON.stringify(key)}: ${compactJson(field, inner)}`);
+  return `{\n${fields.join(',\n')}\n${indent}}`;
+}
+
+function securityText(requirements: SecurityRequirement[]): string {
+  if (requirements.length === 0) return 'None declared.';
+  return requirements
+    .map((requirement) => (requirement.length === 0 ? 'none' : requirement.map(({ scheme, scopes }) => (scopes.length ? `${scheme} (${scopes.join(', ')})` : scheme)).join(' and ')))
+    .join(', or ');
+}
