@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode } from '#contracts';
 import { loadDirectorySpec } from './demo-catalogue.js';
+import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
       limit: { type: 'string' },
       'skip-restbench': { type: 'boolean', default: false },
       'show-misses': { type: 'boolean', default: false },
+      calibrate: { type: 'boolean', default: false },
       reindex: { type: 'boolean', default: false },
     },
   });
@@ -82,7 +84,11 @@ async function main(): Promise<void> {
   console.log(`\nPublic relevance set: ${queries.length} queries over ${corpus.length} specs (${new Date().toISOString().slice(0, 10)})`);
   console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const judged = new Map<SearchMode, JudgedCard[]>();
+  const scored = new Map<SearchMode, number[]>();
   for (const mode of modes) {
+    judged.set(mode, []);
+    scored.set(mode, []);
     const perQuery: ReturnType<typeof scoreRanking>[] = [];
     const opRecalls: number[] = [];
     const latencies: number[] = [];
@@ -93,6 +99,10 @@ async function main(): Promise<void> {
       latencies.push(performance.now() - started);
       const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
       perQuery.push(scoreRanking(ranked, query.relevant));
+      response.results.forEach((result, rank) => {
+        judged.get(mode)!.push({ queryId: query.qid, rank, evidence: result.evidence!, grade: query.relevant[ranked[rank]] ?? 0 });
+        scored.get(mode)!.push(result.relevanceScore);
+      });
       if (values['show-misses'] && perQuery.at(-1)!.success5 === 0) {
         const wanted = Object.keys(query.relevant).filter((id) => query.relevant[id] === 2);
         misses.push(`  ${query.qid} "${query.query}"\n    wanted ${wanted.join(', ')}\n    got    ${ranked.slice(0, 5).join(', ')}`);
@@ -114,11 +124,28 @@ async function main(): Promise<void> {
     );
   }
 
+  console.log('\nScore calibration: how relevanceScore separates fully relevant cards from irrelevant ones (AUC over all cards), and per match band, the cards in it and the share judged fully / at least partly relevant');
+  console.log('| set | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const mode of modes) printCalibration('public set', mode, judged.get(mode)!, scored.get(mode)!);
+  if (values.calibrate) {
+    console.log('\nCalibrations fitted on every card above (5-fold cross-validated by query: each fold scored by the fit on the others)');
+    for (const mode of modes) {
+      const features = CALIBRATION_FEATURES[mode];
+      const cards = judged.get(mode)!;
+      printCalibration('public set, cross-validated', mode, cards, crossValidated(cards, features));
+      console.log(`  ${mode}: ${JSON.stringify(fitCalibration(cards, features))}`);
+      if (mode === 'hybrid') console.log(`  hybrid, another model (words): ${JSON.stringify(fitCalibration(cards, ['relative', 'termCoverage']))}`);
+    }
+  }
+
   if (restbenchApis.size === 0) return;
   console.log('\nRestBench: gold operations among the first k endpoints of the API\'s card (maxEndpoints 10)');
   console.log('| mode | TMDB op-recall@5 | TMDB op-recall@10 | Spotify op-recall@5 | Spotify op-recall@10 |');
   console.log('|---|---|---|---|---|');
   const apiIdOf = new Map([...restbenchApis].map(([apiId, key]) => [key, apiId]));
+  const restbenchCards: JudgedCard[] = [];
+  const restbenchScores: number[] = [];
   for (const mode of modes) {
     const cells: string[] = [];
     for (const name of ['tmdb', 'spotify'] as const) {
@@ -128,6 +155,12 @@ async function main(): Promise<void> {
       for (const query of benchQueries) {
         const response = await client.search({ orgId: RESTBENCH_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 10 });
         const card = response.results.find((result) => result.apiId === apiIdOf.get(name));
+        if (mode === 'hybrid') {
+          response.results.forEach((result, rank) => {
+            restbenchCards.push({ queryId: `${name}:${query.query}`, rank, evidence: result.evidence!, grade: result.apiId === apiIdOf.get(name) ? 2 : 0 });
+            restbenchScores.push(result.relevanceScore);
+          });
+        }
         const endpoints = card?.endpoints.map((e) => `${e.method} ${e.path}`) ?? [];
         at5.push(operationRecall(endpoints, query.solution, 5));
         at10.push(operationRecall(endpoints, query.solution, 10));
@@ -136,6 +169,35 @@ async function main(): Promise<void> {
     }
     console.log(`| ${mode} | ${cells.join(' | ')} |`);
   }
+  if (restbenchCards.length === 0) return;
+  console.log('\nScore calibration on RestBench (the card of the API a query was written for is relevant, the other is not)');
+  console.log('| set | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  printCalibration('RestBench', 'hybrid', restbenchCards, restbenchScores);
+
+  // Queries written for other APIs: few of them are about films or music.
+  const strayStrong: string[] = [];
+  for (const query of queries) {
+    const [top] = (await client.search({ orgId: RESTBENCH_ORG, query: query.query, maxResults: 1 })).results;
+    if (top?.match === 'strong') strayStrong.push(`  ${query.qid} "${query.query}" → ${top.apiName} ${top.relevanceScore}`);
+  }
+  console.log(`\nThe public set's ${queries.length} queries in the RestBench org (TMDB and Spotify only): ${strayStrong.length} top cards strong`);
+  if (strayStrong.length > 0) console.log(strayStrong.join('\n'));
+}
+
+/** Evidence each mode's calibration uses (see `calibrationFor`). */
+const CALIBRATION_FEATURES: Record<SearchMode, Feature[]> = {
+  hybrid: ['relative', 'similarity', 'termCoverage'],
+  vector: ['relative', 'similarity'],
+  keyword: ['relative', 'termCoverage'],
+};
+
+function printCalibration(set: string, mode: SearchMode, cards: JudgedCard[], relevance: number[]): void {
+  const percent = (value: number) => (Number.isNaN(value) ? '–' : `${Math.round(value * 100)}%`);
+  const cells = (rows: BandRow[]) => rows.map((row) => `${row.cards} (${percent(row.full)} / ${percent(row.partial)})`);
+  const topIndexes = cards.flatMap((card, index) => (card.rank === 0 ? [index] : []));
+  const top = bandTable(topIndexes.map((index) => cards[index]), topIndexes.map((index) => relevance[index]));
+  console.log(`| ${set} | ${mode} | ${separation(cards, relevance).toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`);
 }
 
 /** One registration per corpus spec: title, version, provider as team; titles made unique. */

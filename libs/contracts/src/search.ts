@@ -36,14 +36,34 @@ export interface EndpointMatch {
   summary?: string;
 }
 
+/** How well a card answers the query: `relevanceScore` against the lines in the ranking config. */
+export const MATCH_BANDS = ['strong', 'partial', 'weak'] as const;
+export type MatchBand = (typeof MATCH_BANDS)[number];
+
+/** What a card's `relevanceScore` is computed from. */
+export interface RelevanceEvidence {
+  /** The API's fused vector and keyword evidence relative to the best API of this search, 0..1. */
+  relative: number;
+  /** Cosine similarity of the API's chunk nearest the query (absent when the query was not embedded). */
+  similarity?: number;
+  /** Share of the query's words (by rarity) that the API's text holds, 0..1 (absent in vector mode). */
+  termCoverage?: number;
+}
+
 export interface SearchResult {
   apiId: string;
   apiName: string;
   version: string;
   description?: string;
   teamName?: string;
-  /** 0..1: the API's vector and keyword evidence, each relative to the best API of this search, averaged. */
+  /**
+   * 0..1: the estimated chance that this API answers the query, calibrated on judged searches,
+   * so it means the same across queries and orgs (1 when browsing with an empty query).
+   */
   relevanceScore: number;
+  /** `relevanceScore` in words; absent when browsing with an empty query. */
+  match?: MatchBand;
+  evidence?: RelevanceEvidence;
   endpoints: EndpointMatch[];
   matchedChunks: ChunkMatch[];
 }

@@ -160,14 +160,15 @@ export class ChunkRetriever {
 
   /**
    * Keyword relevance of whole APIs: BM25 with each API's words (all its chunks) as one document,
-   * for every visible API holding a query term; `narrows` when it holds a discriminating one.
+   * for every visible API holding a query term; `narrows` when it holds a discriminating one,
+   * `lexemes`: the query terms it holds.
    */
   async apiKeywordScores(query: KeywordQuery): Promise<ApiKeywordScore[]> {
     const params = new Params();
     const org = params.add(this.scope.orgId);
     const terms = params.add(query.terms.map((term) => term.lexeme));
     const filtered = await this.filteredApis();
-    const rows: { apiId: string; score: string; narrows: boolean }[] = await this.manager.query(
+    const rows: { apiId: string; score: string; narrows: boolean; lexemes: string[] }[] = await this.manager.query(
       `WITH apis AS (
          SELECT count(*) AS n, avg(term_count) AS average_length FROM platform_ai.api_indexing_status
          WHERE org_id = ${org} AND NOT deleted AND indexed_revision IS NOT NULL
@@ -177,7 +178,8 @@ export class ChunkRetriever {
        )
        SELECT a.api_id AS "apiId",
          sum(r.idf * a.occurrences * ${BM25.k1 + 1} / (a.occurrences + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * s.term_count / apis.average_length))) AS score,
-         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
+         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows,
+         array_agg(a.lexeme) AS lexemes
        FROM platform_ai.api_terms a
        JOIN rarity r ON r.lexeme = a.lexeme
        JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
@@ -186,7 +188,7 @@ export class ChunkRetriever {
        GROUP BY a.api_id`,
       params.values,
     );
-    return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows }));
+    return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows, lexemes: row.lexemes }));
   }
 
   /** The operations of these APIs (within the filters), scored against the query. */

@@ -24,6 +24,11 @@ export interface KeywordQuery {
   namesUnknownThing: boolean;
   /** What the limits left out of the query, in words. */
   warnings: string[];
+  /**
+   * Rarity weight of the query's words that no spec of the org uses (and no typo correction
+   * found): the share of the query that no API can cover (see `termCoverage`).
+   */
+  unknownWeight: number;
 }
 
 /**
@@ -119,11 +124,13 @@ export async function buildKeywordQuery(
     ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
   ]);
   const terms: KeywordTerm[] = [];
+  let unknownWeight = 0;
   for (const word of words) {
     const known = frequency.get(word);
     const correction = corrections.get(word);
     if (known !== undefined) terms.push({ lexeme: word, weight: idf(known, chunkCount), chunkCount: known });
     else if (correction) terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), chunkCount: correction.count, correctedFrom: word });
+    else unknownWeight += idf(0, chunkCount);
   }
   if (terms.length === 0) return undefined;
 
@@ -133,6 +140,7 @@ export async function buildKeywordQuery(
     matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme),
     namesUnknownThing: words.some((word) => spelling.get(word) === 'name' && !frequency.has(word)),
     warnings,
+    unknownWeight,
   };
 }
 

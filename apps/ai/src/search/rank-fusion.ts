@@ -132,6 +132,8 @@ export interface ApiKeywordScore {
   apiId: string;
   score: number;
   narrows: boolean;
+  /** The query terms the API holds. */
+  lexemes: string[];
 }
 
 /** An API's place in the final ranking. */

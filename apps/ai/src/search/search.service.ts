@@ -3,17 +3,20 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import type { AiConfig } from '#config';
-import { SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
+import { type RelevanceEvidence, SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import { truncate } from '#spec';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
-import { buildKeywordQuery } from './keyword-query.js';
+import { buildKeywordQuery, type KeywordQuery } from './keyword-query.js';
+import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './relevance.js';
 import { SearchAdmission } from './search-admission.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
+  type ApiKeywordScore,
+  type Candidate,
   combineScores,
   EVIDENCE_CHUNKS,
   type FusedChunk,
@@ -21,6 +24,7 @@ import {
   MAX_CHUNK_SCORE,
   rankApis,
   rankEndpoints,
+  type RankedApi,
   scaleSimilarities,
   SIMILARITY_FLOOR_SPANS,
   unseenKeywordLeaders,
@@ -170,6 +174,12 @@ export class SearchService implements OnModuleInit {
       );
       const top = ranked.slice(0, maxResults);
       const topIds = top.map((api) => api.apiId);
+      const evidence = await this.evidenceOf(retriever, top, {
+        vector,
+        nearest: [...vectorList, ...unseenChunks],
+        keywords: mode !== 'vector' ? { query: keywords, apis: apiKeywords } : undefined,
+      });
+      const calibration = calibrationFor(embeddings.modelId, { similarity: Boolean(vector), coverage: mode !== 'vector' });
       // What matched in each card's API, by both signals: only the cards' chunks need keyword scores.
       const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER, topIds) : [];
       const inTop = new Set(topIds);
@@ -190,10 +200,14 @@ export class SearchService implements OnModuleInit {
           namesUnknownThing,
           namedOperations: named,
         });
+        const cardEvidence = evidence.get(api.apiId)!;
+        const relevance = calibratedRelevance(cardEvidence, calibration);
         return [
           {
             ...cardFields(card),
-            relevanceScore: round(Math.min(1, api.score)),
+            relevanceScore: round(relevance),
+            match: matchBand(relevance),
+            evidence: cardEvidence,
             endpoints: operations.slice(0, maxEndpoints).map(toEndpoint),
             matchedChunks: matchedChunks(matched.get(api.apiId) ?? [], details),
           },
@@ -207,6 +221,39 @@ export class SearchService implements OnModuleInit {
         ...(keywords?.warnings.length ? { warnings: keywords.warnings } : {}),
       };
     });
+  }
+
+  /**
+   * What each card's relevance is estimated from (see `RelevanceEvidence`): its similarity is its
+   * nearest chunk's, looked up for a card none of whose chunks the vector step saw.
+   */
+  private async evidenceOf(
+    retriever: ChunkRetriever,
+    top: RankedApi[],
+    measured: { vector?: number[]; nearest: Candidate[]; keywords?: { query?: KeywordQuery; apis: ApiKeywordScore[] } },
+  ): Promise<Map<string, RelevanceEvidence>> {
+    const similarity = new Map<string, number>();
+    const { vector } = measured;
+    if (vector) {
+      const unseen = top.filter((api) => !measured.nearest.some((chunk) => chunk.apiId === api.apiId)).map((api) => api.apiId);
+      for (const chunk of [...measured.nearest, ...(await retriever.nearestChunksOf(vector, unseen, 1))]) {
+        similarity.set(chunk.apiId, Math.max(similarity.get(chunk.apiId) ?? -1, chunk.score));
+      }
+    }
+    const held = new Map((measured.keywords?.apis ?? []).map((api) => [api.apiId, new Set(api.lexemes)]));
+    const query = measured.keywords?.query;
+    return new Map(
+      top.map((api) => [
+        api.apiId,
+        {
+          relative: round(Math.min(1, api.score)),
+          ...(vector ? { similarity: round(similarity.get(api.apiId) ?? 0) } : {}),
+          ...(measured.keywords
+            ? { termCoverage: query ? round(termCoverage(query.terms, query.unknownWeight, held.get(api.apiId) ?? new Set())) : 0 }
+            : {}),
+        },
+      ]),
+    );
   }
 
   /** Empty query: every API that passes the filters, by name, with its first operations. */

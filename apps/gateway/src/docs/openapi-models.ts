@@ -14,6 +14,9 @@ import {
   type FacetCount,
   INDEXING_STATES,
   type IndexingState,
+  MATCH_BANDS,
+  type MatchBand,
+  type RelevanceEvidence,
   type IndexingStatus,
   type JsonSchema,
   type MediaTypeSchema,
@@ -226,14 +229,28 @@ export class ChunkMatchDoc implements ChunkMatch {
   @ApiProperty() score: number;
 }
 
+export class RelevanceEvidenceDoc implements RelevanceEvidence {
+  @ApiProperty({ minimum: 0, maximum: 1, description: "The API's fused vector and keyword evidence relative to the best API of this search" }) relative: number;
+  @ApiPropertyOptional({ description: "Cosine similarity of the API's chunk nearest the query" }) similarity?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, description: "Share of the query's words (weighted by rarity) that the API's text holds" }) termCoverage?: number;
+}
+
 export class SearchResultDoc implements SearchResult {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty() apiName: string;
   @ApiProperty() version: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() teamName?: string;
-  @ApiProperty({ minimum: 0, maximum: 1, description: "The API's vector and keyword evidence, each relative to the best API of this search, averaged" })
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    description: 'The estimated chance that this API answers the query, calibrated on judged searches: the same meaning across queries and orgs (1 when browsing with an empty query)',
+  })
   relevanceScore: number;
+  @ApiPropertyOptional({ enum: MATCH_BANDS, description: '`relevanceScore` in words: strong ≥ 0.5, partial ≥ 0.2, else weak; absent when browsing' })
+  match?: MatchBand;
+  @ApiPropertyOptional({ type: RelevanceEvidenceDoc, description: 'What `relevanceScore` is computed from' })
+  evidence?: RelevanceEvidenceDoc;
   @ApiProperty({ type: [EndpointDoc], description: 'Best matching first' }) endpoints: EndpointDoc[];
   @ApiProperty({ type: [ChunkMatchDoc] }) matchedChunks: ChunkMatchDoc[];
 }

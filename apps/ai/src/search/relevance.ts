@@ -1,0 +1,40 @@
+import type { MatchBand, RelevanceEvidence } from '#contracts';
+import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
+
+/**
+ * Share of the query that the API's words cover: the rarity weights of the query's terms it
+ * holds over those of all the query's words, the ones no spec of the org uses included.
+ */
+export function termCoverage(terms: { lexeme: string; weight: number }[], unknownWeight: number, held: ReadonlySet<string>): number {
+  const total = terms.reduce((sum, term) => sum + term.weight, unknownWeight);
+  if (total <= 0) return 0;
+  return terms.reduce((sum, term) => sum + (held.has(term.lexeme) ? term.weight : 0), 0) / total;
+}
+
+/**
+ * The calibration for what a search measured: with the similarity only when the model that
+ * produced it is the one the calibration was fitted on (cosines of other models lie elsewhere).
+ */
+export function calibrationFor(modelId: string, measured: { similarity: boolean; coverage: boolean }): RelevanceCalibration {
+  const similarity = measured.similarity && RELEVANCE_CALIBRATIONS.model === modelId;
+  if (similarity && measured.coverage) return RELEVANCE_CALIBRATIONS.hybrid;
+  if (similarity) return RELEVANCE_CALIBRATIONS.vector;
+  return RELEVANCE_CALIBRATIONS.words;
+}
+
+/** Estimated chance that the card answers the query: a logistic model of the card's evidence. */
+export function calibratedRelevance(evidence: RelevanceEvidence, calibration: RelevanceCalibration): number {
+  const { intercept, weights } = calibration;
+  const z =
+    intercept +
+    (weights.relative ?? 0) * evidence.relative +
+    (weights.similarity ?? 0) * (evidence.similarity ?? 0) +
+    (weights.termCoverage ?? 0) * (evidence.termCoverage ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+export function matchBand(relevance: number): MatchBand {
+  if (relevance >= MATCH_THRESHOLDS.strong) return 'strong';
+  if (relevance >= MATCH_THRESHOLDS.partial) return 'partial';
+  return 'weak';
+}
