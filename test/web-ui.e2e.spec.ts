@@ -184,6 +184,101 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator('img, script:not([src]), svg').count()).toBe(0);
   });
 
+  it('should say when no API matches well, show the nearest ones, and label every card', async () => {
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('zzzqqq xxyyww')}`);
+    await page.locator('.card').first().waitFor();
+    expect(await page.locator('#no-strong-match').textContent()).toContain('No API matches this well');
+    const labels = await page.locator('.card .match').allTextContents();
+    expect(labels.length).toBe(await page.locator('.card').count());
+    expect(labels.every((label) => label === 'weak match')).toBe(true);
+  });
+
+  it('should show how many cards of how many, and more on request', async () => {
+    const many = Array.from({ length: 22 }, (_, index) => index);
+    for (const index of many) {
+      await register({ orgId: ORG, name: `Sensor ${index}`, version: '1', teamName: 'Climate', spec: {
+        openapi: '3.0.3', info: { title: `Sensor ${index}`, version: '1' },
+        paths: { [`/sensors/${index}/readings`]: { get: { tags: ['Readings'], summary: 'Read the temperature of a sensor', responses: { 200: { description: 'ok' } } } } },
+      } });
+    }
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('temperature readings of a sensor')}`);
+    await page.locator('.card').first().waitFor();
+    // After a search, focus is on the results' heading.
+    expect(await page.locator(':focus').getAttribute('id')).toBe('results-heading');
+    const heading = await page.locator('#results-heading').textContent();
+    const [, shown, total] = heading!.match(/Showing (\d+) of (\d+) APIs/)!.map(Number);
+    expect(shown).toBe(20);
+    expect(await page.locator('.card').count()).toBe(20);
+    expect(total).toBeGreaterThan(20);
+    await page.locator('#show-more').click();
+    await page.locator('.card').nth(20).waitFor();
+    expect(await page.locator('.card').count()).toBe(Math.min(total, 40));
+    // Focus moves to the first card the button added.
+    expect(await page.locator(':focus').getAttribute('data-api-id')).toBe(await page.locator('.card').nth(20).getAttribute('data-api-id'));
+  });
+
+  it('should suggest the org\'s teams and tags, and re-run the search when a method box changes', async () => {
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('weather')}`);
+    await page.locator('.card').first().waitFor();
+    await page.locator('#team-suggestions option').first().waitFor({ state: 'attached' });
+    const suggestions = (list: string) => page.locator(`${list} option`).evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value.toLowerCase()));
+    // "climate" and the sensors' "Climate" are one team.
+    const teams = await suggestions('#team-suggestions');
+    expect(teams).toEqual(expect.arrayContaining(['climate', 'pets']));
+    expect(teams.filter((team) => team === 'climate')).toHaveLength(1);
+    expect(await suggestions('#tag-suggestions')).toEqual(expect.arrayContaining(['forecast', 'store', 'readings']));
+    await page.locator('input[name=method][value=DELETE]').check();
+    await page.waitForURL(/methods=DELETE/);
+    await page.locator('.card').first().waitFor();
+    expect(await page.locator('.card .card-title').first().textContent()).toBe('Weather');
+    // "/" finds the box from a checkbox too.
+    await page.locator('input[name=method][value=GET]').focus();
+    await page.keyboard.press('/');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('search-input');
+  });
+
+  it('should offer a skip link to the content and a favicon', async () => {
+    await page.goto(`${stack.url}/#/search`);
+    await page.locator('#search-input').waitFor();
+    // First in the page, so first in the tab order.
+    expect(await page.evaluate('document.body.firstElementChild.textContent')).toBe('Skip to content');
+    await page.locator('.skip-link').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('app-main');
+    const icon = await request(stack.gateway.getHttpServer()).get(await page.locator('link[rel=icon]').getAttribute('href') as string);
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toContain('image/svg+xml');
+  });
+
+  it('should show a busy service as busy, not down', async () => {
+    await page.route('**/api-management/ai/search', (route) =>
+      route.fulfill({ status: 503, headers: { 'retry-after': '2', 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Too many searches at once' }) }),
+    );
+    await page.goto(`${stack.url}/#/search?q=weather`);
+    await page.locator('#results .error-box').waitFor();
+    expect(await page.locator('#results .error-box').getAttribute('data-busy')).toBe('true');
+    expect(await page.locator('#results .error-box').textContent()).toMatch(/busy, try again.*try again in 2 seconds/);
+    await page.unroute('**/api-management/ai/search');
+  });
+
+  it('should fit a 390 px phone screen on every page', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const fits = () => phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
+    await phone.goto(stack.url);
+    await phone.evaluate(`localStorage.setItem('api-discovery.token', ${JSON.stringify(publisher)})`);
+    await register({ orgId: ORG, name: 'An API whose name is far longer than a phone is wide, to see it wrap', version: '2024-01-01-preview', teamName: 'a-team-with-a-rather-long-name', spec: {
+      openapi: '3.0.3', info: { title: 'Long', version: '1' },
+      paths: { '/organizations/{organization_identifier}/repositories/{repository_identifier}/pull-requests/{pull_request_number}/review-comments': { get: { summary: 'List the review comments of a pull request', responses: { 200: { description: 'ok' } } } } },
+    } });
+    for (const hash of ['#/search', `#/search?q=${encodeURIComponent('review comments of a pull request')}`, '#/catalogue', `#/apis/${petstoreId}`, '#/register']) {
+      await phone.goto(`${stack.url}/${hash}`);
+      await phone.locator('#app-main > *').first().waitFor();
+      await phone.waitForLoadState('networkidle');
+      expect({ hash, fits: await fits() }).toEqual({ hash, fits: true });
+    }
+    await phone.close();
+  });
+
   it('should let an admin re-index the org from the catalogue and watch it complete', async () => {
     await page.goto(`${stack.url}/#/catalogue`);
     await page.locator('#reindex-org').click();

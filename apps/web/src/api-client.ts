@@ -20,7 +20,11 @@ import type {
 
 /** A failed call, with the gateway's problem details (or a stand-in when the network failed). */
 export class ApiError extends Error {
-  constructor(readonly problem: Problem) {
+  /** `retryAfterSeconds`: the server is busy, not down (a 503 or 429 with Retry-After). */
+  constructor(
+    readonly problem: Problem,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(problem.detail);
   }
 
@@ -51,6 +55,7 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
   const parsed: unknown = text ? JSON.parse(text) : undefined;
   if (!response.ok) {
     const problem = parsed as Partial<Problem> | undefined;
+    const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
     throw new ApiError({
       type: problem?.type ?? 'about:blank',
       title: problem?.title ?? response.statusText,
@@ -58,7 +63,7 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
       detail: problem?.detail ?? `The server answered ${response.status}`,
       ...(problem?.errors ? { errors: problem.errors } : {}),
       ...(problem?.instance ? { instance: problem.instance } : {}),
-    });
+    }, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
   return parsed as T;
 }

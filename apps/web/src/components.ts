@@ -21,6 +21,8 @@ export function statusLine(status: Partial<IndexingStatus> | undefined): HTMLEle
     status?.status === 'PENDING' ? h('span', { class: 'muted' }, ' waiting for a worker') : null,
     status?.status === 'IN_PROGRESS' ? h('span', { class: 'muted' }, ' parsing, chunking and embedding') : null,
     status?.status === 'FAILED' ? h('span', { class: 'error-text' }, ` ${status.error ?? 'Indexing failed'}`) : null,
+    // Indexed in part (a limit was hit): say what was left out.
+    status?.warnings?.length ? h('ul', { class: 'notice status-warnings' }, status.warnings.map((warning) => h('li', {}, warning))) : null,
     status === undefined ? h('span', { class: 'muted' }, ' status unavailable (search service down?)') : null,
   );
 }
@@ -28,17 +30,21 @@ export function statusLine(status: Partial<IndexingStatus> | undefined): HTMLEle
 /** An error box that says what went wrong and what to do. */
 export function errorBox(error: unknown, what: string): HTMLElement {
   const problem = error instanceof ApiError ? error.problem : undefined;
+  const retryAfter = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+  // Busy (told when to come back, or timed out) is not down: the same request will do later.
+  const busy = retryAfter !== undefined || problem?.status === 504;
   const hint =
     problem?.status === 401 ? 'Your sign-in is no longer valid: sign in again.'
     : problem?.status === 403 ? 'Your token does not allow this (role or org).'
-    : problem?.status === 429 ? 'Too many requests: wait a moment and retry.'
+    : problem?.status === 429 ? `Too many requests: try again in ${retryAfter ?? 'a few'} seconds.`
+    : busy ? `The service is busy: try again in ${retryAfter ?? 'a few'} second${retryAfter === 1 ? '' : 's'}.`
     : problem?.status === 503 ? 'A service behind the gateway is down; retry shortly.'
     : problem?.status === 0 ? 'Check that the server is running.'
     : undefined;
   return h(
     'div',
-    { class: 'error-box', role: 'alert' },
-    h('strong', {}, `${what}: `),
+    { class: busy ? 'error-box busy' : 'error-box', role: 'alert', 'data-busy': busy ? 'true' : undefined },
+    h('strong', {}, busy ? `${what}: busy, try again. ` : `${what}: `),
     problem?.detail ?? (error as Error)?.message ?? String(error),
     problem?.errors && problem.errors.length > 1 ? h('ul', {}, problem.errors.map((line) => h('li', {}, line))) : null,
     hint ? h('div', { class: 'hint' }, hint) : null,

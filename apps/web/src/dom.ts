@@ -11,7 +11,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
     if (value === undefined || value === false) continue;
     if (typeof value === 'function') element.addEventListener(key.replace(/^on/, '').toLowerCase(), value);
     else if (key === 'class') element.className = String(value);
-    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'tabindex') element.setAttribute(key, String(value));
+    // Attributes without a writable property of the same name (an input's `list` is read-only).
+    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'tabindex' || key === 'list') element.setAttribute(key, String(value));
     else (element as unknown as Record<string, unknown>)[key] = value;
   }
   append(element, ...children);

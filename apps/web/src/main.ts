@@ -78,7 +78,8 @@ function drawHeader(path = ''): void {
 /** `/` focuses the search box; arrow keys move between result cards; Enter on a card opens it. */
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
-  const typing = target.matches('input, textarea, select');
+  // A box that takes text; a checkbox or a button does not, so "/" still finds the search box from there.
+  const typing = target.matches('input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select');
   if (event.key === '/' && !typing) {
     event.preventDefault();
     const box = document.getElementById('search-input');
@@ -100,6 +101,13 @@ document.addEventListener('keydown', (event) => {
     navigate(`#/apis/${target.dataset.apiId}`);
   }
 });
+
+// A skip link to the content: the header's links come first in the tab order. Not an in-page
+// anchor (#app-main would be read as a route).
+document.body.prepend(h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => {
+  event.preventDefault();
+  main.focus();
+} }, 'Skip to content'));
 
 window.addEventListener('hashchange', () => void route());
 void route();

@@ -93,11 +93,15 @@ export class AiClient {
         // A registry read should not wait long for an extra.
         timeoutMs: STATUS_TIMEOUT_MS,
       });
+      // Busy or unreachable (readyz says which) is no error of this read: records go out without `indexing`.
+      if (response.status === 503 && response.retryAfter) throw new AiUnavailableError('the AI app is busy', Number(response.retryAfter) || 1);
       if (response.status !== 200) throw new Error(`status ${response.status}: ${response.body.slice(0, 200)}`);
       const statuses = JSON.parse(response.body) as ({ apiId: string } & Indexing)[];
       return new Map(statuses.map(({ apiId, ...indexing }) => [apiId, indexing]));
     } catch (error) {
-      this.logger.warn(`Indexing statuses unavailable: ${(error as Error).message}`);
+      const message = `Indexing statuses unavailable: ${(error as Error).message}`;
+      if (error instanceof AiUnavailableError) this.logger.debug(message);
+      else this.logger.warn(message);
       return new Map();
     }
   }

@@ -41,16 +41,17 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
     progress,
     total === 0
       ? h('p', { class: 'empty' }, `No API in ${session.org} yet. `, session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.')
-      : h('table', { class: 'catalogue' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'API'), h('th', {}, 'Version'), h('th', {}, 'Team'), h('th', {}, 'Status'), h('th', {}, 'Indexed'), session.can('admin') ? h('th', {}, '') : null)),
+      // On a phone the team and indexed columns give way; what is left scrolls inside its box.
+      : h('div', { class: 'table-scroll' }, h('table', { class: 'catalogue' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'API'), h('th', {}, 'Version'), h('th', { class: 'optional-column' }, 'Team'), h('th', {}, 'Status'), h('th', { class: 'optional-column' }, 'Indexed'), session.can('admin') ? h('th', {}, '') : null)),
           h('tbody', {}, items.map((api) =>
             h('tr', { 'data-api-id': api.apiId },
               h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name)),
               h('td', {}, api.version),
-              h('td', {}, api.teamName ?? ''),
+              h('td', { class: 'optional-column' }, api.teamName ?? ''),
               h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
-              h('td', { class: 'muted' }, formatDate(api.indexing?.indexedAt)),
-              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => reindex({ apiIds: [api.apiId] }) }, 'Re-index')) : null)))),
+              h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
+              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => reindex({ apiIds: [api.apiId] }) }, 'Re-index')) : null))))),
     pages > 1
       ? h('nav', { class: 'pager' },
           page > 1 ? h('a', { href: `#/catalogue?page=${page - 1}` }, '← Previous') : null,

@@ -3,6 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
+import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
 
 /** An API: its facts, live indexing status, servers and auth, and every endpoint grouped by tag, each opening to its detail. */
@@ -27,6 +28,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     'div',
     { class: 'actions' },
     session.can('publisher') ? h('a', { class: 'button', href: `#/register?apiId=${api.apiId}` }, 'Update spec') : null,
+    specActions(session.token, api.apiId, message),
     session.can('admin') ? h('button', { type: 'button', onclick: async () => {
       try {
         const run = await ragApiClient.startReindex(session.token, { apiIds: [api.apiId] });

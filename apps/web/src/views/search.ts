@@ -1,10 +1,14 @@
-import type { SearchRequest, SearchResult } from '../../../../libs/contracts/src/index.js';
+import type { MatchBand, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Cards per page of a search, and the most one search may return (SEARCH_LIMITS.maxResults). */
+const PAGE_SIZE = 20;
+const MAX_RESULTS = 50;
+const MATCH_LABELS: Record<MatchBand, string> = { strong: 'strong match', partial: 'partial match', weak: 'weak match' };
 
 /** One box, filters, and ranked API cards. The query and filters live in the URL (#/search?q=…). */
 export function searchView(ctx: ViewContext): void {
@@ -13,11 +17,15 @@ export function searchView(ctx: ViewContext): void {
     id: 'search-input', type: 'search', name: 'q', value: params.get('q') ?? '', autocomplete: 'off',
     placeholder: 'Describe what you need, e.g. "send a verification code by sms"', 'aria-label': 'Search APIs',
   });
-  const team = h('input', { id: 'filter-team', name: 'team', value: params.get('team') ?? '', placeholder: 'any team', 'aria-label': 'Team' });
-  const tags = h('input', { id: 'filter-tags', name: 'tags', value: params.get('tags') ?? '', placeholder: 'any tag (comma-separated)', 'aria-label': 'Tags' });
+  const team = h('input', { id: 'filter-team', name: 'team', value: params.get('team') ?? '', placeholder: 'any team', 'aria-label': 'Team', list: 'team-suggestions' });
+  const tags = h('input', { id: 'filter-tags', name: 'tags', value: params.get('tags') ?? '', placeholder: 'any tag (comma-separated)', 'aria-label': 'Tags', list: 'tag-suggestions' });
+  const teamSuggestions = h('datalist', { id: 'team-suggestions' });
+  const tagSuggestions = h('datalist', { id: 'tag-suggestions' });
+  void suggestFacets(ctx, teamSuggestions, tagSuggestions);
   const chosen = new Set((params.get('methods') ?? '').split(',').filter(Boolean));
+  // A method box takes effect at once, as a filter does in any search page.
   const methodBoxes = METHODS.map((method) =>
-    h('label', { class: 'method-filter' }, h('input', { type: 'checkbox', name: 'method', value: method, checked: chosen.has(method) }), method),
+    h('label', { class: 'method-filter' }, h('input', { type: 'checkbox', name: 'method', value: method, checked: chosen.has(method), onchange: () => form.requestSubmit() }), method),
   );
   const results = h('section', { id: 'results', 'aria-live': 'polite' });
 
@@ -34,7 +42,7 @@ export function searchView(ctx: ViewContext): void {
       ctx.navigate(`#/search?${next}`);
     } },
     h('div', { class: 'search-row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Search')),
-    h('div', { class: 'filters' }, h('label', {}, 'Team ', team), h('label', {}, 'Tags ', tags), h('span', { class: 'methods' }, methodBoxes)),
+    h('div', { class: 'filters' }, h('label', {}, 'Team ', team, teamSuggestions), h('label', {}, 'Tags ', tags, tagSuggestions), h('span', { class: 'methods' }, methodBoxes)),
   );
   replace(ctx.main, h('h1', { class: 'visually-hidden' }, 'Search'), form, results);
 
@@ -50,32 +58,69 @@ export function searchView(ctx: ViewContext): void {
     input.focus();
     return;
   }
-  void runSearch(ctx, results, { orgId: ctx.session.org, query, maxResults: query ? 20 : 50, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) });
+  const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
+  void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading');
 }
 
-async function runSearch(ctx: ViewContext, results: HTMLElement, request: SearchRequest): Promise<void> {
-  replace(results, h('p', { class: 'loading' }, 'Searching…'));
+/** The org's teams and tags as the filter boxes' suggestions; without them the boxes still work. */
+async function suggestFacets(ctx: ViewContext, teams: HTMLDataListElement, tags: HTMLDataListElement): Promise<void> {
   try {
-    const response = await ragApiClient.searchApis(ctx.session.token, request);
-    if (response.results.length === 0) {
-      const what = request.query ? `matches "${request.query}"${request.filters ? ' with these filters' : ''}` : 'passes these filters';
-      replace(results, h('p', { class: 'empty' }, `No API in ${request.orgId} ${what}.`, ' Try other words, fewer filters, or look through the ', h('a', { href: '#/catalogue' }, 'catalogue'), '.'));
-      return;
-    }
-    const terms = queryTerms(request.query);
-    replace(
-      results,
-      h('p', { class: 'muted summary' }, `${response.totalFound} API${response.totalFound === 1 ? '' : 's'} · ${Math.round(response.searchMs)} ms`),
-      h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms)))),
-    );
+    const facets = await ragApiClient.getFacets(ctx.session.token, ctx.session.org);
+    replace(teams, facets.teams.map((team) => h('option', { value: team.name })));
+    replace(tags, facets.tags.map((tag) => h('option', { value: tag.name })));
+  } catch {
+    // Suggestions are a convenience: a search still works without them.
+  }
+}
+
+/**
+ * Draws a search's cards: how many are shown of how many matched (with more on request), and
+ * whether any of them matches well. Focus moves to the results' heading, or after "Show more" to
+ * the first card it added.
+ */
+async function runSearch(results: HTMLElement, token: string, request: SearchRequest, shown: number, focus: 'heading' | number): Promise<void> {
+  replace(results, h('p', { class: 'loading' }, 'Searching…'));
+  let response: SearchResponse;
+  try {
+    response = await ragApiClient.searchApis(token, { ...request, maxResults: shown });
   } catch (error) {
     replace(results, errorBox(error, 'Search failed'));
+    return;
   }
+  if (response.results.length === 0) {
+    const what = request.query ? `matches "${request.query}"${request.filters ? ' with these filters' : ''}` : 'passes these filters';
+    replace(results, h('p', { class: 'empty' }, `No API in ${request.orgId} ${what}.`, ' Try other words, fewer filters, or look through the ', h('a', { href: '#/catalogue' }, 'catalogue'), '.'));
+    return;
+  }
+  const terms = queryTerms(request.query);
+  const count = response.results.length;
+  const heading = h('h2', { id: 'results-heading', class: 'results-heading', tabindex: -1 },
+    count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
+    h('span', { class: 'muted' }, ` · ${Math.round(response.searchMs)} ms`));
+  // Scores are calibrated (DESIGN: relevanceScore): none strong means nothing here fits the need well.
+  const noneStrong = request.query && !response.results.some((result) => result.match === 'strong');
+  const next = Math.min(MAX_RESULTS, response.totalFound, count + PAGE_SIZE);
+  const more = count >= response.totalFound
+    ? null
+    : next > count
+      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, token, request, next, count) }, `Show ${next - count} more`)
+      : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
+  replace(
+    results,
+    heading,
+    response.warnings?.length ? h('ul', { class: 'notice' }, response.warnings.map((warning) => h('li', {}, warning))) : null,
+    noneStrong ? h('p', { class: 'notice', id: 'no-strong-match' }, 'No API matches this well. The nearest ones are below; try other words, or ask the team that would own such an API.') : null,
+    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms)))),
+    more,
+  );
+  if (focus === 'heading') heading.focus();
+  else results.querySelectorAll<HTMLElement>('.card')[focus]?.focus();
 }
 
 function card(result: SearchResult, terms: string[]): HTMLElement {
   const percent = Math.round(result.relevanceScore * 100);
   const snippet = result.matchedChunks[0]?.snippet;
+  const label = result.match ? `${MATCH_LABELS[result.match]} (${percent}%)` : `relevance ${percent}%`;
   return h(
     'article',
     { class: 'card', tabindex: 0, 'data-api-id': result.apiId, 'aria-label': `${result.apiName} ${result.version}` },
@@ -85,7 +130,8 @@ function card(result: SearchResult, terms: string[]): HTMLElement {
       h('h2', {}, h('a', { href: `#/apis/${result.apiId}`, class: 'card-title' }, result.apiName)),
       h('span', { class: 'version' }, `v${result.version}`),
       result.teamName ? h('span', { class: 'team' }, result.teamName) : null,
-      h('span', { class: 'relevance', title: `relevance ${percent}%`, 'aria-label': `relevance ${percent} percent` }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
+      result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
+      h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
     ),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
     result.endpoints.length
