@@ -10,12 +10,21 @@ export interface JudgedCard {
   evidence: RelevanceEvidence;
   /** 2 fully relevant, 1 partially, 0 not. */
   grade: number;
+  /** How much the card counts in a fit (1 when absent). */
+  weight?: number;
 }
 
 export type Feature = 'relative' | 'similarity' | 'termCoverage';
 
-/** Ridge on the weights (not the intercept), a weak prior: keeps a fit on ~1000 cards from chasing noise. */
-const RIDGE = 1;
+/** Ridge on the weights (not the intercept): only keeps Newton's steps finite when a feature separates perfectly. */
+const RIDGE = 0.01;
+/**
+ * How much more a search of an org that holds the answer counts than one of an org that does not:
+ * the calibration assumes two searches of three have an answer in the org.
+ */
+const ANSWERED_WEIGHT = 2;
+/** Cards per search, as a search returns them by default. */
+const CARDS_PER_SEARCH = 10;
 const NEWTON_STEPS = 50;
 
 /**
@@ -31,9 +40,10 @@ export function fitCalibration(cards: JudgedCard[], features: Feature[]): Releva
     const hessian = beta.map((_, j) => beta.map((__, k) => (j === k && j > 0 ? RIDGE : 0)));
     x.forEach((row, i) => {
       const p = 1 / (1 + Math.exp(-row.reduce((sum, value, j) => sum + value * beta[j], 0)));
+      const weight = cards[i].weight ?? 1;
       row.forEach((value, j) => {
-        gradient[j] += (p - y[i]) * value;
-        row.forEach((other, k) => (hessian[j][k] += p * (1 - p) * value * other));
+        gradient[j] += weight * (p - y[i]) * value;
+        row.forEach((other, k) => (hessian[j][k] += weight * p * (1 - p) * value * other));
       });
     });
     const delta = solve(hessian, gradient);
@@ -45,15 +55,40 @@ export function fitCalibration(cards: JudgedCard[], features: Feature[]): Releva
 }
 
 /**
- * Each card's relevance as estimated by a calibration fitted without its query: the queries are
- * split into `folds` groups, each scored by the fit on the others.
+ * The cards of searches in an org that lacks the answer, simulated from searches that returned
+ * more cards than shown (`cards`, by query, best first): each search's cards judged irrelevant,
+ * its first `CARDS_PER_SEARCH` of them, with `relative` measured against the best of those. On
+ * judged searches alone the best card of every search (relative 1) is mostly relevant, and a fit
+ * learns to trust it, which is exactly wrong in an org without the answer.
  */
-export function crossValidated(cards: JudgedCard[], features: Feature[], folds = 5): number[] {
+export function withoutAnswers(cards: JudgedCard[]): JudgedCard[] {
+  const byQuery = new Map<string, JudgedCard[]>();
+  for (const card of cards) byQuery.set(card.queryId, [...(byQuery.get(card.queryId) ?? []), card]);
+  return [...byQuery.values()].flatMap((list) => {
+    const rest = list.filter((card) => card.grade === 0).slice(0, CARDS_PER_SEARCH);
+    const best = Math.max(...rest.map((card) => card.evidence.relative));
+    return rest.map((card, rank) => ({ ...card, rank, evidence: { ...card.evidence, relative: best > 0 ? card.evidence.relative / best : 0 } }));
+  });
+}
+
+/** The fit's training set: the searches as they were (weighted `ANSWERED_WEIGHT`) and without their answers. */
+export function trainingCards(cards: JudgedCard[]): JudgedCard[] {
+  return [
+    ...cards.filter((card) => card.rank < CARDS_PER_SEARCH).map((card) => ({ ...card, weight: ANSWERED_WEIGHT })),
+    ...withoutAnswers(cards).map((card) => ({ ...card, weight: 1 })),
+  ];
+}
+
+/**
+ * Each of `cards` scored by a calibration fitted on `training` without the card's query: the
+ * queries are split into `folds` groups, each scored by the fit on the others.
+ */
+export function crossValidated(cards: JudgedCard[], training: JudgedCard[], features: Feature[], folds = 5): number[] {
   const queries = [...new Set(cards.map((card) => card.queryId))];
   const foldOf = new Map(queries.map((queryId, index) => [queryId, index % folds]));
   const relevance = new Array<number>(cards.length);
   for (let fold = 0; fold < folds; fold++) {
-    const calibration = fitCalibration(cards.filter((card) => foldOf.get(card.queryId) !== fold), features);
+    const calibration = fitCalibration(training.filter((card) => foldOf.get(card.queryId) !== fold), features);
     cards.forEach((card, index) => {
       if (foldOf.get(card.queryId) === fold) relevance[index] = calibratedRelevance(card.evidence, calibration);
     });

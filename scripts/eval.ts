@@ -4,9 +4,11 @@ import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode } from '#contracts';
 import { loadDirectorySpec } from './demo-catalogue.js';
-import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation } from './calibration.js';
+import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
+import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/src/search/ranking.config.js';
+import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
 
@@ -84,11 +86,7 @@ async function main(): Promise<void> {
   console.log(`\nPublic relevance set: ${queries.length} queries over ${corpus.length} specs (${new Date().toISOString().slice(0, 10)})`);
   console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  const judged = new Map<SearchMode, JudgedCard[]>();
-  const scored = new Map<SearchMode, number[]>();
   for (const mode of modes) {
-    judged.set(mode, []);
-    scored.set(mode, []);
     const perQuery: ReturnType<typeof scoreRanking>[] = [];
     const opRecalls: number[] = [];
     const latencies: number[] = [];
@@ -99,10 +97,6 @@ async function main(): Promise<void> {
       latencies.push(performance.now() - started);
       const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
       perQuery.push(scoreRanking(ranked, query.relevant));
-      response.results.forEach((result, rank) => {
-        judged.get(mode)!.push({ queryId: query.qid, rank, evidence: result.evidence!, grade: query.relevant[ranked[rank]] ?? 0 });
-        scored.get(mode)!.push(result.relevanceScore);
-      });
       if (values['show-misses'] && perQuery.at(-1)!.success5 === 0) {
         const wanted = Object.keys(query.relevant).filter((id) => query.relevant[id] === 2);
         misses.push(`  ${query.qid} "${query.query}"\n    wanted ${wanted.join(', ')}\n    got    ${ranked.slice(0, 5).join(', ')}`);
@@ -124,20 +118,7 @@ async function main(): Promise<void> {
     );
   }
 
-  console.log('\nScore calibration: how relevanceScore separates fully relevant cards from irrelevant ones (AUC over all cards), and per match band, the cards in it and the share judged fully / at least partly relevant');
-  console.log('| set | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const mode of modes) printCalibration('public set', mode, judged.get(mode)!, scored.get(mode)!);
-  if (values.calibrate) {
-    console.log('\nCalibrations fitted on every card above (5-fold cross-validated by query: each fold scored by the fit on the others)');
-    for (const mode of modes) {
-      const features = CALIBRATION_FEATURES[mode];
-      const cards = judged.get(mode)!;
-      printCalibration('public set, cross-validated', mode, cards, crossValidated(cards, features));
-      console.log(`  ${mode}: ${JSON.stringify(fitCalibration(cards, features))}`);
-      if (mode === 'hybrid') console.log(`  hybrid, another model (words): ${JSON.stringify(fitCalibration(cards, ['relative', 'termCoverage']))}`);
-    }
-  }
+  await measureCalibration(client, queries, specOfApi, modes, values.calibrate);
 
   if (restbenchApis.size === 0) return;
   console.log('\nRestBench: gold operations among the first k endpoints of the API\'s card (maxEndpoints 10)');
@@ -171,7 +152,7 @@ async function main(): Promise<void> {
   }
   if (restbenchCards.length === 0) return;
   console.log('\nScore calibration on RestBench (the card of the API a query was written for is relevant, the other is not)');
-  console.log('| set | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
+  console.log('| cards | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   printCalibration('RestBench', 'hybrid', restbenchCards, restbenchScores);
 
@@ -185,6 +166,47 @@ async function main(): Promise<void> {
   if (strayStrong.length > 0) console.log(strayStrong.join('\n'));
 }
 
+/**
+ * How well relevanceScore separates relevant cards from the rest, in each mode: on the judged
+ * searches as they are, and as in an org without their answers (`withoutAnswers`, from searches
+ * of 50 cards). With `calibrate`, the same for calibrations fitted on these cards (cross-validated
+ * by query), and the coefficients fitted on all of them, for `ranking.config.ts`.
+ */
+async function measureCalibration(client: PlatformClient, queries: EvalQuery[], specOfApi: Map<string, string>, modes: SearchMode[], calibrate: boolean): Promise<void> {
+  console.log('\nScore calibration: AUC of relevanceScore (fully relevant against irrelevant cards), and per match band the cards in it (share judged fully relevant)');
+  console.log('| cards | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const fitted: string[] = [];
+  for (const mode of modes) {
+    const wide: JudgedCard[] = [];
+    const served: number[] = [];
+    for (const query of queries) {
+      const response = await client.search({ orgId: EVAL_ORG, query: query.query, mode, maxResults: 50, maxEndpoints: 1 });
+      response.results.forEach((result, rank) => {
+        wide.push({ queryId: query.qid, rank, evidence: result.evidence!, grade: query.relevant[specOfApi.get(result.apiId) ?? ''] ?? 0 });
+        served.push(result.relevanceScore);
+      });
+    }
+    const answered = wide.filter((card) => card.rank < 10);
+    const unanswered = withoutAnswers(wide);
+    // The calibration the stack scored with: the one that gives its scores.
+    const calibration = Object.values(RELEVANCE_CALIBRATIONS).find(
+      (candidate) => typeof candidate !== 'string' && Math.abs(calibratedRelevance(wide[0].evidence, candidate) - served[0]) < 1e-3,
+    ) as RelevanceCalibration | undefined;
+    printCalibration('judged searches', mode, answered, served.filter((_, index) => wide[index].rank < 10));
+    if (calibration) printCalibration('answers taken out', mode, unanswered, unanswered.map((card) => calibratedRelevance(card.evidence, calibration)));
+    if (!calibrate) continue;
+    const training = trainingCards(wide);
+    const features = CALIBRATION_FEATURES[mode];
+    const scores = crossValidated([...answered, ...unanswered], training, features);
+    printCalibration('judged, cross-validated fit', mode, answered, scores.slice(0, answered.length));
+    printCalibration('answers taken out, cross-validated fit', mode, unanswered, scores.slice(answered.length));
+    fitted.push(`  ${mode}: ${JSON.stringify(fitCalibration(training, features))}`);
+    if (mode === 'hybrid') fitted.push(`  words (hybrid, another model): ${JSON.stringify(fitCalibration(training, ['relative', 'termCoverage']))}`);
+  }
+  if (fitted.length > 0) console.log(`\nCalibrations fitted on all these cards (for ranking.config.ts):\n${fitted.join('\n')}`);
+}
+
 /** Evidence each mode's calibration uses (see `calibrationFor`). */
 const CALIBRATION_FEATURES: Record<SearchMode, Feature[]> = {
   hybrid: ['relative', 'similarity', 'termCoverage'],
@@ -194,10 +216,11 @@ const CALIBRATION_FEATURES: Record<SearchMode, Feature[]> = {
 
 function printCalibration(set: string, mode: SearchMode, cards: JudgedCard[], relevance: number[]): void {
   const percent = (value: number) => (Number.isNaN(value) ? '–' : `${Math.round(value * 100)}%`);
-  const cells = (rows: BandRow[]) => rows.map((row) => `${row.cards} (${percent(row.full)} / ${percent(row.partial)})`);
+  const cells = (rows: BandRow[]) => rows.map((row) => `${row.cards} (${percent(row.full)})`);
+  const auc = separation(cards, relevance);
   const topIndexes = cards.flatMap((card, index) => (card.rank === 0 ? [index] : []));
   const top = bandTable(topIndexes.map((index) => cards[index]), topIndexes.map((index) => relevance[index]));
-  console.log(`| ${set} | ${mode} | ${separation(cards, relevance).toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`);
+  console.log(`| ${set} | ${mode} | ${Number.isNaN(auc) ? '–' : auc.toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`);
 }
 
 /** One registration per corpus spec: title, version, provider as team; titles made unique. */

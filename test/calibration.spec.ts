@@ -1,4 +1,4 @@
-import { bandTable, crossValidated, fitCalibration, type JudgedCard, separation } from '../scripts/calibration.js';
+import { bandTable, crossValidated, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from '../scripts/calibration.js';
 
 /** Cards whose chance of being relevant is σ(−4 + 6·similarity), drawn with a fixed generator. */
 function syntheticCards(count: number): JudgedCard[] {
@@ -23,10 +23,28 @@ describe(fitCalibration.name, () => {
 describe(crossValidated.name, () => {
   it('should score every card by a fit that did not see its query', () => {
     const cards = syntheticCards(2000);
-    const scores = crossValidated(cards, ['similarity']);
+    const scores = crossValidated(cards, cards, ['similarity']);
     expect(scores).toHaveLength(cards.length);
     expect(scores.every((score) => score > 0 && score < 1)).toBe(true);
     expect(separation(cards, scores)).toBeGreaterThan(0.75);
+  });
+});
+
+describe(withoutAnswers.name, () => {
+  const card = (queryId: string, rank: number, relative: number, grade: number): JudgedCard => ({ queryId, rank, evidence: { relative, similarity: 0.5 }, grade });
+
+  it('should keep each search\'s irrelevant cards, ranked again and scored against the best of them', () => {
+    const cards = [card('a', 0, 1, 2), card('a', 1, 0.8, 0), card('a', 2, 0.4, 1), card('a', 3, 0.2, 0), card('b', 0, 1, 0)];
+    expect(withoutAnswers(cards)).toEqual([
+      { ...card('a', 0, 1, 0), evidence: { relative: 1, similarity: 0.5 } },
+      { ...card('a', 1, 0.25, 0), evidence: { relative: 0.25, similarity: 0.5 } },
+      card('b', 0, 1, 0),
+    ]);
+  });
+
+  it('should weigh the searches as they were above those without their answers', () => {
+    const cards = [card('a', 0, 1, 2), card('a', 1, 0.5, 0)];
+    expect(trainingCards(cards).map((c) => [c.grade, c.evidence.relative, c.weight])).toEqual([[2, 1, 2], [0, 0.5, 2], [0, 1, 1]]);
   });
 });
 

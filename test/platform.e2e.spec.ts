@@ -142,7 +142,20 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     it('should score APIs low when none of the query\'s words is in any spec', async () => {
       const response = await search({ orgId: ORG, query: 'zzzzqqqq xxyyvv' });
       expect(response.body.results.length).toBeGreaterThan(0);
-      for (const result of response.body.results) expect(result.relevanceScore).toBeLessThanOrEqual(0.5);
+      for (const result of response.body.results) expect(result).toMatchObject({ match: 'weak', evidence: { termCoverage: 0 } });
+    });
+
+    it('should call a card a strong match only when it answers the need, with the same meaning in every search', async () => {
+      const songs = await search({ orgId: ORG, query: 'add some songs to one of my playlists' });
+      expect(songs.body.results[0]).toMatchObject({ apiId: spotifyId, match: 'strong' });
+      expect(songs.body.results[0].relevanceScore).toBeGreaterThanOrEqual(0.5);
+      expect(songs.body.results[0].evidence).toEqual({ relative: 1, similarity: expect.any(Number), termCoverage: expect.any(Number) });
+
+      // Nothing in this org tracks code: the nearest cards are still shown, none of them strong.
+      const issues = await search({ orgId: ORG, query: 'open an issue on a github repository' });
+      expect(issues.body.results.length).toBeGreaterThan(0);
+      expect(issues.body.results[0].evidence.relative).toBe(1);
+      for (const result of issues.body.results) expect(result.match).not.toBe('strong');
     });
 
     it('should list every API matching the filters when the query is empty', async () => {

@@ -28,7 +28,7 @@ describe(calibrationFor.name, () => {
     const model = RELEVANCE_CALIBRATIONS.model;
     expect(calibrationFor(model, { similarity: true, coverage: true })).toBe(RELEVANCE_CALIBRATIONS.hybrid);
     expect(calibrationFor(model, { similarity: true, coverage: false })).toBe(RELEVANCE_CALIBRATIONS.vector);
-    expect(calibrationFor(model, { similarity: false, coverage: true })).toBe(RELEVANCE_CALIBRATIONS.words);
+    expect(calibrationFor(model, { similarity: false, coverage: true })).toBe(RELEVANCE_CALIBRATIONS.keyword);
     expect(calibrationFor('hash-512', { similarity: true, coverage: true })).toBe(RELEVANCE_CALIBRATIONS.words);
   });
 });

@@ -14,9 +14,12 @@ export function termCoverage(terms: { lexeme: string; weight: number }[], unknow
 /**
  * The calibration for what a search measured: with the similarity only when the model that
  * produced it is the one the calibration was fitted on (cosines of other models lie elsewhere).
+ * A vector-mode search with another model has only its relative score: the words' calibration
+ * reads its coverage as 0, so its cards are never strong.
  */
 export function calibrationFor(modelId: string, measured: { similarity: boolean; coverage: boolean }): RelevanceCalibration {
-  const similarity = measured.similarity && RELEVANCE_CALIBRATIONS.model === modelId;
+  if (!measured.similarity) return RELEVANCE_CALIBRATIONS.keyword;
+  const similarity = RELEVANCE_CALIBRATIONS.model === modelId;
   if (similarity && measured.coverage) return RELEVANCE_CALIBRATIONS.hybrid;
   if (similarity) return RELEVANCE_CALIBRATIONS.vector;
   return RELEVANCE_CALIBRATIONS.words;
