@@ -35,7 +35,8 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-async function call<T>(method: Method, path: string, token?: string, body?: unknown): Promise<T> {
+/** One request; a failure (network or not 2xx) is an `ApiError` with the gateway's problem details. */
+async function send(method: Method, path: string, token?: string, body?: unknown): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -50,11 +51,9 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
   } catch {
     throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached. Check your connection and try again.' });
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
   if (!response.ok) {
-    const problem = parsed as Partial<Problem> | undefined;
+    const text = await response.text();
+    const problem = (text.startsWith('{') ? JSON.parse(text) : undefined) as Partial<Problem> | undefined;
     const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
     throw new ApiError({
       type: problem?.type ?? 'about:blank',
@@ -65,7 +64,14 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
       ...(problem?.instance ? { instance: problem.instance } : {}),
     }, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
-  return parsed as T;
+  return response;
+}
+
+async function call<T>(method: Method, path: string, token?: string, body?: unknown): Promise<T> {
+  const response = await send(method, path, token, body);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const enc = encodeURIComponent;
@@ -77,18 +83,9 @@ export interface SpecText {
   fileName?: string;
 }
 
-/** The spec is text (JSON or YAML), not a JSON answer; a failure is a problem, as `call` reports it. */
+/** The spec is text (JSON or YAML), not a JSON answer. */
 async function specText(token: string, apiId: string, download: boolean): Promise<SpecText> {
-  let response: Response;
-  try {
-    response = await fetch(`/api-management/apis/${enc(apiId)}/spec${download ? '?download=true' : ''}`, { headers: { authorization: `Bearer ${token}` } });
-  } catch {
-    throw new ApiError({ type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached. Check your connection and try again.' });
-  }
-  if (!response.ok) {
-    const problem = (await response.json().catch(() => ({}))) as Partial<Problem>;
-    throw new ApiError({ type: problem.type ?? 'about:blank', title: problem.title ?? response.statusText, status: response.status, detail: problem.detail ?? `The server answered ${response.status}` });
-  }
+  const response = await send('GET', `/api-management/apis/${enc(apiId)}/spec${download ? '?download=true' : ''}`, token);
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
   return { text: await response.text(), contentType: response.headers.get('content-type') ?? 'text/plain', ...(fileName ? { fileName } : {}) };
 }
