@@ -219,6 +219,7 @@ describe('Web UI in Chromium', () => {
 
   it('should suggest the org\'s teams and tags, and re-run the search when a method box changes', async () => {
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('weather')}`);
+    await page.reload(); // suggestions are kept for 30 s; the sensors came since
     await page.locator('.card').first().waitFor();
     await page.locator('#team-suggestions option').first().waitFor({ state: 'attached' });
     const suggestions = (list: string) => page.locator(`${list} option`).evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value.toLowerCase()));

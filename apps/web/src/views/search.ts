@@ -1,4 +1,4 @@
-import type { MatchBand, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
+import type { MatchBand, SearchFacets, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
 import type { ViewContext } from '../context.js';
@@ -62,14 +62,24 @@ export function searchView(ctx: ViewContext): void {
   void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading');
 }
 
+/** Each org's facets, asked for at most every `FACETS_TTL_MS`: every search redraws the form. */
+const facetsByOrg = new Map<string, Promise<SearchFacets>>();
+const FACETS_TTL_MS = 30_000;
+
 /** The org's teams and tags as the filter boxes' suggestions; without them the boxes still work. */
 async function suggestFacets(ctx: ViewContext, teams: HTMLDataListElement, tags: HTMLDataListElement): Promise<void> {
+  const { org, token } = ctx.session;
+  if (!facetsByOrg.has(org)) {
+    facetsByOrg.set(org, ragApiClient.getFacets(token, org));
+    window.setTimeout(() => facetsByOrg.delete(org), FACETS_TTL_MS);
+  }
   try {
-    const facets = await ragApiClient.getFacets(ctx.session.token, ctx.session.org);
+    const facets = await facetsByOrg.get(org)!;
     replace(teams, facets.teams.map((team) => h('option', { value: team.name })));
     replace(tags, facets.tags.map((tag) => h('option', { value: tag.name })));
   } catch {
-    // Suggestions are a convenience: a search still works without them.
+    // Suggestions are a convenience: a search still works without them (and asks again next time).
+    facetsByOrg.delete(org);
   }
 }
 
