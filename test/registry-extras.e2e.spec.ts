@@ -155,7 +155,7 @@ describe('Registered specs and search facets over HTTP', () => {
       expect(deleted.status).toBe(204);
       const facets = await until(
         async () => (await getFacets(ORG)).body as { teams: { name: string }[]; tags: { name: string }[] },
-        (body) => !body.tags.some((tag) => tag.name === 'parcels'),
+        (body) => !body.tags.some((tag) => tag.name === 'parcels') && !body.teams.some((team) => team.name === 'Shipping'),
       );
       expect(facets.teams.map((team) => team.name)).toEqual(['payments']);
       expect(facets.tags.map((tag) => tag.name)).toEqual(['refunds', 'Cards', 'pet', 'store', 'user', 'wallets']);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { FACET_LIMIT, type FacetCount, type SearchFacets } from '#contracts';
 
 /**
@@ -39,15 +39,17 @@ const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT 
 export class FacetsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async facetsOf(orgIds: string[]): Promise<SearchFacets> {
-    const teams = await this.count(TEAMS, orgIds);
-    const tags = await this.count(TAGS, orgIds);
-    return { teams, tags };
+  /** Teams and tags from one snapshot, as a search reads: an API deleted meanwhile leaves both or neither. */
+  facetsOf(orgIds: string[]): Promise<SearchFacets> {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => ({
+      teams: await count(manager, TEAMS, orgIds),
+      tags: await count(manager, TAGS, orgIds),
+    }));
   }
+}
 
-  private async count(sql: string, orgIds: string[]): Promise<FacetCount[]> {
-    const rows: { name: string; apiCount: string }[] = await this.dataSource.query(sql, [orgIds, FACET_LIMIT]);
-    // count() is a bigint, which the driver hands over as text.
-    return rows.map((row) => ({ name: row.name, apiCount: Number(row.apiCount) }));
-  }
+async function count(manager: EntityManager, sql: string, orgIds: string[]): Promise<FacetCount[]> {
+  const rows: { name: string; apiCount: string }[] = await manager.query(sql, [orgIds, FACET_LIMIT]);
+  // count() is a bigint, which the driver hands over as text.
+  return rows.map((row) => ({ name: row.name, apiCount: Number(row.apiCount) }));
 }
