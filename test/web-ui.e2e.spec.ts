@@ -52,7 +52,8 @@ describe('Web UI in Chromium', () => {
 
   beforeAll(async () => {
     // hash: each search shares its words with the card it must show; ranking by meaning is platform's.
-    stack = await startStack({ env: { AUTH_DEV_LOGIN: 'true' } });
+    // The README's screenshots show the product as it ships: with its own model.
+    stack = await startStack({ env: { AUTH_DEV_LOGIN: 'true', ...(SCREENSHOTS ? { EMBEDDINGS_PROVIDER: 'local' } : {}) } });
     publisher = await stack.token([ORG], ['publisher']);
     petstoreId = await register({ orgId: ORG, name: 'Petstore', version: '1.0.7', teamName: 'pets', spec: readFixture('petstore-swagger2.yaml') });
     await register({ orgId: ORG, name: 'Weather', version: '2.0.0', teamName: 'climate', spec: weatherSpec });

@@ -119,7 +119,12 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
     results,
     heading,
     response.warnings?.length ? h('ul', { class: 'notice' }, response.warnings.map((warning) => h('li', {}, warning))) : null,
-    noneStrong ? h('p', { class: 'notice', id: 'no-strong-match' }, 'No API matches this well. The nearest ones are below; try other words, or ask the team that would own such an API.') : null,
+    noneStrong
+      ? h('p', { class: 'notice', id: 'no-strong-match' }, 'No API matches this well. ',
+          response.results[0].match === 'partial'
+            ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
+            : 'The nearest ones are below; try other words, or ask the team that would own such an API.')
+      : null,
     h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms)))),
     more,
   );
