@@ -46,7 +46,10 @@ export interface RelevanceEvidence {
   relative: number;
   /** Cosine similarity of the API's chunk nearest the query (absent when the query was not embedded). */
   similarity?: number;
-  /** Share of the query's words (by rarity) that the API's text holds, 0..1 (absent in vector mode). */
+  /**
+   * Share of the query's words (weighted by rarity) that the API's one chunk holding most of
+   * them holds, 0..1: an operation, a schema or its overview (absent in vector mode).
+   */
   termCoverage?: number;
 }
 

@@ -159,16 +159,35 @@ export class ChunkRetriever {
   }
 
   /**
+   * Per API, the most rarity weight of the query's terms that one of its chunks holds: how much
+   * of the query a single operation (or schema, or the API's overview) speaks to. A large spec
+   * holds most common words somewhere; "create", "github" and "issue" in one operation is another matter.
+   */
+  async bestChunkTermWeights(query: KeywordQuery, apiIds: string[]): Promise<Map<string, number>> {
+    if (apiIds.length === 0) return new Map();
+    const params = new Params();
+    const rows: { apiId: string; weight: number }[] = await this.manager.query(
+      `SELECT "apiId", max(weight) AS weight FROM (
+         SELECT p.api_id AS "apiId", sum(t.weight) AS weight
+         FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
+         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
+         GROUP BY p.api_id, p.chunk_id
+       ) chunks GROUP BY "apiId"`,
+      params.values,
+    );
+    return new Map(rows.map((row) => [row.apiId, Number(row.weight)]));
+  }
+
+  /**
    * Keyword relevance of whole APIs: BM25 with each API's words (all its chunks) as one document,
-   * for every visible API holding a query term; `narrows` when it holds a discriminating one,
-   * `lexemes`: the query terms it holds.
+   * for every visible API holding a query term; `narrows` when it holds a discriminating one.
    */
   async apiKeywordScores(query: KeywordQuery): Promise<ApiKeywordScore[]> {
     const params = new Params();
     const org = params.add(this.scope.orgId);
     const terms = params.add(query.terms.map((term) => term.lexeme));
     const filtered = await this.filteredApis();
-    const rows: { apiId: string; score: string; narrows: boolean; lexemes: string[] }[] = await this.manager.query(
+    const rows: { apiId: string; score: string; narrows: boolean }[] = await this.manager.query(
       `WITH apis AS (
          SELECT count(*) AS n, avg(term_count) AS average_length FROM platform_ai.api_indexing_status
          WHERE org_id = ${org} AND NOT deleted AND indexed_revision IS NOT NULL
@@ -178,8 +197,7 @@ export class ChunkRetriever {
        )
        SELECT a.api_id AS "apiId",
          sum(r.idf * a.occurrences * ${BM25.k1 + 1} / (a.occurrences + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * s.term_count / apis.average_length))) AS score,
-         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows,
-         array_agg(a.lexeme) AS lexemes
+         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
        FROM platform_ai.api_terms a
        JOIN rarity r ON r.lexeme = a.lexeme
        JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
@@ -188,7 +206,7 @@ export class ChunkRetriever {
        GROUP BY a.api_id`,
       params.values,
     );
-    return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows, lexemes: row.lexemes }));
+    return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows }));
   }
 
   /** The operations of these APIs (within the filters), scored against the query. */

@@ -52,7 +52,7 @@ describe(scaleSimilarities.name, () => {
 });
 
 describe(unseenKeywordLeaders.name, () => {
-  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows, lexemes: [] });
+  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows });
 
   it('should take the best APIs by their words that narrow, less those the nearest chunks hold', () => {
     const leaders = unseenKeywordLeaders(
@@ -80,7 +80,7 @@ describe(rankApis.name, () => {
 
 describe(fuseApis.name, () => {
   const vectorApis = rankApis(combineScores([candidate('x1', 'x', 0.9), candidate('y1', 'y', 0.85), candidate('z1', 'z', 0.1)], [], weights));
-  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows, lexemes: [] });
+  const keyword = (apiId: string, score: number, narrows = true) => ({ apiId, score, narrows });
 
   it('should rank an API that both signals like above one only the vectors like best', () => {
     const fused = fuseApis(vectorApis, [keyword('y', 8), keyword('x', 1)], weights);

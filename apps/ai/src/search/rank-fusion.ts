@@ -132,8 +132,6 @@ export interface ApiKeywordScore {
   apiId: string;
   score: number;
   narrows: boolean;
-  /** The query terms the API holds. */
-  lexemes: string[];
 }
 
 /** An API's place in the final ranking. */

@@ -14,16 +14,16 @@ export interface RelevanceCalibration {
  * answers, as in an org that lacks them (`withoutAnswers` in scripts/calibration.ts), the former
  * counting twice. Fitted on judged searches alone, the best card of any search scored high (it is
  * relevant in 58% of them), and in an org without the answer the best card was called strong in
- * 50 of 71 searches; now in 5. Per set of evidence a search measures: similarities are the model's
- * own cosines, so `hybrid` and `vector` hold for `model` alone; any other model's searches are
- * scored by the words (`words`), as keyword-mode searches are (`keyword`).
+ * 50 of 71 searches; now in 5 (cross-validated). Per set of evidence a search measures:
+ * similarities are the model's own cosines, so `hybrid` and `vector` hold for `model` alone; any
+ * other model's searches are scored by the words (`words`), as keyword-mode searches are (`keyword`).
  */
 export const RELEVANCE_CALIBRATIONS = {
   model: 'use-lite-512',
-  hybrid: { intercept: -9.548, weights: { relative: 4.494, similarity: 3.163, termCoverage: 3.758 } },
+  hybrid: { intercept: -9.735, weights: { relative: 4.074, similarity: 3.272, termCoverage: 6.252 } },
   vector: { intercept: -7.38, weights: { relative: 5.035, similarity: 1.64 } },
-  keyword: { intercept: -9.048, weights: { relative: 5.943, termCoverage: 3.361 } },
-  words: { intercept: -8.14, weights: { relative: 5.005, termCoverage: 3.821 } },
+  keyword: { intercept: -9.141, weights: { relative: 5.499, termCoverage: 5.622 } },
+  words: { intercept: -8.265, weights: { relative: 4.61, termCoverage: 6.281 } },
 } satisfies Record<string, RelevanceCalibration | string>;
 
 /**

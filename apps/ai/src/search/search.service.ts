@@ -15,7 +15,6 @@ import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './
 import { SearchAdmission } from './search-admission.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
-  type ApiKeywordScore,
   type Candidate,
   combineScores,
   EVIDENCE_CHUNKS,
@@ -177,7 +176,7 @@ export class SearchService implements OnModuleInit {
       const evidence = await this.evidenceOf(retriever, top, {
         vector,
         nearest: [...vectorList, ...unseenChunks],
-        keywords: mode !== 'vector' ? { query: keywords, apis: apiKeywords } : undefined,
+        keywords: mode !== 'vector' ? { query: keywords } : undefined,
       });
       const calibration = calibrationFor(embeddings.modelId, { similarity: Boolean(vector), coverage: mode !== 'vector' });
       // What matched in each card's API, by both signals: only the cards' chunks need keyword scores.
@@ -230,7 +229,7 @@ export class SearchService implements OnModuleInit {
   private async evidenceOf(
     retriever: ChunkRetriever,
     top: RankedApi[],
-    measured: { vector?: number[]; nearest: Candidate[]; keywords?: { query?: KeywordQuery; apis: ApiKeywordScore[] } },
+    measured: { vector?: number[]; nearest: Candidate[]; keywords?: { query?: KeywordQuery } },
   ): Promise<Map<string, RelevanceEvidence>> {
     const similarity = new Map<string, number>();
     const { vector } = measured;
@@ -240,17 +239,15 @@ export class SearchService implements OnModuleInit {
         similarity.set(chunk.apiId, Math.max(similarity.get(chunk.apiId) ?? -1, chunk.score));
       }
     }
-    const held = new Map((measured.keywords?.apis ?? []).map((api) => [api.apiId, new Set(api.lexemes)]));
     const query = measured.keywords?.query;
+    const inOneChunk = query ? await retriever.bestChunkTermWeights(query, top.map((api) => api.apiId)) : new Map<string, number>();
     return new Map(
       top.map((api) => [
         api.apiId,
         {
           relative: round(Math.min(1, api.score)),
           ...(vector ? { similarity: round(similarity.get(api.apiId) ?? 0) } : {}),
-          ...(measured.keywords
-            ? { termCoverage: query ? round(termCoverage(query.terms, query.unknownWeight, held.get(api.apiId) ?? new Set())) : 0 }
-            : {}),
+          ...(measured.keywords ? { termCoverage: query ? round(termCoverage(query.terms, query.unknownWeight, inOneChunk.get(api.apiId) ?? 0)) : 0 } : {}),
         },
       ]),
     );
