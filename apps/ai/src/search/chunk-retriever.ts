@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { ChunkLevel, SearchFilters } from '#contracts';
 import type { KeywordQuery } from './keyword-query.js';
 import type { ApiKeywordScore, Candidate, EndpointCandidate } from './rank-fusion.js';
+import { RANKING } from './ranking.config.js';
 
 /** Which chunks a search may see: one org, one embedding model, the request's filters. */
 export interface SearchScope {
@@ -35,11 +36,6 @@ export interface EndpointRow extends EndpointCandidate {
   apiId: string;
 }
 
-/**
- * BM25's term-frequency saturation and length normalisation, at API level. k1 above the usual
- * 1.2: an API document is long and repeats its domain's words (measured offline: k1 2 > 1.2).
- */
-const BM25 = { k1: 2, b: 0.75 };
 
 /** The APIs a filtered search may return, resolved once per search. */
 interface FilteredApis {
@@ -196,7 +192,7 @@ export class ChunkRetriever {
          FROM platform_ai.api_terms a, apis WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms}) GROUP BY a.lexeme, apis.n
        )
        SELECT a.api_id AS "apiId",
-         sum(r.idf * a.occurrences * ${BM25.k1 + 1} / (a.occurrences + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * s.term_count / apis.average_length))) AS score,
+         sum(r.idf * a.occurrences * ${RANKING.bm25.k1 + 1} / (a.occurrences + ${RANKING.bm25.k1} * (1 - ${RANKING.bm25.b} + ${RANKING.bm25.b} * s.term_count / apis.average_length))) AS score,
          bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
        FROM platform_ai.api_terms a
        JOIN rarity r ON r.lexeme = a.lexeme

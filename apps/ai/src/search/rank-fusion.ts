@@ -1,5 +1,6 @@
 import type { ChunkLevel } from '#contracts';
 import { withProviders } from './endpoint-dependencies.js';
+import { RANKING } from './ranking.config.js';
 import { isNamedPath, type NamedOperation } from './query-normalizer.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
@@ -30,31 +31,11 @@ export interface FusionWeights {
   keyword: number;
 }
 
-/**
- * How much a chunk of each level says about the API as a whole. A match on what the API is
- * (L1) counts more than one on an operation; a schema (L3) often matches generic field words.
- * Measured with `npm run eval` (hybrid nDCG@10 0.559 → 0.579).
- */
-const LEVEL_WEIGHTS: Record<ChunkLevel, number> = { L1: 1.3, L2: 1, L3: 0.5 };
-
-/** Weights of an API's 1st, 2nd, 3rd best chunk: more than one matching chunk is more evidence. */
-const EVIDENCE_WEIGHTS = [1, 0.35, 0.15];
-
-/** Chunks of one API that count towards its score (see `EVIDENCE_WEIGHTS`). */
-export const EVIDENCE_CHUNKS = EVIDENCE_WEIGHTS.length;
-
-/**
- * Where similarity 0 lies when vector evidence is weighed against keyword evidence: this many
- * times the nearest chunks' span (best − last) below their last. With 0 at the last, an API whose
- * best chunk just missed the nearest list counted as no match at all, and APIs of nearly equal
- * similarity were spread from 0 to 1 against the keyword scores. Measured with `npm run eval`
- * together with `unseenKeywordLeaders`: hybrid nDCG@10 0.634 → 0.653, recall@10 0.743 → 0.781
- * (within ±0.01 for 0.5–1.5 spans). Vectors alone rank better with 0 at the last (0.503, not 0.488).
- */
-export const SIMILARITY_FLOOR_SPANS = 1;
+/** Chunks of one API that count towards its score (see `RANKING.evidenceWeights`). */
+export const EVIDENCE_CHUNKS = RANKING.evidenceWeights.length;
 
 /** The best a chunk can score after fusion and its level weight. */
-export const MAX_CHUNK_SCORE = LEVEL_WEIGHTS.L1;
+export const MAX_CHUNK_SCORE = RANKING.levelWeights.L1;
 
 /**
  * Score fusion: each list's scores scaled to 0..1 (cosine similarity by its range in this
@@ -80,7 +61,7 @@ export function combineScores(vector: Candidate[], keyword: Candidate[], weights
 
 /**
  * Vector evidence for API ranking: each chunk's similarity scaled to 0..1, 1 at the nearest chunk
- * and 0 `floorSpans` of the nearest list's span below its last (see `SIMILARITY_FLOOR_SPANS`).
+ * and 0 `floorSpans` of the nearest list's span below its last (see `RANKING.similarityFloorSpans`).
  * `others` are chunks of APIs the nearest list missed, measured on the same scale.
  */
 export function scaleSimilarities(nearest: Candidate[], others: Candidate[], floorSpans: number): FusedChunk[] {
@@ -115,13 +96,13 @@ export function rankApis(fusedChunks: FusedChunk[]): ApiScore[] {
   const byApi = new Map<string, FusedChunk[]>();
   for (const chunk of fusedChunks) {
     const list = byApi.get(chunk.apiId) ?? [];
-    list.push({ ...chunk, score: chunk.score * LEVEL_WEIGHTS[chunk.level] });
+    list.push({ ...chunk, score: chunk.score * RANKING.levelWeights[chunk.level] });
     byApi.set(chunk.apiId, list);
   }
   return [...byApi.entries()]
     .map(([apiId, list]) => {
       const chunks = list.sort((a, b) => b.score - a.score);
-      const score = EVIDENCE_WEIGHTS.reduce((sum, weight, index) => sum + weight * (chunks[index]?.score ?? 0), 0);
+      const score = RANKING.evidenceWeights.reduce((sum, weight, index) => sum + weight * (chunks[index]?.score ?? 0), 0);
       return { apiId, chunks, score };
     })
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
@@ -177,28 +158,8 @@ export interface EndpointCandidate {
 }
 
 /**
- * Within one API, how much the keyword score counts against similarity when ordering its
- * operations. Operations of one API embed alike (same domain, same prefix), so the words tell
- * them apart better (RestBench op-recall@10 with rank fusion: TMDB 0.672, Spotify 0.788; with
- * this: 0.726 and 0.800).
- */
-const ENDPOINT_KEYWORD_WEIGHT = 0.75;
-
-/**
- * What the API's best and second-best search operations gain when the query names something the
- * specs never mention: acting on "Taylor Swift's newest album" starts with finding Taylor Swift.
- * Measured on RestBench, op-recall@10: TMDB 0.726 → 0.823, Spotify 0.800 → 0.838 (the same
- * within ±0.02 for gains of 0.2–0.75 and for the best one to three search operations).
- */
-const LOOKUP_BOOSTS = [0.5, 0.25];
-
-/** Above any score a match earns: an operation the query names by its path comes first, its named method before the others. */
-const NAMED_PATH_BOOST = 3;
-const NAMED_METHOD_BOOST = 1;
-
-/**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesUnknownThing`, its search operations move up (see `LOOKUP_BOOSTS`); operations
+ * API; with `namesUnknownThing`, its search operations move up (see `RANKING.endpoints`); operations
  * whose path the query names (`namedOperations`) come first. The best operations are followed by
  * those that find the identifiers they need (`withProviders`).
  */
@@ -209,8 +170,9 @@ export function rankEndpoints<T extends EndpointCandidate>(
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
   const maxKeyword = Math.max(0, ...rows.map((row) => row.keyword));
-  const vectorWeight = signals.keyword ? 1 - ENDPOINT_KEYWORD_WEIGHT : 1;
-  const keywordWeight = signals.vector ? ENDPOINT_KEYWORD_WEIGHT : 1;
+  const { keywordWeight: endpointKeywordWeight, lookupBoosts, namedPathBoost, namedMethodBoost } = RANKING.endpoints;
+  const vectorWeight = signals.keyword ? 1 - endpointKeywordWeight : 1;
+  const keywordWeight = signals.vector ? endpointKeywordWeight : 1;
   const scored = rows.map((row) => ({
     row,
     score:
@@ -219,14 +181,14 @@ export function rankEndpoints<T extends EndpointCandidate>(
   }));
   if (signals.namesUnknownThing) {
     const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => b.score - a.score);
-    LOOKUP_BOOSTS.forEach((boost, index) => {
+    lookupBoosts.forEach((boost, index) => {
       if (lookups[index]) lookups[index].score += boost;
     });
   }
   for (const entry of scored) {
     const named = signals.namedOperations?.filter((operation) => isNamedPath(entry.row.path, operation.path)) ?? [];
     if (named.length === 0) continue;
-    entry.score += NAMED_PATH_BOOST + (named.some((operation) => operation.method === entry.row.method.toUpperCase()) ? NAMED_METHOD_BOOST : 0);
+    entry.score += namedPathBoost + (named.some((operation) => operation.method === entry.row.method.toUpperCase()) ? namedMethodBoost : 0);
   }
   return withProviders(scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row));
 }

@@ -1,3 +1,63 @@
+import type { ChunkLevel } from '#contracts';
+
+/**
+ * The weights of search ranking, in one place. Each was chosen by measurement (`npm run eval`
+ * on the public relevance set, or RestBench); the note on each says what it gained.
+ */
+export const RANKING = {
+  /** Chunks each retriever contributes before fusion. */
+  candidatesPerRetriever: 300,
+  /**
+   * Keyword leaders per requested card whose vector evidence is measured exactly when the nearest
+   * chunks miss them (`nearestChunksOf`): 2 per card gained as much as 10 (measured offline:
+   * nDCG@10 the same for the top 20 and top 100), at ≈ 7 ms p50 on the public corpus.
+   */
+  unseenLeadersPerResult: 2,
+  /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
+  fusion: { vector: 0.5, keyword: 0.5 },
+  /**
+   * BM25's term-frequency saturation and length normalisation, at API level. k1 above the usual
+   * 1.2: an API document is long and repeats its domain's words (measured offline: k1 2 > 1.2).
+   */
+  bm25: { k1: 2, b: 0.75 },
+  /**
+   * How much a chunk of each level says about the API as a whole. A match on what the API is
+   * (L1) counts more than one on an operation; a schema (L3) often matches generic field words.
+   * Measured: hybrid nDCG@10 0.559 → 0.579.
+   */
+  levelWeights: { L1: 1.3, L2: 1, L3: 0.5 } satisfies Record<ChunkLevel, number>,
+  /** Weights of an API's 1st, 2nd, 3rd best chunk: more than one matching chunk is more evidence. */
+  evidenceWeights: [1, 0.35, 0.15],
+  /**
+   * Where similarity 0 lies when vector evidence is weighed against keyword evidence: this many
+   * times the nearest chunks' span (best − last) below their last. With 0 at the last, an API
+   * whose best chunk just missed the nearest list counted as no match at all, and APIs of nearly
+   * equal similarity were spread from 0 to 1 against the keyword scores. Measured together with
+   * the unseen leaders: hybrid nDCG@10 0.634 → 0.653, recall@10 0.743 → 0.781 (within ±0.01 for
+   * 0.5–1.5 spans). Vectors alone rank better with 0 at the last (0.503, not 0.488).
+   */
+  similarityFloorSpans: 1,
+  /** Ordering the operations within one card. */
+  endpoints: {
+    /**
+     * How much the keyword score counts against similarity. Operations of one API embed alike
+     * (same domain, same prefix), so the words tell them apart better (RestBench op-recall@10
+     * with rank fusion: TMDB 0.672, Spotify 0.788; with this: 0.726 and 0.800).
+     */
+    keywordWeight: 0.75,
+    /**
+     * What the API's best and second-best search operations gain when the query names something
+     * the specs never mention: acting on "Taylor Swift's newest album" starts with finding Taylor
+     * Swift. RestBench op-recall@10: TMDB 0.726 → 0.823, Spotify 0.800 → 0.838 (the same within
+     * ±0.02 for gains of 0.2–0.75 and for the best one to three search operations).
+     */
+    lookupBoosts: [0.5, 0.25],
+    /** Above any score a match earns: an operation the query names by its path comes first, its named method before the others. */
+    namedPathBoost: 3,
+    namedMethodBoost: 1,
+  },
+} as const;
+
 /**
  * A logistic model of the chance that a card answers the query, from the card's evidence (see
  * `RelevanceEvidence`). `relative` is the API's fused score against the best API of the search.

@@ -11,6 +11,7 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { englishWords } from './english-words.js';
 import { buildKeywordQuery, type KeywordQuery } from './keyword-query.js';
+import { RANKING } from './ranking.config.js';
 import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './relevance.js';
 import { SearchAdmission } from './search-admission.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
@@ -25,26 +26,15 @@ import {
   rankEndpoints,
   type RankedApi,
   scaleSimilarities,
-  SIMILARITY_FLOOR_SPANS,
   unseenKeywordLeaders,
 } from './rank-fusion.js';
 import type { SearchRequestDto } from './search.dto.js';
 
-/** Chunks each retriever contributes before fusion. */
-const CANDIDATES_PER_RETRIEVER = 300;
 const MATCHED_CHUNKS_PER_API = 3;
-/**
- * Keyword leaders per requested card whose vector evidence is measured exactly when the nearest
- * chunks miss them (`nearestChunksOf`): 2 per card gained as much as 10 (measured offline: nDCG@10
- * the same for the top 20 and top 100), at ≈ 7 ms p50 on the public corpus.
- */
-const UNSEEN_LEADERS_PER_RESULT = 2;
 const SNIPPET_CHARS = 300;
 /** Isolation of a search's transaction: every statement reads the snapshot its first one did. */
 const SNAPSHOT = 'REPEATABLE READ';
 const BROWSE_LIMIT = 1000;
-/** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
-const FUSION_WEIGHTS = { vector: 0.5, keyword: 0.5 };
 
 /** Query embeddings kept (the same question is asked again and again). */
 const QUERY_VECTOR_CACHE = 2000;
@@ -160,16 +150,16 @@ export class SearchService implements OnModuleInit {
       const retriever = new ChunkRetriever(manager, scope);
 
       const maxResults = request.maxResults ?? SEARCH_LIMITS.maxResults.default;
-      const vectorList = vector ? await retriever.vectorCandidates(vector, CANDIDATES_PER_RETRIEVER) : [];
+      const vectorList = vector ? await retriever.vectorCandidates(vector, RANKING.candidatesPerRetriever) : [];
       const apiKeywords = keywords ? await retriever.apiKeywordScores(keywords) : [];
       // APIs the words rank high but the nearest chunks missed: how near they come still counts.
-      const unseen = vector ? unseenKeywordLeaders(apiKeywords, vectorList, UNSEEN_LEADERS_PER_RESULT * maxResults) : [];
+      const unseen = vector ? unseenKeywordLeaders(apiKeywords, vectorList, RANKING.unseenLeadersPerResult * maxResults) : [];
       const unseenChunks = vector ? await retriever.nearestChunksOf(vector, unseen, EVIDENCE_CHUNKS) : [];
-      const floorSpans = keywords ? SIMILARITY_FLOOR_SPANS : 0;
+      const floorSpans = keywords ? RANKING.similarityFloorSpans : 0;
       const ranked = fuseApis(
         vector ? rankApis(scaleSimilarities(vectorList, unseenChunks, floorSpans)) : undefined,
         mode !== 'vector' ? apiKeywords : undefined,
-        FUSION_WEIGHTS,
+        RANKING.fusion,
       );
       const top = ranked.slice(0, maxResults);
       const topIds = top.map((api) => api.apiId);
@@ -180,10 +170,10 @@ export class SearchService implements OnModuleInit {
       });
       const calibration = calibrationFor(embeddings.modelId, { similarity: Boolean(vector), coverage: mode !== 'vector' });
       // What matched in each card's API, by both signals: only the cards' chunks need keyword scores.
-      const keywordList = keywords ? await retriever.keywordCandidates(keywords, CANDIDATES_PER_RETRIEVER, topIds) : [];
+      const keywordList = keywords ? await retriever.keywordCandidates(keywords, RANKING.candidatesPerRetriever, topIds) : [];
       const inTop = new Set(topIds);
       const matched = new Map(
-        rankApis(combineScores(vectorList.filter((chunk) => inTop.has(chunk.apiId)), keywordList, FUSION_WEIGHTS)).map((api) => [api.apiId, api.chunks]),
+        rankApis(combineScores(vectorList.filter((chunk) => inTop.has(chunk.apiId)), keywordList, RANKING.fusion)).map((api) => [api.apiId, api.chunks]),
       );
 
       const cards = await retriever.cards(topIds);
