@@ -59,22 +59,28 @@ export class PlatformClient {
     }
   }
 
-  /** Polls the org's APIs until none is PENDING or IN_PROGRESS, reporting progress. */
+  /**
+   * Polls the org's APIs until none is PENDING or IN_PROGRESS, reporting progress. A poll the
+   * gateway answers busy (429, 503) is skipped: indexing is what keeps it busy.
+   */
   async waitUntilIndexed(orgId: string, onProgress: (done: number, total: number, failed: number) => void, timeoutMs: number): Promise<ApiRecord[]> {
     const deadline = Date.now() + timeoutMs;
     let last = -1;
     for (;;) {
-      const items = await this.listAllApis(orgId);
+      const items = await this.listAllApis(orgId).catch((error: unknown) => {
+        if (error instanceof PlatformError && [429, 503].includes(error.problem.status)) return undefined;
+        throw error;
+      });
       // The gateway leaves `indexing` out when the AI app is too busy to answer in time: a poll
-      // without it says nothing about progress.
-      if (items.every((item) => item.indexing)) {
+      // without it says nothing about progress, as a busy one.
+      if (items?.every((item) => item.indexing)) {
         const done = items.filter((item) => ['COMPLETED', 'FAILED'].includes(item.indexing!.status)).length;
         const failed = items.filter((item) => item.indexing!.status === 'FAILED').length;
         if (done !== last) onProgress(done, items.length, failed);
         last = done;
         if (done === items.length) return items;
       }
-      if (Date.now() > deadline) throw new Error(`indexing of org "${orgId}" not finished after ${timeoutMs / 1000} s (${Math.max(last, 0)}/${items.length})`);
+      if (Date.now() > deadline) throw new Error(`indexing of org "${orgId}" not finished after ${timeoutMs / 1000} s (${Math.max(last, 0)} done)`);
       await new Promise((resolve) => setTimeout(resolve, 3000));
     }
   }

@@ -1,7 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type AiConfig, assertPortFree, assertRedisReachable, bool, dataDir, loadAiConfig, loadGatewayConfig } from '#config';
 import { DEMO_SPEC_IDS, loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient, PlatformError } from './platform-client.js';
@@ -10,7 +9,6 @@ import { startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const DEMO_ORG = 'demo';
 const SEED_WAIT_MS = 15 * 60_000;
-const BUSY_RETRY_MS = 3000;
 /** The 42 demo APIs cut into 1281 chunks (measured 2026-12-04). */
 const DEMO_CHUNKS_PER_API = 30;
 /**
@@ -79,11 +77,10 @@ Search:
 
 /** Registers the demo catalogue and waits for its indexing: false when that outlasts `SEED_WAIT_MS`. */
 async function seed(client: PlatformClient, ai: AiConfig): Promise<boolean> {
-  const deadline = Date.now() + SEED_WAIT_MS;
   console.log(`registering ${DEMO_SPEC_IDS.length} demo APIs in org "${DEMO_ORG}"…`);
   for (const id of DEMO_SPEC_IDS) {
     try {
-      await whenNotBusy(deadline, () => client.registerApi({ orgId: DEMO_ORG, ...loadDirectorySpec(id) }));
+      await client.registerApi({ orgId: DEMO_ORG, ...loadDirectorySpec(id) });
     } catch (error) {
       // 409: registered by an earlier, interrupted start.
       if (!(error instanceof PlatformError && error.problem.status === 409)) console.warn(`  ${id} not registered: ${(error as Error).message}`);
@@ -91,34 +88,14 @@ async function seed(client: PlatformClient, ai: AiConfig): Promise<boolean> {
   }
 
   console.log(`indexing the demo catalogue: ${DEMO_SPEC_IDS.length} APIs, ${indexingEstimate(ai)}; search finds each API once it is indexed…`);
-  let shown = -1;
-  const progress = (done: number, total: number, failed: number) => {
-    // A poll tried again after a busy answer reports the same count again.
-    if (done !== shown) console.log(`  indexed ${done}/${total}${failed ? ` (${failed} failed: see GET /api-management/apis)` : ''}`);
-    shown = done;
-  };
+  const progress = (done: number, total: number, failed: number) =>
+    console.log(`  indexed ${done}/${total}${failed ? ` (${failed} failed: see GET /api-management/apis)` : ''}`);
   try {
-    await whenNotBusy(deadline, () => client.waitUntilIndexed(DEMO_ORG, progress, Math.max(deadline - Date.now(), 0)));
+    await client.waitUntilIndexed(DEMO_ORG, progress, SEED_WAIT_MS);
     return true;
   } catch {
     console.log('  still indexing; it goes on in the background (see GET /api-management/apis)');
     return false;
-  }
-}
-
-/**
- * `call`, tried again while the gateway answers 429 or 503 until `deadline`: the AI app busy
- * indexing, or an app still catching up, is something to wait for, not an error to print.
- */
-async function whenNotBusy<T>(deadline: number, call: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      const busy = error instanceof PlatformError && [429, 503].includes(error.problem.status);
-      if (!busy || Date.now() + BUSY_RETRY_MS > deadline) throw error;
-      await sleep(BUSY_RETRY_MS);
-    }
   }
 }
 
