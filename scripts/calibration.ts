@@ -1,4 +1,4 @@
-import type { MatchBand, RelevanceEvidence } from '#contracts';
+import { MATCH_BANDS, type MatchBand, type RelevanceEvidence } from '#contracts';
 import type { RelevanceCalibration } from '../apps/ai/src/search/ranking.config.js';
 import { calibratedRelevance, matchBand } from '../apps/ai/src/search/relevance.js';
 
@@ -121,7 +121,7 @@ export function bandTable(cards: JudgedCard[], relevance: number[]): BandRow[] {
     const band = matchBand(relevance[index]);
     rows.set(band, [...(rows.get(band) ?? []), card]);
   });
-  return (['strong', 'partial', 'weak'] as const).map((band) => {
+  return MATCH_BANDS.map((band) => {
     const inBand = rows.get(band) ?? [];
     const share = (test: (card: JudgedCard) => boolean) => (inBand.length > 0 ? inBand.filter(test).length / inBand.length : Number.NaN);
     return { band, cards: inBand.length, full: share((card) => card.grade === 2), partial: share((card) => card.grade >= 1) };

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
+import type { Response as HttpResponse } from 'express';
 import type { GatewayConfig } from '#config';
 import { InternalHeader, type ApiRecord, type IndexState } from '#contracts';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -105,4 +106,10 @@ export class AiClient {
       return new Map();
     }
   }
+}
+
+/** The AI app's answer as it came: status, type (problem+json included), Retry-After, body. */
+export function send(response: HttpResponse, answer: AiResponse): void {
+  if (answer.retryAfter) response.setHeader('Retry-After', answer.retryAfter);
+  response.status(answer.status).type(answer.contentType).send(answer.body);
 }

@@ -9,7 +9,7 @@ import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchFacetsDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
-import { AiClient, type AiResponse } from './ai-client.js';
+import { AiClient, send } from './ai-client.js';
 import { FacetsQueryDto } from './facets.dto.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 
@@ -148,10 +148,4 @@ export class AiProxyController {
     });
     send(response, answer);
   }
-}
-
-/** The AI app's answer as it came: status, type (problem+json included), Retry-After, body. */
-export function send(response: Response, answer: AiResponse): void {
-  if (answer.retryAfter) response.setHeader('Retry-After', answer.retryAfter);
-  response.status(answer.status).type(answer.contentType).send(answer.body);
 }

@@ -7,8 +7,7 @@ import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiOperationDetailDoc, ApiOperationsDoc } from '../docs/openapi-models.js';
 import { RegistryService } from '../registry/registry.service.js';
-import { AiClient } from './ai-client.js';
-import { send } from './ai-proxy.controller.js';
+import { AiClient, send } from './ai-client.js';
 
 /**
  * `/api-management/apis/:apiId/operations/**`: what an API's live indexed spec says about its
