@@ -20,10 +20,15 @@ export function readSpecDocument(input: unknown): { document: SpecDocument; flav
   return { document, flavor };
 }
 
+/** A spec text read as JSON (it must parse as JSON) rather than YAML: it opens with `{` or `[`. */
+export function isJsonText(text: string): boolean {
+  return /^\s*[{[]/.test(text);
+}
+
 function parseText(text: string): unknown {
   const trimmed = text.trim();
   if (!trimmed) throw new SpecError('The spec is empty');
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (isJsonText(trimmed)) {
     try {
       return JSON.parse(trimmed);
     } catch (error) {

@@ -1,3 +1,5 @@
+import { isJsonText } from '#spec';
+
 export type SpecTextFormat = 'json' | 'yaml';
 
 /** A registered spec as the registry serves it back: the text it was sent as. */
@@ -11,11 +13,11 @@ export interface RegisteredSpec {
 export const SPEC_CONTENT_TYPE: Record<SpecTextFormat, string> = { json: 'application/json', yaml: 'application/yaml' };
 
 /**
- * JSON or YAML, told apart as registration did (`readSpecDocument`): a text that opens with `{`
- * or `[` had to parse as JSON to be accepted, so no parsing (seconds for a large spec) is needed.
+ * JSON or YAML, told apart as registration did (`isJsonText`): a text read as JSON had to parse
+ * as JSON to be accepted, so no parsing (seconds for a large spec) is needed.
  */
 export function specTextFormat(text: string): SpecTextFormat {
-  return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
+  return isJsonText(text) ? 'json' : 'yaml';
 }
 
 export function registeredSpec(api: { name: string; version: string; spec: string }): RegisteredSpec {
