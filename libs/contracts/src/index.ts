@@ -1,4 +1,5 @@
 export * from './api-events.js';
+export * from './api-model.js';
 export * from './auth.js';
 export * from './facets.js';
 export * from './api-record.js';

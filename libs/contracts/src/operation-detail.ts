@@ -13,6 +13,8 @@ export const SCHEMA_MARKERS = { circular: '$circular', truncated: '$truncated' }
 /** Where a parameter goes; Swagger 2.0 `body` and `formData` parameters become the request body. */
 export const PARAMETER_LOCATIONS = ['path', 'query', 'header', 'cookie'] as const;
 export type ParameterLocation = (typeof PARAMETER_LOCATIONS)[number];
+/** Where an input goes: an HTTP location, or a GraphQL field's `argument`. */
+export type InputLocation = ParameterLocation | 'argument';
 
 /** A base URL, possibly a template (`https://{region}.example.com/v1`) with its variables. */
 export interface ServerInfo {
@@ -52,7 +54,7 @@ export type SecurityRequirement = { scheme: string; scopes: string[] }[];
 
 export interface OperationParameter {
   name: string;
-  in: ParameterLocation;
+  in: InputLocation;
   required: boolean;
   description?: string;
   deprecated?: boolean;
@@ -98,6 +100,10 @@ export interface OperationDetail {
 
 /** An API at a glance, from its live indexed spec: how to reach it and what it offers. */
 export interface ApiOverview {
+  /** Which kind of API (`openapi`, `asyncapi`, `graphql`, `grpc`): how to read its operations' method and path. */
+  kind: string;
+  /** The document's own format and version: `OpenAPI 3.0.3`, `AsyncAPI 2.6.0`, `GraphQL SDL`, `proto3`. */
+  format: string;
   /** The spec's own description, as plain text. */
   description?: string;
   servers: ServerInfo[];

@@ -1,0 +1,43 @@
+import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
+import type { SpecSource } from './spec-source.js';
+
+/**
+ * A spec format as a plugin: it recognises its documents, checks them, and reads them into the
+ * format-neutral `ApiModel` that indexing and search consume, plus the overview and operation
+ * details that the detail routes show. Every method runs on a spec thread (`SpecThreads`), never
+ * on a thread that answers requests, and must keep to the same safety limits as OpenAPI: no
+ * file or network access (a spec is untrusted input), bounded nesting and size (`SPEC_LIMITS`),
+ * and a `SpecError` with a reason its publisher can act on for anything it refuses.
+ *
+ * A format is a Nest provider listed in `SpecFormatsModule` (collected through `SPEC_FORMATS`),
+ * and its module's default export is its class: spec threads run outside Nest and load it by
+ * `moduleUrl`.
+ */
+export interface SpecFormat<Document = unknown> {
+  /** Its name, also the API's `kind` on cards and in `kinds` filters, and `format` in a registration: `openapi`. */
+  readonly kind: string;
+  /** For people, in docs and errors: `OpenAPI 2.0, 3.0 and 3.1`. */
+  readonly label: string;
+  /** What a document of this format has that others lack, for the "not recognised" error: `an "openapi" or "swagger" field`. */
+  readonly signature: string;
+  /** This plugin's module (`import.meta.url`), which spec threads import. */
+  readonly moduleUrl: string;
+  /** Whether the source looks like this format (cheap; no validation). Formats are asked in `SpecFormatsModule` order. */
+  detect(source: SpecSource): boolean;
+  /** Parses and checks within `SPEC_LIMITS`, throwing a `SpecError` that names the problem (a 422). Used at registration. */
+  read(source: SpecSource): ReadSpec<Document>;
+  /** Everything indexing needs (may dereference: the slow part). */
+  model(spec: ReadSpec<Document>): Promise<ApiModel> | ApiModel;
+  /** Description, servers, security and the operation list, for the detail page and `GET …/endpoints`. */
+  overview(spec: ReadSpec<Document>): ApiOverview;
+  /** One operation in full, its schemas expanded within `maxChars` (OPERATION_DETAIL_MAX_CHARS) and cut with `$truncated` past it. */
+  operation(spec: ReadSpec<Document>, selector: OperationSelector, maxChars: number): OperationDetail | undefined;
+}
+
+/** A document a format has read and checked. */
+export interface ReadSpec<Document = unknown> {
+  kind: string;
+  /** As `ApiModel.format`: `OpenAPI 3.0.3`. */
+  format: string;
+  document: Document;
+}
