@@ -8,6 +8,8 @@ export interface ApiRecord {
   version: string;
   teamName?: string;
   description?: string;
+  /** Which kind of API its spec is (`openapi`, `asyncapi`, `graphql`, `grpc`). */
+  kind: string;
   /** Increases with every update; the indexer only ever applies the newest one. */
   revision: number;
   createdAt: string;
@@ -21,9 +23,11 @@ export interface ApiListResponse {
   total: number;
 }
 
-/** `GET /api-management/apis/:apiId/endpoints`: every operation of the registered spec. */
+/** `GET /api-management/apis/:apiId/endpoints`: every operation of the registered spec, in its kind's notation (see `ApiModel`). */
 export interface ApiEndpoint {
+  /** The verb: `GET`, `PUBLISH`, `MUTATION`, `RPC`… */
   method: string;
+  /** The address: `/pets/{id}`, a channel, a field, `package.Service/Method`. */
   path: string;
   summary?: string;
   operationId?: string;
@@ -42,6 +46,8 @@ export interface ApiRegistration {
   version: string;
   teamName?: string;
   description?: string;
-  /** An OpenAPI document, or its JSON/YAML text. */
+  /** An OpenAPI or AsyncAPI document (an object, or JSON/YAML text), a GraphQL schema (SDL) or a .proto file. */
   spec: string | Record<string, unknown>;
+  /** The spec's format (a kind: `openapi`, `asyncapi`, `graphql`, `grpc`); detected when absent. */
+  format?: string;
 }

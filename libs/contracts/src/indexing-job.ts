@@ -42,8 +42,10 @@ export interface IndexApiJob {
   version: string;
   teamName?: string;
   description?: string;
-  /** The spec exactly as registered (JSON or YAML text). */
+  /** The spec exactly as registered (JSON, YAML or plain text). */
   spec: string;
+  /** The format the registry read it as (a `SpecFormat` kind); absent in jobs of older versions: the worker detects it. */
+  format?: string;
 }
 
 export interface DeleteApiJob {

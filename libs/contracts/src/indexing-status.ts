@@ -4,6 +4,8 @@ export type IndexingState = (typeof INDEXING_STATES)[number];
 export interface IndexingStatus {
   apiId: string;
   status: IndexingState;
+  /** The kind of API its indexed spec is (`openapi`, `asyncapi`, `graphql`, `grpc`), once indexing read it. */
+  kind?: string;
   indexedAt?: string;
   chunkCount?: number;
   /** COMPLETED with parts left out by the index limits (INDEX_MAX_CHUNKS and the like): what, in words. */

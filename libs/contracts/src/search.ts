@@ -7,7 +7,10 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export interface SearchFilters {
   teamNames?: string[];
   tags?: string[];
+  /** Upper case verbs: HTTP methods, and `PUBLISH`, `QUERY`, `RPC`… of other kinds (see `ApiModel`). */
   methods?: string[];
+  /** API kinds: `openapi`, `asyncapi`, `graphql`, `grpc`. */
+  kinds?: string[];
 }
 
 export interface SearchRequest {
@@ -59,6 +62,8 @@ export interface SearchResult {
   version: string;
   description?: string;
   teamName?: string;
+  /** Which kind of API (`openapi`, `asyncapi`, `graphql`, `grpc`): how to read its endpoints' method and path. */
+  kind: string;
   /**
    * 0..1: the estimated chance that this API answers the query, calibrated on judged searches,
    * so it means the same across queries and orgs (1 when browsing with an empty query).
