@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EMBEDDING_PROVIDER_NAMES, type EmbeddingProviderName } from '#embeddings';
 import { bool, ConfigError, dataDir, devSecrets, int, list, oneOf, optionalStr, str, url } from './env.js';
 
 type Env = Record<string, string | undefined>;
@@ -8,10 +9,6 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const AI_ROLES = ['api', 'worker', 'all'] as const;
 export type AiRole = (typeof AI_ROLES)[number];
-
-/** `hash` is for benchmarks and tests only: fast and meaningless (see HashEmbeddingProvider). */
-export const EMBEDDING_PROVIDERS = ['local', 'openai', 'hash'] as const;
-export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
 export interface RedisConfig {
   url: string;
@@ -193,7 +190,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
 export function loadAiConfig(env: Env = process.env): AiConfig {
   const database = databaseConfig(env, 'ai');
   const embeddings: EmbeddingsConfig = {
-    provider: oneOf(env, 'EMBEDDINGS_PROVIDER', EMBEDDING_PROVIDERS, 'local'),
+    provider: oneOf(env, 'EMBEDDINGS_PROVIDER', EMBEDDING_PROVIDER_NAMES, 'local'),
     model: str(env, 'EMBEDDINGS_MODEL', 'text-embedding-3-small'),
     dimensions: optionalStr(env, 'EMBEDDINGS_DIMENSIONS') ? int(env, 'EMBEDDINGS_DIMENSIONS', 0, 1, 4096) : undefined,
     batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 32, 1, 2048),

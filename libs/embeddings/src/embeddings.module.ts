@@ -1,29 +1,12 @@
 import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { EmbeddingProvider } from './embedding-provider.js';
-import { HashEmbeddingProvider } from './hash.provider.js';
-import { LocalUseEmbeddingProvider } from './local-use.provider.js';
-import { OpenAiEmbeddingProvider } from './openai.provider.js';
-
-/**
- * What identifies an embedding model, without secrets: stored beside its vectors, so that any
- * process (or a later start with another model configured) can build its provider again.
- */
-export interface EmbeddingModelSpec {
-  provider: 'local' | 'openai' | 'hash';
-  /** The provider's model name (`openai` only). */
-  model?: string;
-  /** Vector size, where the provider lets you choose (`openai`, `hash`). */
-  dimensions?: number;
-  /** OpenAI-compatible server (`openai` only). */
-  baseUrl?: string;
-}
-
-/** How this process talks to providers: not part of a model's identity. */
-export interface ProviderRuntime {
-  batchSize: number;
-  apiKey?: string;
-  timeoutMs: number;
-}
+import { BUILT_IN_EMBEDDING_PROVIDERS } from './embedding-provider-factories.js';
+import {
+  EmbeddingError,
+  type EmbeddingModelSpec,
+  type EmbeddingProvider,
+  type EmbeddingProviderFactory,
+  type ProviderRuntime,
+} from './embedding-provider.js';
 
 export interface EmbeddingsModuleOptions {
   /** The model to index with from now on. */
@@ -31,37 +14,27 @@ export interface EmbeddingsModuleOptions {
   runtime: ProviderRuntime;
 }
 
-export function createProvider(spec: EmbeddingModelSpec, runtime: ProviderRuntime): EmbeddingProvider {
-  switch (spec.provider) {
-    case 'local':
-      return new LocalUseEmbeddingProvider(runtime.batchSize);
-    case 'openai':
-      return new OpenAiEmbeddingProvider({
-        apiKey: runtime.apiKey,
-        baseUrl: spec.baseUrl,
-        model: spec.model ?? 'text-embedding-3-small',
-        dimensions: spec.dimensions,
-        timeoutMs: runtime.timeoutMs,
-        batchSize: runtime.batchSize,
-      });
-    case 'hash':
-      return new HashEmbeddingProvider(spec.dimensions);
-  }
-}
+/** The factories `EmbeddingProviders` chooses from by a spec's `provider`: the built-in ones, unless a test overrides them. */
+export const EMBEDDING_PROVIDER_FACTORIES = Symbol('EMBEDDING_PROVIDER_FACTORIES');
 
 /**
  * The configured model's provider, and the provider of any other model whose vectors are still
  * in use (the one search serves from while a switch to the configured model is under way).
- * Providers are built once and stopped with the app; the configured local model is loaded at
- * start, not on the first search.
+ * Providers are built once and stopped with the app; the configured model is warmed up at
+ * start (the local one loads its model then, not on the first search).
  */
 @Injectable()
 export class EmbeddingProviders implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly configured: EmbeddingProvider;
+  private readonly factories: ReadonlyMap<string, EmbeddingProviderFactory>;
   /** By the JSON of their spec. */
   private readonly bySpec = new Map<string, EmbeddingProvider>();
 
-  constructor(private readonly options: EmbeddingsModuleOptions) {
+  constructor(
+    private readonly options: EmbeddingsModuleOptions,
+    factories: readonly EmbeddingProviderFactory[],
+  ) {
+    this.factories = new Map(factories.map((factory) => [factory.name, factory]));
     this.configured = this.forSpec(options.model);
   }
 
@@ -73,21 +46,24 @@ export class EmbeddingProviders implements OnApplicationBootstrap, OnApplication
   forSpec(spec: EmbeddingModelSpec): EmbeddingProvider {
     const key = JSON.stringify(spec, Object.keys(spec).sort());
     let provider = this.bySpec.get(key);
-    if (!provider) this.bySpec.set(key, (provider = createProvider(spec, this.options.runtime)));
+    if (!provider) this.bySpec.set(key, (provider = this.factory(spec.provider).create(spec, this.options.runtime)));
     return provider;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.configured instanceof LocalUseEmbeddingProvider) await this.configured.warmUp();
+    await this.configured.warmUp?.();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.bySpec.values()].map(close));
+    await Promise.all([...this.bySpec.values()].map((provider) => provider.close?.()));
   }
-}
 
-async function close(provider: EmbeddingProvider): Promise<void> {
-  if (provider instanceof LocalUseEmbeddingProvider) await provider.close();
+  /** A spec stored in the database may name a provider this build no longer has. */
+  private factory(name: string): EmbeddingProviderFactory {
+    const factory = this.factories.get(name);
+    if (!factory) throw new EmbeddingError(`Unknown embedding provider "${name}" (known: ${[...this.factories.keys()].join(', ')})`);
+    return factory;
+  }
 }
 
 /** Provides `EmbeddingProviders` for the configured model. */
@@ -97,7 +73,14 @@ export class EmbeddingsModule {
     return {
       module: EmbeddingsModule,
       global: true,
-      providers: [{ provide: EmbeddingProviders, useFactory: () => new EmbeddingProviders(options) }],
+      providers: [
+        { provide: EMBEDDING_PROVIDER_FACTORIES, useValue: BUILT_IN_EMBEDDING_PROVIDERS },
+        {
+          provide: EmbeddingProviders,
+          useFactory: (factories: readonly EmbeddingProviderFactory[]) => new EmbeddingProviders(options, factories),
+          inject: [EMBEDDING_PROVIDER_FACTORIES],
+        },
+      ],
       exports: [EmbeddingProviders],
     };
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EmbeddingProvider } from './embedding-provider.js';
+import type { EmbeddingProvider, EmbeddingProviderFactory } from './embedding-provider.js';
 
 /**
  * FOR BENCHMARKS AND TESTS ONLY (`EMBEDDINGS_PROVIDER=hash`): a fast, deterministic bag-of-words
@@ -22,6 +22,11 @@ export class HashEmbeddingProvider implements EmbeddingProvider {
     return hashEmbedding(text, this.dimensions);
   }
 }
+
+export const hashProviderFactory = {
+  name: 'hash',
+  create: (spec) => new HashEmbeddingProvider(spec.dimensions),
+} as const satisfies EmbeddingProviderFactory;
 
 /** Feature hashing: each word adds ±1 to one dimension; unit length. Texts sharing words point the same way. */
 export function hashEmbedding(text: string, dimensions: number): number[] {

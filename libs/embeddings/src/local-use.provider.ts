@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { EmbeddingError, type EmbeddingProvider } from './embedding-provider.js';
+import { EmbeddingError, type EmbeddingProvider, type EmbeddingProviderFactory } from './embedding-provider.js';
 
 const require = createRequire(import.meta.url);
 
@@ -129,3 +129,8 @@ export class LocalUseEmbeddingProvider implements EmbeddingProvider {
     await Promise.all([...this.documents, this.queries].map((thread) => thread.stop()));
   }
 }
+
+export const localUseProviderFactory = {
+  name: 'local',
+  create: (_spec, runtime) => new LocalUseEmbeddingProvider(runtime.batchSize),
+} as const satisfies EmbeddingProviderFactory;

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { EmbeddingError, type EmbeddingProvider } from './embedding-provider.js';
+import { EmbeddingError, type EmbeddingProvider, type EmbeddingProviderFactory } from './embedding-provider.js';
 
 export interface OpenAiEmbeddingOptions {
   apiKey?: string;
@@ -75,3 +75,16 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     }
   }
 }
+
+export const openAiProviderFactory = {
+  name: 'openai',
+  create: (spec, runtime) =>
+    new OpenAiEmbeddingProvider({
+      apiKey: runtime.apiKey,
+      baseUrl: spec.baseUrl,
+      model: spec.model ?? 'text-embedding-3-small',
+      dimensions: spec.dimensions,
+      timeoutMs: runtime.timeoutMs,
+      batchSize: runtime.batchSize,
+    }),
+} as const satisfies EmbeddingProviderFactory;

@@ -40,6 +40,7 @@ import {
   type SecuritySchemeInfo,
   type ServerInfo,
 } from '#contracts';
+import { EMBEDDING_PROVIDER_NAMES } from '#embeddings';
 
 /*
  * Schemas of the gateway's own OpenAPI document (`GET /docs`). Each class implements its
@@ -288,7 +289,7 @@ export class ReindexProgressDoc implements ReindexProgress {
 
 export class EmbeddingModelDoc {
   @ApiProperty({ example: 'use-lite-512' }) model: string;
-  @ApiProperty({ enum: ['local', 'openai', 'hash'] }) provider: string;
+  @ApiProperty({ enum: EMBEDDING_PROVIDER_NAMES }) provider: string;
   @ApiProperty({ example: 512 }) dimensions: number;
 }
 
