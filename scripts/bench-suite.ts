@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import pgvector from 'pgvector';
 import { PGLITE_EXTENSIONS } from '#database';
 import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
-import { chunkSpec, loadSpec, operationEntries, SPEC_LIMITS } from '#spec';
+import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats, isRefusal, operationEntries, SPEC_LIMITS } from '#spec';
 import { percentile } from './eval-metrics.js';
 import { loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient } from './platform-client.js';
@@ -62,13 +62,12 @@ export async function searchLoad(baseUrl: string, token: string, orgId: string, 
 /** Embedding throughput of the local model alone (both cores), on real chunk texts. */
 export async function modelThroughput(specIds: string[], limit: number): Promise<{ chunks: number; seconds: number; perSecond: number }> {
   const texts: string[] = [];
+  const formats = defaultSpecFormats();
   for (const id of specIds) {
     const api = loadDirectorySpec(id);
-    try {
-      texts.push(...chunkSpec(await loadSpec(api.spec), { name: api.name, version: api.version }).chunks.map((chunk) => chunk.embedText));
-    } catch {
-      // a spec the worker would refuse: not part of the measurement
-    }
+    const chunked = await chunksOf(formats, { spec: api.spec, facts: { name: api.name, version: api.version }, limits: DEFAULT_CHUNK_LIMITS });
+    // A spec the worker would refuse is not part of the measurement.
+    if (!isRefusal(chunked)) texts.push(...chunked.chunks.map((chunk) => chunk.embedText));
     if (texts.length >= limit) break;
   }
   const provider = new LocalUseEmbeddingProvider();

@@ -1,6 +1,7 @@
 import { type JsonSchema, SCHEMA_MARKERS } from '#contracts';
 import { isObject } from './is-object.js';
-import type { SpecDocument } from './read-spec.js';
+/** A JSON or YAML document, whatever its format. */
+type SpecDocument = Record<string, unknown>;
 
 /**
  * Levels of nesting, each `$ref` followed counting as one, past which a schema is cut: no reader

@@ -1,15 +1,13 @@
 import type { ApiEndpoint, ApiOverview } from '#contracts';
-import { type ApiFacts, type ChunkLimits, chunkSpec, type SpecChunk, specDescription } from './chunk-spec.js';
-import { loadSpec } from './load-spec.js';
-import { listOperations } from './operations.js';
-import { apiOverview } from './operation-detail.js';
-import { readSpecDocument, type SpecDocument, type SpecFlavor } from './read-spec.js';
+import { type ApiFacts, chunkApi, type ChunkLimits, modelDescription, type SpecChunk } from './chunk-api.js';
+import type { ReadSpec } from './formats/spec-format.js';
+import type { SpecFormats } from './formats/spec-formats.js';
 import { SpecError } from './spec-error.js';
 
 /**
  * The CPU-heavy work on a spec, as `SpecThreads` runs it in worker threads: parsing (seconds for
- * a large YAML text), the safety walk, dereferencing and chunking. Each task answers a
- * `SpecError` as a value, since an error that crosses threads loses its class.
+ * a large YAML text), the safety walk, dereferencing and chunking, by the spec's format. Each task
+ * answers a `SpecError` as a value, since an error that crosses threads loses its class.
  */
 
 /** Why a spec was refused, in words for its publisher. */
@@ -19,48 +17,57 @@ export interface SpecRefusal {
   tooLarge?: boolean;
 }
 
+/** A registered spec: its text as the registry stores it, and the format it was registered as (detected when absent). */
+export interface StoredSpec {
+  text: string;
+  format?: string;
+}
+
 export interface CheckInput {
   spec: string | Record<string, unknown>;
+  format?: string;
   maxBytes: number;
 }
 
-/** A registration's spec as the registry stores it (its text), once it passed the checks a worker repeats. */
-export function checkRegistration({ spec, maxBytes }: CheckInput): { text: string } | SpecRefusal {
+/** A registration's spec as the registry stores it (its text and kind), once it passed the checks a worker repeats. */
+export function checkRegistration(formats: SpecFormats, { spec, format, maxBytes }: CheckInput): { text: string; kind: string } | SpecRefusal {
   const text = typeof spec === 'string' ? spec : JSON.stringify(spec);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { refused: `The spec is ${bytes} bytes; the limit is ${maxBytes} bytes (SPEC_MAX_BYTES)`, tooLarge: true };
-  return refusalOf(() => {
-    readSpecDocument(spec);
-    return { text };
-  });
+  return refusalOf(() => ({ text, kind: formats.read(spec, format).format.kind }));
 }
 
 /** Every operation of a registered spec (no `$ref` resolution needed). */
-export function operationsOf({ text }: { text: string }): { operations: ApiEndpoint[] } | SpecRefusal {
-  return refusalOf(() => ({ operations: listOperations(readSpecDocument(text).document) }));
+export function operationsOf(formats: SpecFormats, { text, format }: StoredSpec): { kind: string; operations: ApiEndpoint[] } | SpecRefusal {
+  return refusalOf(() => {
+    const read = formats.read(text, format);
+    return { kind: read.format.kind, operations: read.format.overview(read.spec).operations };
+  });
 }
 
-/** A stored spec read for the operation-detail routes: the document (its `$ref`s as written) and its overview. */
-export function specDocumentOf({ text }: { text: string }): ParsedSpec | SpecRefusal {
+/** A stored spec read for the operation-detail routes: the document as its format read it, and its overview. */
+export function specDocumentOf(formats: SpecFormats, { text, format }: StoredSpec): ParsedSpec | SpecRefusal {
   return refusalOf(() => {
-    const { document, flavor } = readSpecDocument(text);
-    return { document, flavor, overview: apiOverview(document, flavor) };
+    const read = formats.read(text, format);
+    return { spec: read.spec, overview: read.format.overview(read.spec) };
   });
 }
 
 export interface ParsedSpec {
-  document: SpecDocument;
-  flavor: SpecFlavor;
+  spec: ReadSpec;
   overview: ApiOverview;
 }
 
 export interface ChunkInput {
   spec: string;
+  format?: string;
   facts: ApiFacts;
   limits: ChunkLimits;
 }
 
 export interface ChunkOutput {
+  /** The format that read it. */
+  kind: string;
   chunks: SpecChunk[];
   /** What the limits left out. */
   warnings: string[];
@@ -68,11 +75,12 @@ export interface ChunkOutput {
   description?: string;
 }
 
-/** Parse → dereference → chunk, for the indexing worker. */
-export async function chunksOf({ spec, facts, limits }: ChunkInput): Promise<ChunkOutput | SpecRefusal> {
+/** Read → model → chunk, for the indexing worker. */
+export async function chunksOf(formats: SpecFormats, { spec, format, facts, limits }: ChunkInput): Promise<ChunkOutput | SpecRefusal> {
   try {
-    const loaded = await loadSpec(spec);
-    return { ...chunkSpec(loaded, facts, limits), description: specDescription(loaded) };
+    const read = formats.read(spec, format);
+    const model = await read.format.model(read.spec);
+    return { kind: read.format.kind, ...chunkApi(model, facts, limits), description: modelDescription(model) };
   } catch (error) {
     if (error instanceof SpecError) return { refused: error.message };
     throw error;

@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { checkRegistration, chunksOf, operationsOf, SpecRefusal, specDocumentOf } from './spec-tasks.js';
+import type { SpecFormat } from './formats/spec-format.js';
+import type { SpecRefusal } from './spec-tasks.js';
+import type { checkRegistration, chunksOf, operationsOf, specDocumentOf } from './spec-worker.js';
 
 /** Tasks a spec thread runs (see spec-tasks.ts). */
 interface Tasks {
@@ -22,6 +25,8 @@ export interface SpecThreadsOptions {
   queue: number;
   /** A spec a thread has not finished within this long is refused, and its thread replaced (SPEC_TIMEOUT_MS). */
   timeoutMs: number;
+  /** The formats specs are read in (`SPEC_FORMATS`); threads load each from its `moduleUrl`. */
+  formats: readonly SpecFormat[];
 }
 
 /** Every thread is busy and the queue is full: the caller should try again shortly. */
@@ -57,6 +62,7 @@ export class SpecThreads {
       idleTimeout: IDLE_MS,
       resourceLimits: RESOURCE_LIMITS,
       niceIncrement: NICE_INCREMENT,
+      workerData: { formatModules: options.formats.map((format) => runnable(format.moduleUrl)) },
     });
   }
 
@@ -99,7 +105,13 @@ function refusalOf(error: Error & { code?: string }, timeoutMs: number): SpecRef
  * from its TypeScript source, the thread runs the build instead (`npm test` builds first).
  */
 function workerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return join(dirname(here), 'spec-worker.js');
-  return join(dirname(here), '../../../dist/libs/spec/src/spec-worker.js');
+  return fileURLToPath(runnable(new URL('spec-worker.js', import.meta.url).href));
+}
+
+/** A module's URL as plain Node runs it: a TypeScript source's build under `dist/`. */
+function runnable(moduleUrl: string): string {
+  const path = fileURLToPath(moduleUrl);
+  if (path.endsWith('.js') && existsSync(path)) return moduleUrl;
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+  return pathToFileURL(join(root, 'dist', relative(root, path)).replace(/\.ts$/, '.js')).href;
 }

@@ -39,5 +39,6 @@ export interface ReadSpec<Document = unknown> {
   kind: string;
   /** As `ApiModel.format`: `OpenAPI 3.0.3`. */
   format: string;
+  /** Plain data (objects, arrays, strings, numbers): it crosses from a spec thread to the app by structured clone. */
   document: Document;
 }

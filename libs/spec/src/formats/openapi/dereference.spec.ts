@@ -1,6 +1,6 @@
-import { loadSpec } from './load-spec.js';
-import { readSpecDocument } from './read-spec.js';
-import { SpecError } from './spec-error.js';
+import { loadSpec } from './dereference.js';
+import { readSpecDocument } from './read-openapi.js';
+import { SpecError } from '../../spec-error.js';
 
 const minimal = { openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {} };
 

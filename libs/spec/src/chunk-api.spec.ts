@@ -1,10 +1,14 @@
-import { chunkSpec, fieldNames, humanize } from './chunk-spec.js';
-import { loadSpec } from './load-spec.js';
+import { type ApiFacts, chunkApi, type ChunkLimits, humanize } from './chunk-api.js';
+import { fieldNames } from './field-names.js';
+import { type LoadedSpec, loadSpec } from './formats/openapi/dereference.js';
+import { openApiModel } from './formats/openapi/openapi-model.js';
 import { operationsOf, readFixture, restbenchSpec } from '../../../test/fixtures/fixtures.js';
 
 const facts = (name: string) => ({ name, version: '1', teamName: 'team-a' });
+/** An OpenAPI spec through its format's model into chunks, as the indexing worker does. */
+const chunkSpec = (spec: LoadedSpec, apiFacts: ApiFacts, limits?: ChunkLimits) => chunkApi(openApiModel(spec), apiFacts, limits);
 
-describe(chunkSpec.name, () => {
+describe(chunkApi.name, () => {
   it.each(['spotify', 'tmdb'] as const)('should make one L1 chunk and one L2 chunk per operation of the %s spec', async (name) => {
     const text = restbenchSpec(name);
     const chunks = chunkSpec(await loadSpec(text), facts(name)).chunks;

@@ -1,7 +1,8 @@
-import yaml from 'js-yaml';
-import { isObject } from './is-object.js';
-import { assertSafeSpec } from './spec-limits.js';
-import { SpecError } from './spec-error.js';
+import { isObject } from '../../is-object.js';
+import { assertSafeSpec, SPEC_LIMITS } from '../../spec-limits.js';
+import { SpecError } from '../../spec-error.js';
+import { SpecSource } from '../spec-source.js';
+import { operationEntries } from './operations.js';
 
 export type SpecFlavor = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
 
@@ -9,39 +10,25 @@ export type SpecDocument = Record<string, unknown>;
 
 /**
  * Parses JSON or YAML text (or takes an object), checks that it is a Swagger 2.0 or OpenAPI 3.x
- * document within the limits a worker can handle. Cheap enough to run in a request handler.
+ * document within the limits a worker can handle (`SPEC_LIMITS`). Cheap enough to run in a request handler.
  */
-export function readSpecDocument(input: unknown): { document: SpecDocument; flavor: SpecFlavor } {
-  if (typeof input === 'string' && input.includes('\u0000')) throw new SpecError('The spec contains NUL characters');
-  const document = typeof input === 'string' ? parseText(input) : input;
+export function readSpecDocument(input: string | Record<string, unknown> | SpecSource): OpenApiDocument {
+  const source = input instanceof SpecSource ? input : new SpecSource(input);
+  const document = source.parsed();
   if (!isObject(document)) throw new SpecError('The spec must be a JSON or YAML object (an OpenAPI document)');
   const flavor = detectFlavor(document);
   assertSafeSpec(document);
+  const operations = operationEntries(document).length;
+  if (operations > SPEC_LIMITS.maxOperations) {
+    throw new SpecError(`The spec has ${operations} operations; the limit is ${SPEC_LIMITS.maxOperations}: split it into several APIs`);
+  }
   return { document, flavor };
 }
 
-/** A spec text read as JSON (it must parse as JSON) rather than YAML: it opens with `{` or `[`. */
-export function isJsonText(text: string): boolean {
-  return /^\s*[{[]/.test(text);
-}
-
-function parseText(text: string): unknown {
-  const trimmed = text.trim();
-  if (!trimmed) throw new SpecError('The spec is empty');
-  if (isJsonText(trimmed)) {
-    try {
-      return JSON.parse(trimmed);
-    } catch (error) {
-      throw new SpecError(`The spec is not valid JSON: ${tooDeep(error) ?? (error as Error).message}`);
-    }
-  }
-  try {
-    // JSON_SCHEMA: no custom tags, no dates turned into objects; `json` lets duplicate keys win last.
-    return yaml.load(trimmed, { schema: yaml.JSON_SCHEMA, json: true });
-  } catch (error) {
-    const reason = error instanceof yaml.YAMLException ? error.message.split('\n')[0] : (tooDeep(error) ?? String(error));
-    throw new SpecError(`The spec is neither valid JSON nor valid YAML: ${reason}`);
-  }
+/** What the OpenAPI format reads: the document as written (its `$ref`s unresolved) and its version. */
+export interface OpenApiDocument {
+  document: SpecDocument;
+  flavor: SpecFlavor;
 }
 
 function detectFlavor(doc: SpecDocument): SpecFlavor {
@@ -71,9 +58,4 @@ function detectFlavor(doc: SpecDocument): SpecFlavor {
 /** YAML reads an unquoted `2.0` as the number 2: say so, or "version 2" puzzles whoever wrote "2.0". */
 function unquoted(version: unknown, example: string): string {
   return typeof version === 'number' ? `: the version is a number, not text; in YAML quote it, e.g. ${example}` : '';
-}
-
-/** The parsers recurse: absurd nesting ends in a stack overflow, which says nothing to a user. */
-function tooDeep(error: unknown): string | undefined {
-  return (error as Error)?.name === 'RangeError' ? 'it is nested too deeply' : undefined;
 }

@@ -13,11 +13,11 @@ import {
   type SecuritySchemeInfo,
   type ServerInfo,
 } from '#contracts';
-import { cleanText } from './clean-text.js';
-import { expandSchema, followRef, SchemaBudget } from './expand-schema.js';
-import { isObject } from './is-object.js';
+import { cleanText } from '../../clean-text.js';
+import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
+import { isObject } from '../../is-object.js';
 import { listOperations, type OperationEntry, operationEntries, operationTags } from './operations.js';
-import type { SpecDocument, SpecFlavor } from './read-spec.js';
+import type { SpecDocument, SpecFlavor } from './read-openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ const NOT_SCHEMA_KEYS = new Set(['name', 'in', 'required', 'description', 'allow
 const SWAGGER_OAUTH_FLOWS: Record<string, string> = { accessCode: 'authorizationCode', application: 'clientCredentials' };
 
 /** The API at a glance: description, servers, security schemes, and its operations without schemas. */
-export function apiOverview(document: SpecDocument, flavor: SpecFlavor): ApiOverview {
+export function apiOverview(document: SpecDocument, flavor: SpecFlavor): Omit<ApiOverview, 'kind' | 'format'> {
   const info = isObject(document.info) ? document.info : {};
   const description = cleanText(info.description);
   return {

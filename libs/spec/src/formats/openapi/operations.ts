@@ -1,8 +1,8 @@
-import { cleanText, truncate } from './clean-text.js';
+import { headline } from '../../chunk-api.js';
+import { cleanText } from '../../clean-text.js';
 import type { ApiEndpoint } from '#contracts';
-import { isObject } from './is-object.js';
-
-type SpecDocument = Record<string, unknown>;
+import { isObject } from '../../is-object.js';
+import type { SpecDocument } from './read-openapi.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -35,19 +35,9 @@ export function operationTags(operation: Record<string, unknown>): string[] {
 }
 
 
-const SUMMARY_CHARS = 200;
-
-/**
- * An operation's one-line summary: its `summary`, or else the first sentence of its description
- * (many specs, Stripe's among them, describe operations only there).
- */
+/** An operation's one-line summary (see `headline`). */
 export function operationSummary(operation: Record<string, unknown>): string {
-  // A summary is a line, not a manual: what a card shows of one is bounded like a description's sentence.
-  const summary = truncate(cleanText(operation.summary), SUMMARY_CHARS);
-  if (summary) return summary;
-  const description = cleanText(operation.description);
-  const sentenceEnd = description.search(/[.!?](\s|$)/);
-  return truncate(sentenceEnd > 0 ? description.slice(0, sentenceEnd + 1) : description, SUMMARY_CHARS);
+  return headline({ summary: cleanText(operation.summary), description: cleanText(operation.description) });
 }
 
 /** What a catalogue shows of each operation; no `$ref` resolution needed. */

@@ -1,11 +1,11 @@
-import { readFixture } from '../../../test/fixtures/fixtures.js';
-import { MAX_SCHEMA_DEPTH } from './expand-schema.js';
+import { readFixture } from '../../../../../test/fixtures/fixtures.js';
+import { MAX_SCHEMA_DEPTH } from '../../expand-schema.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
-import { readSpecDocument, type SpecDocument } from './read-spec.js';
+import { readSpecDocument, type SpecDocument } from './read-openapi.js';
 
 const MAX_CHARS = 20_000;
 
-function detailOf(spec: unknown, selector: { operationId?: string; method?: string; path?: string }, maxChars = MAX_CHARS) {
+function detailOf(spec: string | Record<string, unknown>, selector: { operationId?: string; method?: string; path?: string }, maxChars = MAX_CHARS) {
   const { document, flavor } = readSpecDocument(spec);
   const entry = findOperation(document, selector);
   if (!entry) throw new Error(`no operation ${JSON.stringify(selector)}`);

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { isObject } from './is-object.js';
-import { readSpecDocument, type SpecDocument, type SpecFlavor } from './read-spec.js';
-import { SpecError } from './spec-error.js';
+import { isObject } from '../../is-object.js';
+import { SpecError } from '../../spec-error.js';
+import { type OpenApiDocument, readSpecDocument, type SpecDocument, type SpecFlavor } from './read-openapi.js';
 
 export interface LoadedSpec {
   flavor: SpecFlavor;
@@ -26,8 +26,12 @@ const PARSER_OPTIONS = {
 } as SwaggerParser.Options;
 
 /** Parses, checks (see `readSpecDocument`) and dereferences a spec: internal `$ref`s only, circular ones kept as cycles. */
-export async function loadSpec(input: unknown): Promise<LoadedSpec> {
-  const { document, flavor } = readSpecDocument(input);
+export async function loadSpec(input: string | Record<string, unknown>): Promise<LoadedSpec> {
+  return dereference(readSpecDocument(input));
+}
+
+/** A checked document with its internal `$ref`s replaced by what they point at. */
+export async function dereference({ document, flavor }: OpenApiDocument): Promise<LoadedSpec> {
   let dereferenced: unknown;
   try {
     dereferenced = await SwaggerParser.dereference(structuredClone(document) as never, PARSER_OPTIONS);

@@ -1,0 +1,42 @@
+import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
+import type { ReadSpec, SpecFormat } from '../spec-format.js';
+import type { SpecSource } from '../spec-source.js';
+import { dereference } from './dereference.js';
+import { openApiModel } from './openapi-model.js';
+import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
+import { type OpenApiDocument, readSpecDocument } from './read-openapi.js';
+
+/** OpenAPI 3.0 and 3.1, and Swagger 2.0: internal `$ref`s only, read with swagger-parser. */
+export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
+  readonly kind = 'openapi';
+  readonly label = 'OpenAPI 2.0, 3.0 and 3.1';
+  readonly signature = 'an OpenAPI document (an "openapi" or "swagger" field)';
+  readonly moduleUrl = import.meta.url;
+
+  detect(source: SpecSource): boolean {
+    const document = source.object();
+    return document !== undefined && (document.openapi !== undefined || document.swagger !== undefined);
+  }
+
+  read(source: SpecSource): ReadSpec<OpenApiDocument> {
+    const document = readSpecDocument(source);
+    const { swagger, openapi } = document.document;
+    return { kind: this.kind, format: document.flavor === 'swagger-2.0' ? `Swagger ${String(swagger)}` : `OpenAPI ${String(openapi)}`, document };
+  }
+
+  async model(spec: ReadSpec<OpenApiDocument>): Promise<ApiModel> {
+    return openApiModel(await dereference(spec.document));
+  }
+
+  overview(spec: ReadSpec<OpenApiDocument>): ApiOverview {
+    return { kind: this.kind, format: spec.format, ...apiOverview(spec.document.document, spec.document.flavor) };
+  }
+
+  operation(spec: ReadSpec<OpenApiDocument>, selector: OperationSelector, maxChars: number): OperationDetail | undefined {
+    const { document, flavor } = spec.document;
+    const entry = findOperation(document, selector);
+    return entry && operationDetail(document, flavor, entry, maxChars);
+  }
+}
+
+export default OpenApiFormat;

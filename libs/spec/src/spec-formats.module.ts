@@ -1,0 +1,26 @@
+import { Global, Module } from '@nestjs/common';
+import { OpenApiFormat } from './formats/openapi/openapi.format.js';
+import type { SpecFormat } from './formats/spec-format.js';
+import { SPEC_FORMATS, SpecFormats } from './formats/spec-formats.js';
+
+/**
+ * Every spec format, in the order they are asked to recognise a spec. Adding a format means a
+ * folder under `formats/` with its `SpecFormat` class, and its class in this list.
+ */
+export const SPEC_FORMAT_PLUGINS = [OpenApiFormat] as const;
+
+/** Each format a provider, collected under `SPEC_FORMATS` as one `SpecFormats`. */
+@Global()
+@Module({
+  providers: [
+    ...SPEC_FORMAT_PLUGINS,
+    { provide: SPEC_FORMATS, useFactory: (...formats: SpecFormat[]) => new SpecFormats(formats), inject: [...SPEC_FORMAT_PLUGINS] },
+  ],
+  exports: [SPEC_FORMATS],
+})
+export class SpecFormatsModule {}
+
+/** The same formats outside Nest (scripts, tests). */
+export function defaultSpecFormats(): SpecFormats {
+  return new SpecFormats(SPEC_FORMAT_PLUGINS.map((Format) => new Format()));
+}
