@@ -5,6 +5,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
 import { MetricsModule, RequestValidationPipe } from '#http';
+import { SpecFormatsModule } from '#spec';
 import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -36,6 +37,7 @@ export class GatewayModule {
         }),
         EventEmitterModule.forRoot(),
         MetricsModule.forRoot('gateway'),
+        SpecFormatsModule,
         AuthModule,
         RegistryModule,
         IndexingModule,

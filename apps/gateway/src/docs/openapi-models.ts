@@ -58,6 +58,7 @@ export class ProblemDoc implements Problem {
 
 export class IndexingDoc {
   @ApiProperty({ enum: INDEXING_STATES }) status: IndexingState;
+  @ApiPropertyOptional({ example: 'openapi', description: 'The kind the indexed spec was read as' }) kind?: string;
   @ApiPropertyOptional({ format: 'date-time' }) indexedAt?: string;
   @ApiPropertyOptional() chunkCount?: number;
   @ApiPropertyOptional({ type: [String], description: 'COMPLETED with parts of the spec left out by the index limits: what, in words' }) warnings?: string[];
@@ -71,6 +72,7 @@ export class ApiRecordDoc implements ApiRecord {
   @ApiProperty() version: string;
   @ApiPropertyOptional() teamName?: string;
   @ApiPropertyOptional() description?: string;
+  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
   @ApiProperty({ description: 'Increases with every update' }) revision: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
@@ -84,8 +86,9 @@ export class ApiListResponseDoc implements ApiListResponse {
 }
 
 export class ApiEndpointDoc implements ApiEndpoint {
-  @ApiProperty({ example: 'GET' }) method: string;
-  @ApiProperty({ example: '/payments/{id}' }) path: string;
+  @ApiProperty({ example: 'GET', description: 'The verb in its kind\'s notation: GET…, PUBLISH/SUBSCRIBE (AsyncAPI 2), SEND/RECEIVE (AsyncAPI 3), QUERY/MUTATION/SUBSCRIPTION (GraphQL), RPC (gRPC)' })
+  method: string;
+  @ApiProperty({ example: '/payments/{id}', description: 'The address: a path, a channel, a field name, or package.Service/Method' }) path: string;
   @ApiPropertyOptional() summary?: string;
   @ApiPropertyOptional() operationId?: string;
   @ApiProperty({ type: [String] }) tags: string[];
@@ -130,6 +133,8 @@ export class SecuritySchemeDoc implements SecuritySchemeInfo {
 export class ApiOperationsDoc implements ApiOperationsResponse {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty({ description: 'The indexed revision these details come from' }) revision: number;
+  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
+  @ApiProperty({ example: 'OpenAPI 3.0.3', description: 'The document\'s own format and version' }) format: string;
   @ApiPropertyOptional({ description: "The spec's own description, as plain text" }) description?: string;
   @ApiProperty({ type: [ServerDoc] }) servers: ServerDoc[];
   @ApiProperty({ type: [SecuritySchemeDoc] }) securitySchemes: SecuritySchemeDoc[];
@@ -189,7 +194,9 @@ export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {
 export class SearchFiltersDoc implements SearchFilters {
   @ApiPropertyOptional({ type: [String] }) teamNames?: string[];
   @ApiPropertyOptional({ type: [String] }) tags?: string[];
-  @ApiPropertyOptional({ type: [String], example: ['GET', 'POST'] }) methods?: string[];
+  @ApiPropertyOptional({ type: [String], example: ['GET', 'POST'], description: 'Verbs of any kind: HTTP methods, PUBLISH, SUBSCRIBE, SEND, RECEIVE, QUERY, MUTATION, SUBSCRIPTION, RPC' })
+  methods?: string[];
+  @ApiPropertyOptional({ type: [String], example: ['graphql', 'grpc'], description: 'API kinds: openapi, asyncapi, graphql, grpc' }) kinds?: string[];
 }
 
 export class SearchRequestDoc implements SearchRequest {
@@ -242,6 +249,7 @@ export class SearchResultDoc implements SearchResult {
   @ApiProperty() version: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() teamName?: string;
+  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
   @ApiProperty({
     minimum: 0,
     maximum: 1,

@@ -112,6 +112,7 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       ...(api.teamName ? { teamName: api.teamName } : {}),
       ...(api.description ? { description: api.description } : {}),
       spec: api.spec,
+      format: api.kind,
     };
     await this.queue.add(IndexingJobName.Index, job, {
       ...INDEXING_JOB_OPTIONS,

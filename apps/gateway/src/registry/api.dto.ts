@@ -26,14 +26,18 @@ export const ORG_ID_MESSAGE = `orgId must be ${ORG_ID_RULE}`;
  */
 export const MAX_PAGE = 1_000_000;
 
-/** `spec` is an OpenAPI document as an object, or its JSON/YAML text. */
+/** A spec format's name (a `SpecFormat` kind); which names exist, the formats registered in the app say. */
+export const KIND = /^[a-z][a-z0-9-]{0,31}$/;
+const KIND_MESSAGE = (field: string) => `${field} must be a format name such as openapi, asyncapi, graphql or grpc`;
+
+/** `spec` is a document as an object (OpenAPI, AsyncAPI), or its text (JSON, YAML, GraphQL SDL, .proto). */
 function IsSpecInput() {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'isSpecInput',
       target: target.constructor,
       propertyName,
-      options: { message: 'spec must be an OpenAPI document: a JSON object or a JSON/YAML string' },
+      options: { message: 'spec must be a JSON object (an OpenAPI or AsyncAPI document) or a non-empty string (JSON, YAML, GraphQL SDL or .proto text)' },
       validator: {
         validate: (value: unknown) =>
           (typeof value === 'string' && value.trim().length > 0) ||
@@ -77,12 +81,19 @@ export class ApiBodyDto implements ApiRegistration {
   description?: string;
 
   @ApiProperty({
-    description: 'The OpenAPI 3.x or Swagger 2.0 document: an object, or its JSON/YAML text (up to SPEC_MAX_BYTES)',
+    description:
+      'The spec (up to SPEC_MAX_BYTES): an OpenAPI 2.0/3.x or AsyncAPI 2.x/3.0 document as an object or its JSON/YAML text, a GraphQL schema (SDL text) or a Protocol Buffers file (.proto text)',
     oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
   })
   @IsDefined({ message: 'spec is required' })
   @IsSpecInput()
   spec: string | Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: 'graphql', description: 'The spec\'s format: openapi, asyncapi, graphql or grpc. Detected when absent' })
+  @IsOptional()
+  @IsString()
+  @Matches(KIND, { message: KIND_MESSAGE('format') })
+  format?: string;
 }
 
 export class ListApisQueryDto {
@@ -98,6 +109,12 @@ export class ListApisQueryDto {
   @MaxLength(100)
   @NoNul('teamName')
   teamName?: string;
+
+  @ApiPropertyOptional({ example: 'grpc', description: 'Only APIs of this kind: openapi, asyncapi, graphql or grpc' })
+  @IsOptional()
+  @IsString()
+  @Matches(KIND, { message: KIND_MESSAGE('kind') })
+  kind?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
@@ -117,7 +134,7 @@ export class ListApisQueryDto {
 }
 
 export class SpecQueryDto {
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: as an attachment named `<name>-<version>.<json|yaml>`' })
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: as an attachment named `<name>-<version>.<json|yaml|graphql|proto>`' })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'download must be true or false' })
   download?: 'true' | 'false';

@@ -24,6 +24,10 @@ export class ApiEntity {
   @Column({ type: 'text' })
   spec: string;
 
+  /** The `SpecFormat` that read the spec (`openapi`, `asyncapi`, `graphql`, `grpc`). */
+  @Column({ type: 'text', default: 'openapi' })
+  kind: string;
+
   @Column({ type: 'integer', default: 1 })
   revision: number;
 

@@ -1,28 +1,17 @@
-import { isJsonText } from '#spec';
-
-export type SpecTextFormat = 'json' | 'yaml';
+import type { SpecFileType, SpecFormats } from '#spec';
 
 /** A registered spec as the registry serves it back: the text it was sent as. */
 export interface RegisteredSpec {
   text: string;
-  format: SpecTextFormat;
-  /** `<name>-<version>.<json|yaml>`, safe in a header and on any file system. */
+  type: SpecFileType;
+  /** `<name>-<version>.<json|yaml|graphql|proto>`, safe in a header and on any file system. */
   fileName: string;
 }
 
-export const SPEC_CONTENT_TYPE: Record<SpecTextFormat, string> = { json: 'application/json', yaml: 'application/yaml' };
-
-/**
- * JSON or YAML, told apart as registration did (`isJsonText`): a text read as JSON had to parse
- * as JSON to be accepted, so no parsing (seconds for a large spec) is needed.
- */
-export function specTextFormat(text: string): SpecTextFormat {
-  return isJsonText(text) ? 'json' : 'yaml';
-}
-
-export function registeredSpec(api: { name: string; version: string; spec: string }): RegisteredSpec {
-  const format = specTextFormat(api.spec);
-  return { text: api.spec, format, fileName: `${fileStem(api.name, api.version)}.${format}` };
+/** Its file type is its format's (`SpecFormat.fileType`); plain text for a format this build no longer has. */
+export function registeredSpec(api: { name: string; version: string; spec: string; kind: string }, formats: SpecFormats): RegisteredSpec {
+  const type = formats.byKind(api.kind)?.fileType(api.spec) ?? { extension: 'txt', mediaType: 'text/plain' };
+  return { text: api.spec, type, fileName: `${fileStem(api.name, api.version)}.${type.extension}` };
 }
 
 /** Letters without accents, digits, `.`, `_` and `-`: the rest of a name (slashes, quotes, spaces) becomes one `-`. */

@@ -7,7 +7,6 @@ import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../do
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiBodyDto, ListApisQueryDto, SpecQueryDto } from './api.dto.js';
-import { SPEC_CONTENT_TYPE } from './registered-spec.js';
 import { RegistryService } from './registry.service.js';
 
 @ApiTags('Registry')
@@ -51,18 +50,18 @@ export class RegistryController {
   }
 
   @Get(':apiId/spec')
-  @ApiOperation({ summary: 'The API\'s spec as it was registered: its JSON (application/json) or YAML (application/yaml) text' })
-  @ApiProduces(SPEC_CONTENT_TYPE.json, SPEC_CONTENT_TYPE.yaml)
+  @ApiOperation({ summary: 'The API\'s spec as it was registered: its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text' })
+  @ApiProduces('application/json', 'application/yaml', 'text/plain')
   @ApiOkResponse({
     description: 'The registered text, unchanged',
-    content: { [SPEC_CONTENT_TYPE.json]: { schema: { type: 'object' } }, [SPEC_CONTENT_TYPE.yaml]: { schema: { type: 'string' } } },
-    headers: { 'Content-Disposition': { description: 'With download=true: attachment; filename="<name>-<version>.<json|yaml>"', schema: { type: 'string' } } },
+    content: { 'application/json': { schema: { type: 'object' } }, 'application/yaml': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } } },
+    headers: { 'Content-Disposition': { description: 'With download=true: attachment; filename="<name>-<version>.<json|yaml|graphql|proto>"', schema: { type: 'string' } } },
   })
   @ApiProblems(400, 404)
   async spec(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: SpecQueryDto, @Res() response: Response): Promise<void> {
     const spec = await this.registry.spec(caller, apiId);
     if (query.download === 'true') response.setHeader('Content-Disposition', `attachment; filename="${spec.fileName}"`);
-    response.type(SPEC_CONTENT_TYPE[spec.format]).send(spec.text);
+    response.type(spec.type.mediaType).send(spec.text);
   }
 
   @Put(':apiId')

@@ -1,7 +1,7 @@
 import { type MiddlewareConsumer, Module, type NestModule, type OnApplicationShutdown, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { GatewayConfig } from '#config';
-import { SpecThreads } from '#spec';
+import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#spec';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { ApiEntity } from './api.entity.js';
@@ -17,8 +17,8 @@ import { specAsTextMiddleware } from './spec-as-text.middleware.js';
     {
       provide: SpecThreads,
       // Two threads check specs (a 10 MB YAML text takes seconds); a burst beyond them waits, briefly.
-      useFactory: (config: GatewayConfig) => new SpecThreads({ threads: 2, queue: 32, timeoutMs: config.specTimeoutMs }),
-      inject: [GATEWAY_CONFIG],
+      useFactory: (config: GatewayConfig, formats: SpecFormats) => new SpecThreads({ threads: 2, queue: 32, timeoutMs: config.specTimeoutMs, formats: formats.all }),
+      inject: [GATEWAY_CONFIG, SPEC_FORMATS],
     },
   ],
   exports: [RegistryService],

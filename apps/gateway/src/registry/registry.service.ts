@@ -1,11 +1,11 @@
-import { ConflictException, HttpException, Inject, Injectable, NotFoundException, PayloadTooLargeException, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, ConflictException, HttpException, Inject, Injectable, NotFoundException, PayloadTooLargeException, UnprocessableEntityException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, QueryFailedError, Raw, Repository } from 'typeorm';
 import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { ServiceBusyException } from '#http';
-import { isRefusal, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
+import { isRefusal, SPEC_FORMATS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -25,11 +25,12 @@ export class RegistryService {
     private readonly events: EventEmitter2,
     private readonly ai: AiClient,
     private readonly specs: SpecThreads,
+    @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
   async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
-    const spec = await this.checkSpec(body.spec);
+    const { text: spec, kind } = await this.checkSpec(body);
     const entity = await this.saveUnique(() =>
       this.apis.save(
         this.apis.create({
@@ -39,6 +40,7 @@ export class RegistryService {
           teamName: body.teamName?.trim() || null,
           description: body.description?.trim() || null,
           spec,
+          kind,
         }),
       ),
     body);
@@ -53,7 +55,7 @@ export class RegistryService {
     if (body.orgId !== existing.orgId) {
       throw new ConflictException(`An API cannot move between orgs (it belongs to "${existing.orgId}")`);
     }
-    const spec = await this.checkSpec(body.spec);
+    const { text: spec, kind } = await this.checkSpec(body);
     const entity = await this.saveUnique(async () => {
       const result = await this.apis
         .createQueryBuilder()
@@ -64,6 +66,7 @@ export class RegistryService {
           teamName: body.teamName?.trim() || null,
           description: body.description?.trim() || null,
           spec,
+          kind,
           revision: () => 'revision + 1',
         })
         .where('id = :apiId AND deleted_at IS NULL', { apiId })
@@ -96,14 +99,14 @@ export class RegistryService {
   /** The operations of the registered spec, as the registry holds it (no indexing needed). */
   async endpoints(caller: Caller, apiId: string): Promise<ApiEndpointsResponse> {
     const entity = await this.findVisible(caller, apiId);
-    const read = await this.runSpecTask('operationsOf', { text: entity.spec });
+    const read = await this.runSpecTask('operationsOf', { text: entity.spec, format: entity.kind });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The registered spec cannot be read: ${read.refused}`);
     return { items: read.operations };
   }
 
-  /** The spec as it was registered (its JSON or YAML text), to view or download. */
+  /** The spec as it was registered (its JSON, YAML, SDL or .proto text), to view or download. */
   async spec(caller: Caller, apiId: string): Promise<RegisteredSpec> {
-    return registeredSpec(await this.findVisible(caller, apiId));
+    return registeredSpec(await this.findVisible(caller, apiId), this.formats);
   }
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
@@ -112,6 +115,7 @@ export class RegistryService {
     const where: FindOptionsWhere<ApiEntity> = {
       orgId: query.orgId ?? In(caller.orgs),
       deletedAt: IsNull(),
+      ...(query.kind ? { kind: query.kind } : {}),
       // In any case, as search's teamNames filter matches.
       ...(query.teamName?.trim() ? { teamName: Raw((column) => `lower(${column}) = lower(:teamName)`, { teamName: query.teamName.trim() }) } : {}),
     };
@@ -144,13 +148,16 @@ export class RegistryService {
   }
 
   /**
-   * The checks the indexing worker repeats (size, JSON/YAML, OpenAPI at all, the safety limits),
-   * so that a bad spec is refused at once; on a spec thread, as parsing takes seconds for a large one.
+   * The checks the indexing worker repeats (size, a format that reads it, its safety limits), so
+   * that a bad spec is refused at once; on a spec thread, as parsing takes seconds for a large one.
    */
-  private async checkSpec(input: string | Record<string, unknown>): Promise<string> {
-    const checked = await this.runSpecTask('checkRegistration', { spec: input, maxBytes: this.config.specMaxBytes });
+  private async checkSpec({ spec, format }: Pick<ApiBodyDto, 'spec' | 'format'>): Promise<{ text: string; kind: string }> {
+    if (format !== undefined && !this.formats.byKind(format)) {
+      throw new BadRequestException(`format must be one of ${this.formats.kinds.join(', ')} (or left out to detect it)`);
+    }
+    const checked = await this.runSpecTask('checkRegistration', { spec, format, maxBytes: this.config.specMaxBytes });
     if (isRefusal(checked)) throw refused(checked);
-    return checked.text;
+    return checked;
   }
 
   private async runSpecTask<K extends SpecTask>(task: K, input: SpecTaskInput<K>): Promise<SpecTaskOutput<K>> {
@@ -193,6 +200,7 @@ function toRecord(entity: ApiEntity, indexing: ApiRecord['indexing']): ApiRecord
     version: entity.version,
     ...(entity.teamName ? { teamName: entity.teamName } : {}),
     ...(entity.description ? { description: entity.description } : {}),
+    kind: entity.kind,
     revision: entity.revision,
     createdAt: new Date(entity.createdAt).toISOString(),
     updatedAt: new Date(entity.updatedAt).toISOString(),

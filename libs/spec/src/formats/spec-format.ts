@@ -32,6 +32,14 @@ export interface SpecFormat<Document = unknown> {
   overview(spec: ReadSpec<Document>): ApiOverview;
   /** One operation in full, its schemas expanded within `maxChars` (OPERATION_DETAIL_MAX_CHARS) and cut with `$truncated` past it. */
   operation(spec: ReadSpec<Document>, selector: OperationSelector, maxChars: number): OperationDetail | undefined;
+  /** How a registered text of this format is served back to view or download. */
+  fileType(text: string): SpecFileType;
+}
+
+/** A spec text's file type: `{ extension: 'yaml', mediaType: 'application/yaml' }`. */
+export interface SpecFileType {
+  extension: string;
+  mediaType: string;
 }
 
 /** A document a format has read and checked. */

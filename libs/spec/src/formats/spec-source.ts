@@ -46,6 +46,11 @@ export class SpecSource {
   }
 }
 
+/** JSON or YAML, told apart as reading did (`isJsonText`): no parsing needed. */
+export function structuredFileType(text: string): { extension: string; mediaType: string } {
+  return isJsonText(text) ? { extension: 'json', mediaType: 'application/json' } : { extension: 'yaml', mediaType: 'application/yaml' };
+}
+
 /** A spec text read as JSON (it must parse as JSON) rather than YAML: it opens with `{` or `[`. */
 export function isJsonText(text: string): boolean {
   return /^\s*[{[]/.test(text);

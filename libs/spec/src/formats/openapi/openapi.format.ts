@@ -1,6 +1,6 @@
 import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
-import type { ReadSpec, SpecFormat } from '../spec-format.js';
-import type { SpecSource } from '../spec-source.js';
+import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { dereference } from './dereference.js';
 import { openApiModel } from './openapi-model.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
@@ -36,6 +36,10 @@ export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
     const { document, flavor } = spec.document;
     const entry = findOperation(document, selector);
     return entry && operationDetail(document, flavor, entry, maxChars);
+  }
+
+  fileType(text: string): SpecFileType {
+    return structuredFileType(text);
   }
 }
 
