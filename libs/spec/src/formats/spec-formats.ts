@@ -1,6 +1,6 @@
 import { SpecError } from '../spec-error.js';
 import type { ReadSpec, SpecFormat } from './spec-format.js';
-import { isJsonText, SpecSource } from './spec-source.js';
+import { SpecSource } from './spec-source.js';
 
 /** The injection token under which `SpecFormatsModule` provides every `SpecFormat`, in detection order. */
 export const SPEC_FORMATS = Symbol('SPEC_FORMATS');
@@ -37,9 +37,10 @@ export class SpecFormats {
   private detect(source: SpecSource): SpecFormat {
     const format = this.all.find((candidate) => candidate.detect(source));
     if (format) return format;
-    // Text meant as JSON says where it broke, rather than "not recognised".
-    if (isJsonText(source.text)) source.parsed();
     if (!source.text.trim()) throw new SpecError('The spec is empty');
+    // Text no format recognises, and that is not JSON or YAML either, is told where it broke as
+    // JSON or YAML: the text formats recognise their own even when broken, to say where.
+    source.parsed();
     const expected = this.all.map((candidate) => candidate.signature);
     const list = expected.length > 1 ? `${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}` : expected[0];
     throw new SpecError(`The spec's format was not recognised: expected ${list}. Name its format in "format" to see what is wrong with it`);
