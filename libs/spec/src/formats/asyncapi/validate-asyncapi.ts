@@ -1,0 +1,73 @@
+import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
+import { SpecError } from '../../spec-error.js';
+import type { AsyncApiDocument } from './read-asyncapi.js';
+
+/** Problems named in the error; the rest are counted. */
+const MAX_PROBLEMS = 3;
+const MAX_PROBLEM_CHARS = 300;
+
+type Resolver = { schema: string; order: number; read: (uri: { toString(): string }) => string };
+
+/**
+ * Resolvers that read nothing. @asyncapi/parser always keeps its own `file`, `http` and `https`
+ * resolvers and falls back to them when one given here throws or has no `order` (0 counts as
+ * none), so these come first (order 1) and answer every URI with an empty object, noting it.
+ */
+function refusingResolvers(refused: string[]): Resolver[] {
+  return ['file', 'http', 'https'].map((schema) => ({
+    schema,
+    order: 1,
+    read: (uri) => {
+      refused.push(uri.toString());
+      return '{}';
+    },
+  }));
+}
+
+let shared: Parser | undefined;
+
+/** One parser per thread: building its rulesets is the slow part of a first parse. */
+function parser(): Parser {
+  // Its own resolver (used only when a parse names none) refuses too.
+  shared ??= new Parser({ __unstable: { resolver: { cache: false, resolvers: refusingResolvers([]) } } });
+  return shared;
+}
+
+/**
+ * Validates a document with @asyncapi/parser (the AsyncAPI JSON Schemas and the parser's core
+ * and recommended rules), reading no file and no URL: a SpecError names the first few errors with
+ * their paths (`channels./user/signedup.publish.message: must have required property 'payload'`).
+ * Warnings pass. An external `$ref` (which `assertSafeSpec` refuses before this, except inside
+ * vendor extensions) is never fetched, and refused here as there.
+ */
+export async function validateAsyncApi(document: AsyncApiDocument): Promise<void> {
+  const refused: string[] = [];
+  const { diagnostics } = await parser().parse(parserInput(document), {
+    // Per parse, so that what is refused is this document's (and nothing is cached across parses).
+    __unstable: { resolver: { resolvers: refusingResolvers(refused) } },
+  });
+  if (refused.length > 0) {
+    throw new SpecError(`External $ref "${refused[0].slice(0, 200)}" is not allowed: bundle the spec into one document`);
+  }
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
+  if (errors.length === 0) return;
+  const problems = errors.slice(0, MAX_PROBLEMS).map(({ path, message }) => {
+    const where = path.map(String).join('.');
+    return truncated(where ? `${where}: ${message}` : message);
+  });
+  const more = errors.length > MAX_PROBLEMS ? `; and ${errors.length - MAX_PROBLEMS} more` : '';
+  throw new SpecError(`The AsyncAPI document is not valid: ${problems.join('; ')}${more}`);
+}
+
+/**
+ * The document without the parser's own markers: one that claims to be parsed already
+ * (`x-parser-spec-parsed`) would be taken as it is, unvalidated.
+ */
+function parserInput(document: AsyncApiDocument): { asyncapi: string } & AsyncApiDocument {
+  return { ...Object.fromEntries(Object.entries(document).filter(([key]) => !key.startsWith('x-parser-'))), asyncapi: String(document.asyncapi) };
+}
+
+function truncated(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS)}…` : line;
+}
