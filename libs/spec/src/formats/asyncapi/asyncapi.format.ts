@@ -14,8 +14,8 @@ import type {
 import { cleanText } from '../../clean-text.js';
 import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
-import type { ReadSpec, SpecFormat } from '../spec-format.js';
-import { isJsonText, type SpecSource } from '../spec-source.js';
+import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { type AsyncMessage, type AsyncOperation, asyncOperations } from './asyncapi-operations.js';
 import {
   concreteUrl,
@@ -104,8 +104,8 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   }
 
   /** As registered: JSON or YAML. */
-  fileType(text: string): { extension: string; mediaType: string } {
-    return isJsonText(text) ? { extension: 'json', mediaType: 'application/json' } : { extension: 'yaml', mediaType: 'application/yaml' };
+  fileType(text: string): SpecFileType {
+    return structuredFileType(text);
   }
 }
 
