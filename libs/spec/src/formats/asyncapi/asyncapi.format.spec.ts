@@ -14,7 +14,7 @@ const format = new AsyncApiFormat();
 const MAX_CHARS = 20_000;
 
 function fixture(name: string): string {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+  return readFileSync(new URL(`../../../../../demo/asyncapi/${name}`, import.meta.url), 'utf8');
 }
 
 function read(input: string | Record<string, unknown>): ReadSpec<AsyncApiDocument> {
