@@ -73,6 +73,11 @@ describe('ChunkRetriever (PGlite)', () => {
     await db.query(`UPDATE platform_ai.api_chunks SET tags = '{Invoices,Billing}' WHERE api_id = $1 AND chunk_key = 'op:a'`, [BILLING]);
     // A tag the spec declares (its L1 chunk lists them) that no operation carries.
     await db.query(`UPDATE platform_ai.api_chunks SET tags = '{Invoices,Billing,Refunds}' WHERE api_id = $1 AND chunk_key = 'api'`, [BILLING]);
+    // The billing API is GraphQL: its operations' verbs are QUERY and MUTATION.
+    await db.query(`UPDATE platform_ai.api_indexing_status SET kind = 'graphql' WHERE api_id = $1`, [BILLING]);
+    await db.query(`UPDATE platform_ai.api_chunks SET method = 'QUERY', path = 'invoices' WHERE api_id = $1 AND chunk_key = 'op:a'`, [BILLING]);
+    await db.query(`UPDATE platform_ai.api_chunks SET method = 'MUTATION', path = 'refundInvoice' WHERE api_id = $1 AND chunk_key = 'op:b'`, [BILLING]);
+    await db.query(`UPDATE platform_ai.api_chunks SET method = 'GET', path = '/' || chunk_key WHERE api_id = $1 AND level = 'L2'`, [CROWD]);
     // The model's partial HNSW index, as `VectorIndexService` creates it.
     await db.query(
       `CREATE INDEX api_chunks_embedding_hash_3_idx ON platform_ai.api_chunks
@@ -150,5 +155,29 @@ describe('ChunkRetriever (PGlite)', () => {
     // Declared but on no operation: a card would have no endpoints.
     const untagged = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['refunds'] } });
     expect(await untagged.vectorCandidates([1, 0, 0], 10)).toEqual([]);
+  });
+
+  it("should filter by kind, searching and browsing, and give each card its API's kind", async () => {
+    const initech = (filters: SearchScope['filters']) => new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters });
+    expect((await initech({}).allApis(10)).map((api) => [api.apiId, api.kind]).sort()).toEqual([
+      [BILLING, 'graphql'],
+      [CROWD, 'openapi'],
+    ].sort());
+    const graphql = initech({ kinds: ['graphql'] });
+    expect((await graphql.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
+    expect(new Set((await graphql.vectorCandidates([1, 0, 0], 10)).map((chunk) => chunk.apiId))).toEqual(new Set([BILLING]));
+    expect((await initech({ kinds: ['openapi'] }).allApis(10)).map((api) => api.apiId)).toEqual([CROWD]);
+    expect(await initech({ kinds: ['asyncapi'] }).allApis(10)).toEqual([]);
+    expect((await graphql.cards([BILLING, CROWD])).get(BILLING)).toMatchObject({ kind: 'graphql' });
+  });
+
+  it("should filter by any kind's verbs: the APIs with such an operation, and of their operations only those", async () => {
+    const mutations = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { methods: ['MUTATION'] } });
+    expect((await mutations.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
+    expect((await mutations.endpoints([BILLING, CROWD])).map((row) => [row.method, row.path])).toEqual([['MUTATION', 'refundInvoice']]);
+    expect((await mutations.vectorCandidates([1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level])).toEqual([
+      [BILLING, 'L2'],
+      [BILLING, 'L1'],
+    ]);
   });
 });

@@ -39,7 +39,7 @@ describe('IndexStoreService swapping an API\'s chunks (PGlite)', () => {
   const retriever = () => new ChunkRetriever(db.manager, { orgId: ORG, model: MODEL, dimensions: 3, filters: {} });
   const index = async (revision: number, words: string[]) => {
     expect(await store.beginRevision(job(revision))).toBe(true);
-    return store.replaceChunks(job(revision), [{ model: MODEL, chunks: operations(words) }], { warnings: [] });
+    return store.replaceChunks(job(revision), [{ model: MODEL, chunks: operations(words) }], { kind: 'openapi', warnings: [] });
   };
   const paths = async () => (await retriever().endpoints([API])).map((row) => row.path).sort();
   const lexicon = async () =>
@@ -110,7 +110,7 @@ describe('IndexStoreService swapping an API\'s chunks (PGlite)', () => {
 
   it('should write nothing for a revision that is no longer the newest, or for a deleted API', async () => {
     await store.markDeleted({ apiId: API, orgId: ORG, revision: 4 });
-    expect(await store.replaceChunks(job(3), [{ model: MODEL, chunks: operations(['ledgers']) }], { warnings: [] })).toBeUndefined();
+    expect(await store.replaceChunks(job(3), [{ model: MODEL, chunks: operations(['ledgers']) }], { kind: 'openapi', warnings: [] })).toBeUndefined();
     expect(await db.query(`SELECT count(*)::int AS rows FROM platform_ai.api_chunks WHERE generation IS NOT NULL AND path = '/ledgers'`)).toEqual([{ rows: 0 }]);
     await store.deleteApi({ apiId: API, orgId: ORG, revision: 4 });
     expect(await db.query(`SELECT count(*)::int AS rows FROM platform_ai.api_chunks WHERE api_id = $1`, [API])).toEqual([{ rows: 0 }]);

@@ -5,6 +5,7 @@ import { type AiConfig, type EmbeddingsConfig, redisConnectionOptions } from '#c
 import { DatabaseModule } from '#database';
 import { MetricsModule, RequestValidationPipe } from '#http';
 import { EmbeddingsModule, type EmbeddingsModuleOptions } from '#embeddings';
+import { SpecFormatsModule } from '#spec';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
 import { EmbeddingModelsModule } from './embedding-models/embedding-models.module.js';
@@ -34,6 +35,7 @@ export class AiModule {
           migrationsTableName: 'ai_migrations',
         }),
         EmbeddingsModule.forRoot(embeddingsOptions(config.embeddings)),
+        SpecFormatsModule,
         EmbeddingModelsModule,
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),

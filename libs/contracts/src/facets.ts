@@ -1,4 +1,4 @@
-/** How many APIs carry one team name or tag; spellings that differ only in case count as one. */
+/** How many APIs carry one team name, tag or kind; spellings that differ only in case count as one. */
 export interface FacetCount {
   /** The spelling most of these APIs use. */
   name: string;
@@ -6,12 +6,14 @@ export interface FacetCount {
 }
 
 /**
- * `GET /api-management/ai/facets?orgId=`: the teams and operation tags of the org's indexed APIs,
- * most used first (up to `FACET_LIMIT` each), for suggestions in the search filters.
+ * `GET /api-management/ai/facets?orgId=`: the teams, operation tags and kinds of the org's indexed
+ * APIs, most used first (up to `FACET_LIMIT` each), for suggestions in the search filters.
  */
 export interface SearchFacets {
   teams: FacetCount[];
   tags: FacetCount[];
+  /** Kinds of API (`openapi`, `asyncapi`, `graphql`, `grpc`), as search's `kinds` filter takes them. */
+  kinds: FacetCount[];
 }
 
 /** The most values a facet lists. */

@@ -34,16 +34,25 @@ const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT 
   ORDER BY "apiCount" DESC, lower(tag)
   LIMIT $2`;
 
+/** Kinds of the revisions live in the index, as search's `kinds` filter sees them. */
+const KINDS = `SELECT s.kind AS name, count(*) AS "apiCount"
+  FROM platform_ai.api_indexing_status s
+  WHERE s.org_id = ANY($1) AND NOT s.deleted AND s.indexed_revision IS NOT NULL
+  GROUP BY s.kind
+  ORDER BY "apiCount" DESC, s.kind
+  LIMIT $2`;
+
 /** The SQL of search facets. */
 @Injectable()
 export class FacetsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Teams and tags from one snapshot, as a search reads: an API deleted meanwhile leaves both or neither. */
+  /** Teams, tags and kinds from one snapshot, as a search reads: an API deleted meanwhile leaves all or none. */
   facetsOf(orgIds: string[]): Promise<SearchFacets> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => ({
       teams: await count(manager, TEAMS, orgIds),
       tags: await count(manager, TAGS, orgIds),
+      kinds: await count(manager, KINDS, orgIds),
     }));
   }
 }

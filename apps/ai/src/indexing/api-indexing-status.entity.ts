@@ -20,6 +20,10 @@ export class ApiIndexingStatusEntity {
   @Column({ type: 'text' })
   status: IndexingState;
 
+  /** The kind of API the live revision's spec is (`openapi`, `graphql`…): the `SpecFormat` that read it. */
+  @Column({ type: 'text', default: 'openapi' })
+  kind: string;
+
   @Column({ type: 'text', nullable: true })
   error: string | null;
 

@@ -33,9 +33,9 @@ export class IndexStoreService {
   async beginRevision(job: IndexApiJob): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (api_id, revision) DO NOTHING`,
-        [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec],
+        `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (api_id, revision) DO NOTHING`,
+        [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec, job.format ?? null],
       );
       const rows: unknown[] = await manager.query(
         `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status)
@@ -55,9 +55,9 @@ export class IndexStoreService {
    * `latest` (registered) or its `indexed` (live) one and the API is not deleted.
    */
   async keptSpec(apiId: string, revision: number, which: 'latest' | 'indexed'): Promise<IndexApiJob | undefined> {
-    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string }[] =
+    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string; format: string | null }[] =
       await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec
+        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format
          FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
          WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
         [apiId, revision],
@@ -72,6 +72,7 @@ export class IndexStoreService {
       teamName: row.team_name ?? undefined,
       description: row.description ?? undefined,
       spec: row.spec,
+      ...(row.format ? { format: row.format } : {}),
     };
   }
 
@@ -91,14 +92,14 @@ export class IndexStoreService {
    * old index or the new one, never a mix. The new rows are written first, in short transactions,
    * as a generation search does not see (`staging_generation`); one short transaction then deletes
    * the old rows, makes the new ones live and updates the word statistics, so no other query waits
-   * long for the database. `specDescription` is what the cards show when the registration gave no
-   * description; `warnings`, what the index limits left out. Returns how many old chunk rows it
+   * long for the database. `kind`: the format that read the spec; `specDescription` is what the cards
+   * show when the registration gave no description; `warnings`, what the index limits left out. Returns how many old chunk rows it
    * replaced, or `undefined` (leaving nothing behind) when the revision is stale.
    */
   async replaceChunks(
     job: IndexApiJob,
     embedded: ModelChunks[],
-    { specDescription, warnings }: { specDescription?: string; warnings: string[] },
+    { kind, specDescription, warnings }: { kind: string; specDescription?: string; warnings: string[] },
   ): Promise<number | undefined> {
     const generation = await this.beginStaging(job);
     if (generation === undefined) return undefined;
@@ -118,10 +119,10 @@ export class IndexStoreService {
       const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
-         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, staging_generation = NULL,
+         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, kind = $5, staging_generation = NULL,
            indexed_at = now(), error = NULL, updated_at = now()
          WHERE api_id = $1`,
-        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null],
+        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null, kind],
       );
       await countWords(manager, job.apiId, job.orgId, +1);
       await manager.query(`UPDATE platform_ai.api_specs SET spec_description = $3 WHERE api_id = $1 AND revision = $2`, [

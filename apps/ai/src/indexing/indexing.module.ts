@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { AiConfig, AiRole } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
-import { SpecThreads } from '#spec';
+import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsController } from '../embedding-models/embedding-models.controller.js';
 import { ModelSwitchService } from '../embedding-models/model-switch.service.js';
@@ -27,8 +27,9 @@ export class IndexingModule implements OnApplicationShutdown {
         {
           provide: SpecThreads,
           // A thread per job the worker runs at once: parsing never waits for another job's.
-          useFactory: (config: AiConfig) => new SpecThreads({ threads: config.indexingConcurrency, queue: 64, timeoutMs: config.specTimeoutMs }),
-          inject: [AI_CONFIG],
+          useFactory: (config: AiConfig, formats: SpecFormats) =>
+            new SpecThreads({ threads: config.indexingConcurrency, queue: 64, timeoutMs: config.specTimeoutMs, formats: formats.all }),
+          inject: [AI_CONFIG, SPEC_FORMATS],
         },
         ...(role === 'api' ? [] : [IndexingProcessor, ModelSwitchService]),
       ],

@@ -122,7 +122,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       this.logger.warn(`API ${job.apiId} r${job.revision} FAILED: ${chunked.refused}`);
       return { failed: chunked.refused };
     }
-    const { chunks, description, warnings } = chunked;
+    const { kind, chunks, description, warnings } = chunked;
 
     const parsed = Date.now();
     const { active, building } = await this.models.inUse();
@@ -137,7 +137,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
       }
     }
     const embeddedAt = Date.now();
-    const replaced = await this.store.replaceChunks(job, embedded, { specDescription: description, warnings });
+    const replaced = await this.store.replaceChunks(job, embedded, { kind, specDescription: description, warnings });
     if (replaced === undefined) return { skipped: 'a newer revision arrived, or the API was deleted, while indexing' };
     const written = embedded.reduce((sum, set) => sum + set.chunks.length, 0);
     this.tableStats.recordChanges(replaced + written);
@@ -166,9 +166,12 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     return { chunks: embedded.length };
   }
 
-  /** Parse → chunk, on a spec thread (seconds of CPU for a large spec), within the index limits. */
-  private chunk(spec: string, { name, version, teamName, description }: ApiFacts) {
-    return this.specs.run('chunksOf', { spec, facts: { name, version, teamName, description }, limits: this.config.indexLimits });
+  /**
+   * Parse → chunk, on a spec thread (seconds of CPU for a large spec), within the index limits; as
+   * the format it was registered as (`format`), or the one that recognises it (jobs of older versions).
+   */
+  private chunk(spec: string, { name, version, teamName, description, format }: ApiFacts & { format?: string }) {
+    return this.specs.run('chunksOf', { spec, format, facts: { name, version, teamName, description }, limits: this.config.indexLimits });
   }
 
   private async embed(provider: EmbeddingProvider, chunks: SpecChunk[]): Promise<EmbeddedChunk[]> {

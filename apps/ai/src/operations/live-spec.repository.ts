@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { StoredSpec } from '#spec';
 
 /** Where an API's live spec stands, as one of the caller's orgs sees it. */
 export type LiveRevision = { found: false } | { found: true; indexedRevision: number | null };
@@ -20,11 +21,12 @@ export class LiveSpecRepository {
     return row ? { found: true, indexedRevision: row.indexed_revision } : { found: false };
   }
 
-  async specText(apiId: string, revision: number): Promise<string | undefined> {
-    const [row]: { spec: string }[] = await this.dataSource.query(`SELECT spec FROM platform_ai.api_specs WHERE api_id = $1 AND revision = $2`, [
-      apiId,
-      revision,
-    ]);
-    return row?.spec;
+  /** The revision's spec text and the format it was registered as (none: detected when read). */
+  async specText(apiId: string, revision: number): Promise<StoredSpec | undefined> {
+    const [row]: { spec: string; format: string | null }[] = await this.dataSource.query(
+      `SELECT spec, format FROM platform_ai.api_specs WHERE api_id = $1 AND revision = $2`,
+      [apiId, revision],
+    );
+    return row && { text: row.spec, ...(row.format ? { format: row.format } : {}) };
   }
 }

@@ -1,12 +1,14 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { OperationSelector } from '#contracts';
 import { NoNul } from '#http';
-import { HTTP_METHODS } from '#spec';
+import { OPERATION_VERB } from '../ai.constants.js';
 
-const METHODS = HTTP_METHODS.map((method) => method.toUpperCase());
-
-/** `?operationId=…`, or `?method=…&path=…`; which of the two was given is checked by `selectorProblem`. */
+/**
+ * `?operationId=…`, or `?method=…&path=…`; which of the two was given is checked by `selectorProblem`.
+ * `method` and `path` are the operation's verb and address in its API's kind: `GET /pets/{petId}`,
+ * `PUBLISH user/signedup`, `MUTATION closePullRequest`, `RPC pkg.Service/Method`.
+ */
 export class OperationSelectorDto implements OperationSelector {
   @IsOptional()
   @IsString()
@@ -18,12 +20,12 @@ export class OperationSelectorDto implements OperationSelector {
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
   @IsString()
-  @IsIn(METHODS, { message: `method must be one of ${METHODS.join(', ')}` })
+  @Matches(OPERATION_VERB, { message: 'method must be an operation verb of up to 16 letters (GET, POST, PUBLISH, QUERY, MUTATION, RPC…)' })
   method?: string;
 
   @IsOptional()
   @IsString()
-  @Matches(/^\//, { message: 'path must start with "/", as in the spec (e.g. /pets/{petId})' })
+  @IsNotEmpty({ message: 'path must be the operation\'s address, as in the spec (e.g. /pets/{petId}, user/signedup, closePullRequest)' })
   @MaxLength(2000)
   @NoNul('path')
   path?: string;

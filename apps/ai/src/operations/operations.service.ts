@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { AiConfig } from '#config';
 import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
 import { ServiceBusyException } from '#http';
-import { findOperation, isRefusal, operationDetail, type ParsedSpec, SpecThreads, SpecThreadsBusyError } from '#spec';
+import { isRefusal, type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { LiveSpecRepository } from './live-spec.repository.js';
 
@@ -25,10 +25,12 @@ export class OperationsService implements OnApplicationShutdown {
   constructor(
     @Inject(AI_CONFIG) private readonly config: AiConfig,
     private readonly specs: LiveSpecRepository,
+    @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {
-    this.threads = new SpecThreads({ threads: 1, queue: 16, timeoutMs: config.specTimeoutMs });
+    this.threads = new SpecThreads({ threads: 1, queue: 16, timeoutMs: config.specTimeoutMs, formats: formats.all });
   }
 
+  /** The overview carries the API's `kind` and its document's `format`. */
   async overview(apiId: string, orgIds: string[]): Promise<ApiOperationsResponse> {
     const { revision, spec } = await this.liveSpec(apiId, orgIds);
     return { apiId, revision, ...spec.overview };
@@ -36,12 +38,13 @@ export class OperationsService implements OnApplicationShutdown {
 
   async detail(apiId: string, orgIds: string[], selector: OperationSelector): Promise<ApiOperationDetailResponse> {
     const { revision, spec } = await this.liveSpec(apiId, orgIds);
-    const entry = findOperation(spec.document, selector);
-    if (!entry) {
+    // The spec's own format expands the operation (a kind no longer loaded reads as not found).
+    const operation = this.formats.byKind(spec.spec.kind)?.operation(spec.spec, selector, this.config.operationDetailMaxChars);
+    if (!operation) {
       const named = selector.operationId !== undefined ? `operationId "${selector.operationId}"` : `${selector.method} ${selector.path}`;
       throw new NotFoundException(`API "${apiId}" has no operation ${named} (indexed revision ${revision})`);
     }
-    return { apiId, revision, ...operationDetail(spec.document, spec.flavor, entry, this.config.operationDetailMaxChars) };
+    return { apiId, revision, ...operation };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -56,19 +59,20 @@ export class OperationsService implements OnApplicationShutdown {
     const key = `${apiId}:${revision}`;
     let spec = this.parsed.get(key);
     if (!spec) {
-      const text = await this.specs.specText(apiId, revision);
+      const stored = await this.specs.specText(apiId, revision);
       // A newer revision went live, and this one's copy was dropped, between the two reads.
-      if (text === undefined) throw new NotFoundException(`API "${apiId}" is being re-indexed; try again in a moment`);
-      spec = this.parse(text);
-      this.parsed.set(key, spec, { size: text.length || 1 });
+      if (stored === undefined) throw new NotFoundException(`API "${apiId}" is being re-indexed; try again in a moment`);
+      spec = this.parse(stored);
+      this.parsed.set(key, spec, { size: stored.text.length || 1 });
       // A failure is not kept: the next call tries again.
       spec.catch(() => this.parsed.peek(key) === spec && this.parsed.delete(key));
     }
     return { revision, spec: await spec };
   }
 
-  private async parse(text: string): Promise<ParsedSpec> {
-    const read = await this.threads.run('specDocumentOf', { text }).catch((error: unknown) => {
+  /** As the format the spec was registered as, or the one that recognises it. */
+  private async parse(stored: StoredSpec): Promise<ParsedSpec> {
+    const read = await this.threads.run('specDocumentOf', stored).catch((error: unknown) => {
       if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}: many specs are being read right now`, 2);
       throw error;
     });

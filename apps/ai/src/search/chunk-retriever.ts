@@ -19,6 +19,8 @@ export interface ApiCard {
   version: string;
   teamName: string | null;
   description: string | null;
+  /** The kind of API (`openapi`, `graphql`…) its live revision is. */
+  kind: string;
 }
 
 export interface ChunkDetail {
@@ -52,7 +54,7 @@ interface FilteredApis {
  * Card facts (alias `s` status, `p` spec) of the revision that is live in the index, described by
  * the registration or else by the spec itself; none for a deleted API whose chunks are not removed yet.
  */
-const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description
+const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description, s.kind
   FROM platform_ai.api_indexing_status s
   JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision AND NOT s.deleted`;
 
@@ -322,8 +324,8 @@ export class ChunkRetriever {
    * as a sub-query of each chunk query, the tag test ran again for every chunk the HNSW index scanned.
    */
   private filteredApis(): Promise<FilteredApis | undefined> {
-    const { teamNames, tags, methods } = this.scope.filters;
-    if (!teamNames?.length && !tags?.length && !methods?.length) return Promise.resolve(undefined);
+    const { teamNames, tags, methods, kinds } = this.scope.filters;
+    if (!teamNames?.length && !tags?.length && !methods?.length && !kinds?.length) return Promise.resolve(undefined);
     this.filtered ??= (async () => {
       const params = new Params();
       const rows: { apiId: string; chunkCount: number | null }[] = await this.manager.query(
@@ -340,16 +342,18 @@ export class ChunkRetriever {
   }
 
   /**
-   * APIs of the org with a live index that pass the filters. A tag or a method must be an
-   * operation's: a tag the spec declares but no operation carries would make a card with no endpoints.
+   * APIs of the org with a live index that pass the filters (a kind is the live revision's). A tag
+   * or a method must be an operation's: a tag the spec declares but no operation carries would make
+   * a card with no endpoints.
    */
   private allowedApis(params: Params, staged: string[], columns = 's.api_id'): string {
-    const { teamNames, tags, methods } = this.scope.filters;
+    const { teamNames, tags, methods, kinds } = this.scope.filters;
     const org = params.add(this.scope.orgId);
     return `SELECT ${columns} FROM platform_ai.api_indexing_status s
       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
       WHERE s.org_id = ${org} AND NOT s.deleted
       ${teamNames?.length ? `AND lower(p.team_name) = ANY(${params.add(lower(teamNames))})` : ''}
+      ${kinds?.length ? `AND s.kind = ANY(${params.add(kinds)})` : ''}
       ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)} ${notStaged('t', staged, params)})` : ''}
       ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}) ${notStaged('m', staged, params)})` : ''}`;
   }

@@ -7,6 +7,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -14,12 +15,14 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NoNul } from '#http';
+import { OPERATION_VERB } from '../ai.constants.js';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
 const FILTERS_MESSAGE = 'filters must be an object';
-const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'];
-const upperCaseAll = ({ value }: { value: unknown }) =>
-  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.toUpperCase() : item)) : value;
+/** A kind's name, as `SpecFormat.kind`: `openapi`, `asyncapi`, `graphql`, `grpc`. */
+const KIND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+const inCase = (toCase: (text: string) => string) => ({ value }: { value: unknown }) =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? toCase(item) : item)) : value;
 
 export class SearchFiltersDto implements SearchFilters {
   @IsOptional()
@@ -38,12 +41,23 @@ export class SearchFiltersDto implements SearchFilters {
   @NoNul('tags', { each: true })
   tags?: string[];
 
+  /** Verbs of any kind of API: HTTP methods, `PUBLISH`, `QUERY`, `MUTATION`, `RPC`… */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(8)
-  @Transform(upperCaseAll)
-  @IsIn(HTTP_METHODS, { each: true, message: `methods must be HTTP methods (${HTTP_METHODS.join(', ')})` })
+  @ArrayMaxSize(20)
+  @Transform(inCase((text) => text.toUpperCase()))
+  @IsString({ each: true })
+  @Matches(OPERATION_VERB, { each: true, message: 'methods must be operation verbs of up to 16 letters (GET, POST, PUBLISH, QUERY, MUTATION, RPC…)' })
   methods?: string[];
+
+  /** Kinds of API; which kinds this app knows is checked by `SearchController` (`SPEC_FORMATS`). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @Transform(inCase((text) => text.toLowerCase()))
+  @IsString({ each: true })
+  @Matches(KIND_NAME, { each: true, message: 'kinds must be names of API kinds (openapi, asyncapi, graphql, grpc…)' })
+  kinds?: string[];
 }
 
 export class SearchRequestDto implements SearchRequest {

@@ -264,13 +264,14 @@ export class SearchService implements OnModuleInit {
   }
 }
 
-function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName'> {
+function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName' | 'kind'> {
   return {
     apiId: card.apiId,
     apiName: card.name,
     version: card.version,
     ...(card.description ? { description: card.description } : {}),
     ...(card.teamName ? { teamName: card.teamName } : {}),
+    kind: card.kind,
   };
 }
 

@@ -41,6 +41,8 @@ function describe(expected: ExpectedRevision, row: ApiIndexingStatusEntity | und
   return {
     apiId: row.apiId,
     status: row.status,
+    // The kind of the spec that is live: known once a revision was indexed.
+    ...(row.indexedRevision !== null ? { kind: row.kind } : {}),
     ...(row.indexedAt && row.status === 'COMPLETED' ? { indexedAt: row.indexedAt.toISOString() } : {}),
     ...(row.chunkCount !== null && row.status === 'COMPLETED' ? { chunkCount: row.chunkCount } : {}),
     ...(row.warnings?.length && row.status === 'COMPLETED' ? { warnings: row.warnings } : {}),
