@@ -1,0 +1,459 @@
+import {
+  type ApiEndpoint,
+  type ApiModel,
+  type ApiModelOperation,
+  type ApiModelSchema,
+  type ApiOverview,
+  type JsonSchema,
+  type OperationDetail,
+  type OperationParameter,
+  type OperationSelector,
+  SCHEMA_MARKERS,
+} from '#contracts';
+import {
+  buildASTSchema,
+  type DocumentNode,
+  type GraphQLArgument,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isIntrospectionType,
+  isObjectType,
+  isSpecifiedScalarType,
+  isUnionType,
+  Lexer,
+  parse,
+  Source,
+  TokenKind,
+} from 'graphql';
+import { cleanText, truncate } from '../../clean-text.js';
+import { MAX_SCHEMA_DEPTH, SchemaBudget } from '../../expand-schema.js';
+import { SpecError } from '../../spec-error.js';
+import { SPEC_LIMITS } from '../../spec-limits.js';
+import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import type { SpecSource } from '../spec-source.js';
+
+const FORMAT = 'GraphQL SDL';
+/** What a GraphQL response is sent as (GraphQL over HTTP). */
+const RESPONSE_MEDIA_TYPE = 'application/graphql-response+json';
+/** Tokens read before giving up: GitHub's schema (1.2 MB) has about 61,000. */
+const MAX_TOKENS = 2_000_000;
+/** Brackets inside one another: SDL needs a handful, and graphql's parser recurses into each. */
+const MAX_NESTING = 64;
+/** Type, directive and schema definitions: GitHub's schema has about 1,600. */
+const MAX_DEFINITIONS = 20_000;
+/** Object types a return type is expanded through in an operation's detail: behind most types lies the whole graph. */
+const OUTPUT_LEVELS = 2;
+/** Field names an operation's `Returns` line lists. */
+const MAX_RETURN_FIELDS = 40;
+const SUMMARY_CHARS = 200;
+/** Words that open an SDL definition (after its description, if any). */
+const SDL_KEYWORDS = new Set(['type', 'schema', 'extend', 'interface', 'enum', 'input', 'union', 'scalar', 'directive']);
+const OPENING = new Set<TokenKind>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<TokenKind>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+};
+
+/**
+ * A schema as plain data (it crosses threads by structured clone), read once: descriptions are
+ * plain text, types are written as SDL writes them (`[Issue!]!`).
+ */
+export interface GraphqlDocument {
+  description?: string;
+  /** The types whose fields are the operations, in this order. */
+  roots: { method: RootMethod; type: string }[];
+  /** Every named type but GraphQL's own, root types included, in document order. */
+  types: GraphqlType[];
+}
+
+type RootMethod = 'QUERY' | 'MUTATION' | 'SUBSCRIPTION';
+
+export interface GraphqlType {
+  name: string;
+  kind: 'object' | 'interface' | 'input' | 'enum' | 'union' | 'scalar';
+  description?: string;
+  /** Fields, enum values or union members. */
+  members: GraphqlMember[];
+}
+
+export interface GraphqlMember {
+  name: string;
+  description?: string;
+  /** A field's type (not an enum value's or union member's). */
+  type?: string;
+  args?: GraphqlMember[];
+  defaultValue?: unknown;
+  deprecated?: true;
+}
+
+/** A field of a root type, with its type. */
+interface RootOperation {
+  method: RootMethod;
+  field: GraphqlMember & { type: string };
+}
+
+/** GraphQL schemas in SDL: each root field is an operation, each other named type a schema. */
+export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
+  readonly kind = 'graphql';
+  readonly label = 'GraphQL SDL';
+  readonly signature = 'a GraphQL schema (SDL type definitions)';
+  readonly moduleUrl = import.meta.url;
+
+  /** Text whose first definition opens with an SDL keyword and a name (`type Query`), even if broken further on. */
+  detect(source: SpecSource): boolean {
+    return typeof source.input === 'string' && looksLikeSdl(source.text);
+  }
+
+  read(source: SpecSource): ReadSpec<GraphqlDocument> {
+    if (typeof source.input !== 'string') throw new SpecError('A GraphQL schema is SDL text, not a JSON object');
+    const document = plainDocument(buildSchema(parseSdl(source.text)));
+    const operations = rootOperations(document).length;
+    if (operations === 0) throw new SpecError('The GraphQL schema has no operations: it declares no fields on a Query, Mutation or Subscription type');
+    if (operations > SPEC_LIMITS.maxOperations) {
+      throw new SpecError(`The GraphQL schema has ${operations} operations; the limit is ${SPEC_LIMITS.maxOperations}: split it into several APIs`);
+    }
+    return { kind: this.kind, format: FORMAT, document };
+  }
+
+  model({ document }: ReadSpec<GraphqlDocument>): ApiModel {
+    const types = typeIndex(document);
+    const roots = new Set(document.roots.map((root) => root.type));
+    return {
+      kind: this.kind,
+      format: FORMAT,
+      ...described(document.description),
+      servers: [],
+      securitySchemes: [],
+      tags: [],
+      operations: rootOperations(document).map((operation) => modelOperation(operation, types)),
+      schemas: document.types.filter((type) => !roots.has(type.name)).map(modelSchema),
+    };
+  }
+
+  overview({ document }: ReadSpec<GraphqlDocument>): ApiOverview {
+    return {
+      kind: this.kind,
+      format: FORMAT,
+      ...described(document.description),
+      servers: [],
+      securitySchemes: [],
+      security: [],
+      operations: rootOperations(document).map(endpoint),
+    };
+  }
+
+  operation({ document }: ReadSpec<GraphqlDocument>, selector: OperationSelector, maxChars: number): OperationDetail | undefined {
+    const found = findOperation(document, selector);
+    if (!found) return undefined;
+    const { field } = found;
+    const types = typeIndex(document);
+    const budget = new SchemaBudget(maxChars);
+    const writer = new JsonSchemaWriter(types, budget);
+    const parameters = (field.args ?? []).map((arg): OperationParameter => ({
+      name: arg.name,
+      in: 'argument',
+      required: isRequired(arg),
+      ...described(arg.description),
+      ...(arg.deprecated ? { deprecated: true } : {}),
+      schema: withDefault(writer.input(arg.type!), arg.defaultValue),
+    }));
+    return {
+      ...endpoint(found),
+      // Without a description, the signature says most about what the field does.
+      summary: firstSentence(field.description) || signature(field),
+      ...described(field.description),
+      parameters,
+      responses: [{
+        status: 'data',
+        ...described(types.get(namedType(field.type))?.description),
+        content: [{ mediaType: RESPONSE_MEDIA_TYPE, schema: writer.output(field.type) }],
+      }],
+      security: [],
+      ...(budget.truncated ? { truncated: true } : {}),
+    };
+  }
+
+  /** SDL has no registered media type: served as text. */
+  fileType(): SpecFileType {
+    return { extension: 'graphql', mediaType: 'text/plain' };
+  }
+}
+
+function looksLikeSdl(text: string): boolean {
+  try {
+    const lexer = new Lexer(new Source(text));
+    let token = lexer.advance();
+    if (token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) token = lexer.advance();
+    const next = lexer.advance();
+    // `schema {` has no name; a YAML `type: object` has a colon where SDL has one.
+    return token.kind === TokenKind.NAME && SDL_KEYWORDS.has(token.value) && (next.kind === TokenKind.NAME || next.kind === TokenKind.BRACE_L || next.kind === TokenKind.AT);
+  } catch {
+    return false;
+  }
+}
+
+function parseSdl(text: string): DocumentNode {
+  checkNesting(text);
+  let document: DocumentNode;
+  try {
+    document = parse(text, { maxTokens: MAX_TOKENS });
+  } catch (error) {
+    throw invalid(error);
+  }
+  if (document.definitions.length > MAX_DEFINITIONS) {
+    throw new SpecError(`The GraphQL schema has ${document.definitions.length} definitions; the limit is ${MAX_DEFINITIONS}`);
+  }
+  return document;
+}
+
+/** graphql's parser recurses into every bracket: deep nesting is refused before it can overflow the stack. */
+function checkNesting(text: string): void {
+  let depth = 0;
+  try {
+    const lexer = new Lexer(new Source(text));
+    for (let token = lexer.advance(), count = 1; token.kind !== TokenKind.EOF; token = lexer.advance(), count++) {
+      if (count > MAX_TOKENS) throw new SpecError(`The GraphQL schema has more than ${MAX_TOKENS.toLocaleString('en-US')} tokens`);
+      if (CLOSING.has(token.kind)) depth--;
+      else if (OPENING.has(token.kind) && ++depth > MAX_NESTING) {
+        throw new SpecError(`The GraphQL schema is nested more than ${MAX_NESTING} levels deep (line ${token.line}, column ${token.column})`);
+      }
+    }
+  } catch (error) {
+    throw invalid(error);
+  }
+}
+
+function buildSchema(document: DocumentNode): GraphQLSchema {
+  try {
+    // Not validated as strictly as a server would: real schemas (GitHub's) define a field twice here and there.
+    return buildASTSchema(document, { assumeValidSDL: true });
+  } catch (error) {
+    throw invalid(error);
+  }
+}
+
+/** A parser or schema error as the reason a publisher reads, with where it is. */
+function invalid(error: unknown): SpecError {
+  if (error instanceof SpecError) return error;
+  if (error instanceof RangeError) return new SpecError('The GraphQL schema is nested too deeply');
+  if (error instanceof GraphQLError) {
+    const at = error.locations?.[0];
+    return new SpecError(`The GraphQL schema is not valid: ${error.message.replace(/\.$/, '')}${at ? ` (line ${at.line}, column ${at.column})` : ''}`);
+  }
+  // buildASTSchema throws plain errors about the document: `Unknown type: "Foo".`
+  if (error instanceof Error) return new SpecError(`The GraphQL schema is not valid: ${error.message.split('\n')[0].replace(/\.$/, '')}`);
+  throw error;
+}
+
+/** The schema as plain data: `schema { query: … }` and `extend type` are already applied by graphql. */
+function plainDocument(schema: GraphQLSchema): GraphqlDocument {
+  const roots = [
+    ['QUERY', schema.getQueryType()],
+    ['MUTATION', schema.getMutationType()],
+    ['SUBSCRIPTION', schema.getSubscriptionType()],
+  ] as const;
+  return {
+    ...described(schema.description),
+    roots: roots.flatMap(([method, type]) => (type ? [{ method, type: type.name }] : [])),
+    types: Object.values(schema.getTypeMap())
+      .filter((type) => !isIntrospectionType(type) && !isSpecifiedScalarType(type))
+      .map(plainType),
+  };
+}
+
+function plainType(type: GraphQLNamedType): GraphqlType {
+  const head = { name: type.name, ...described(type.description) };
+  if (isObjectType(type) || isInterfaceType(type)) {
+    return { ...head, kind: isObjectType(type) ? 'object' : 'interface', members: Object.values(type.getFields()).map((field) => ({ ...plainValue(field), args: field.args.map(plainValue) })) };
+  }
+  if (isInputObjectType(type)) return { ...head, kind: 'input', members: Object.values(type.getFields()).map(plainValue) };
+  if (isEnumType(type)) return { ...head, kind: 'enum', members: type.getValues().map(plainMember) };
+  if (isUnionType(type)) return { ...head, kind: 'union', members: type.getTypes().map((member) => ({ name: member.name })) };
+  return { ...head, kind: 'scalar', members: [] };
+}
+
+/** A field, argument or input field: typed, perhaps with a default. */
+function plainValue(value: GraphQLField<unknown, unknown> | GraphQLArgument | GraphQLInputField): GraphqlMember {
+  const defaultValue = 'defaultValue' in value ? value.defaultValue : undefined;
+  return { ...plainMember(value), type: String(value.type), ...(defaultValue !== undefined ? { defaultValue } : {}) };
+}
+
+function plainMember(member: { name: string; description?: string | null; deprecationReason?: string | null }): GraphqlMember {
+  return { name: member.name, ...described(member.description), ...(member.deprecationReason != null ? { deprecated: true as const } : {}) };
+}
+
+function typeIndex(document: GraphqlDocument): Map<string, GraphqlType> {
+  return new Map(document.types.map((type) => [type.name, type]));
+}
+
+/** Root fields in order: queries, mutations, subscriptions. */
+function rootOperations(document: GraphqlDocument): RootOperation[] {
+  const types = typeIndex(document);
+  return document.roots.flatMap(({ method, type }) =>
+    (types.get(type)?.members ?? []).map((field) => ({ method, field: { ...field, type: field.type ?? '' } })),
+  );
+}
+
+function findOperation(document: GraphqlDocument, selector: OperationSelector): RootOperation | undefined {
+  const method = selector.method?.toUpperCase();
+  return rootOperations(document).find(({ method: verb, field }) =>
+    selector.operationId !== undefined ? field.name === selector.operationId : verb === method && field.name === selector.path,
+  );
+}
+
+function endpoint({ method, field }: RootOperation): ApiEndpoint {
+  const summary = firstSentence(field.description);
+  return {
+    method,
+    path: field.name,
+    ...(summary ? { summary } : {}),
+    operationId: field.name,
+    tags: [],
+    ...(field.deprecated ? { deprecated: true } : {}),
+  };
+}
+
+function modelOperation(operation: RootOperation, types: Map<string, GraphqlType>): ApiModelOperation {
+  const { field } = operation;
+  const { summary, ...listed } = endpoint(operation);
+  const args = field.args ?? [];
+  const input = args.find((arg) => arg.name === 'input');
+  const inputType = input && types.get(namedType(input.type!));
+  return {
+    ...listed,
+    ...(summary ? { summary } : {}),
+    // A one-sentence description is the summary already.
+    ...(field.description && field.description !== summary ? { description: field.description } : {}),
+    inputs: args.map((arg) => ({ name: arg.name, in: 'argument', ...described(arg.description) })),
+    // Mutations in the Relay style (GitHub's) take everything in one `input` object.
+    ...(inputType?.kind === 'input' ? { body: { label: 'Input', fields: inputType.members.map((member) => member.name) } } : {}),
+    outputs: { label: 'Returns', lines: [returnLine(field.type, types)] },
+  };
+}
+
+/** `PullRequest fields id, title…`, `SearchResultItem one of Issue, PullRequest`, `String`. */
+function returnLine(type: string, types: Map<string, GraphqlType>): string {
+  const name = namedType(type);
+  const named = types.get(name);
+  const names = named?.members.map((member) => member.name) ?? [];
+  if (names.length === 0) return name;
+  const word = named!.kind === 'enum' ? 'values' : named!.kind === 'union' ? 'one of' : 'fields';
+  const more = names.length > MAX_RETURN_FIELDS ? ', …' : '';
+  return `${name} ${word} ${names.slice(0, MAX_RETURN_FIELDS).join(', ')}${more}`;
+}
+
+function modelSchema(type: GraphqlType): ApiModelSchema {
+  return {
+    name: type.name,
+    ...described(type.description),
+    fields: type.members.map(({ name, description }) => ({ name, ...described(description) })),
+  };
+}
+
+/** `closePullRequest(input: ClosePullRequestInput!): ClosePullRequestPayload` */
+function signature(field: RootOperation['field']): string {
+  const args = (field.args ?? []).map((arg) => `${arg.name}: ${arg.type}`).join(', ');
+  return `${field.name}${args ? `(${args})` : ''}: ${field.type}`;
+}
+
+/** `[Issue!]!` → `Issue` */
+function namedType(type: string): string {
+  return type.replace(/[[\]!]/g, '');
+}
+
+/** A caller must give it: non-null, and no default to fall back on. */
+function isRequired(value: GraphqlMember): boolean {
+  return value.type!.endsWith('!') && value.defaultValue === undefined;
+}
+
+function firstSentence(text: string | undefined): string {
+  if (!text) return '';
+  const end = text.search(/[.!?](\s|$)/);
+  return truncate(end > 0 ? text.slice(0, end + 1) : text, SUMMARY_CHARS);
+}
+
+function described(text: string | null | undefined): { description?: string } {
+  const description = cleanText(text);
+  return description ? { description } : {};
+}
+
+function withDefault(schema: JsonSchema, value: unknown): JsonSchema {
+  return value === undefined ? schema : { ...schema, default: value };
+}
+
+/**
+ * GraphQL types as JSON Schema, within one operation's budget: a type met again inside itself
+ * becomes `{ "$circular": "Type" }`, and what the budget cannot hold one `$truncated` marker.
+ */
+class JsonSchemaWriter {
+  constructor(
+    private readonly types: Map<string, GraphqlType>,
+    private readonly budget: SchemaBudget,
+  ) {}
+
+  /** An argument's type in full: input types only repeat through themselves, which `$circular` cuts. */
+  input(type: string): JsonSchema {
+    return this.schema(type, [], MAX_SCHEMA_DEPTH);
+  }
+
+  /** A return type, its object types expanded OUTPUT_LEVELS deep and only named past that. */
+  output(type: string): JsonSchema {
+    return this.schema(type, [], OUTPUT_LEVELS);
+  }
+
+  /** `type` as SDL writes it; `path`: the types this one is inside; `levels`: how many may be expanded. */
+  private schema(type: string, path: string[], levels: number): JsonSchema {
+    const nullable = type.endsWith('!') ? type.slice(0, -1) : type;
+    if (!nullable.startsWith('[')) return this.named(nullable, path, levels);
+    this.budget.spend(30);
+    return { type: 'array', items: this.schema(nullable.slice(1, -1), path, levels) };
+  }
+
+  private named(name: string, path: string[], levels: number): JsonSchema {
+    if (this.budget.spent) return this.budget.cut();
+    const type = this.types.get(name);
+    if (!type) return this.leaf(SCALAR_SCHEMAS[name] ?? { title: name });
+    if (type.kind === 'scalar') return this.leaf({ title: name, ...described(type.description) });
+    if (type.kind === 'enum') return this.leaf({ type: 'string', title: name, enum: type.members.map((value) => value.name) });
+    if (path.includes(name)) return this.leaf({ [SCHEMA_MARKERS.circular]: name });
+    if (path.length >= MAX_SCHEMA_DEPTH) return this.budget.cut(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
+    if (path.length >= levels) return this.leaf({ type: 'object', title: name });
+    const inner = [...path, name];
+    if (type.kind === 'union') return { title: name, ...described(type.description), oneOf: type.members.map((member) => this.named(member.name, inner, levels)) };
+    return this.object(type, inner, levels);
+  }
+
+  private object(type: GraphqlType, path: string[], levels: number): JsonSchema {
+    const head = { type: 'object', title: type.name, ...described(type.description) };
+    this.budget.spend(JSON.stringify(head).length);
+    const properties: JsonSchema = {};
+    const required: string[] = [];
+    for (const field of type.members) {
+      if (!this.budget.spend(field.name.length + (field.description?.length ?? 0) + 20)) {
+        properties[SCHEMA_MARKERS.truncated] = this.budget.cutNote();
+        break;
+      }
+      const schema = withDefault(this.schema(field.type!, path, levels), field.defaultValue);
+      properties[field.name] = field.description ? { ...schema, description: field.description } : schema;
+      if (isRequired(field)) required.push(field.name);
+    }
+    return { ...head, properties, ...(required.length > 0 ? { required } : {}) };
+  }
+
+  /** A schema with no parts to expand, if the budget can take it. */
+  private leaf(schema: JsonSchema): JsonSchema {
+    return this.budget.spend(JSON.stringify(schema).length) ? schema : this.budget.cut();
+  }
+}
+
+export default GraphqlFormat;
