@@ -54,7 +54,7 @@ describe(SpecThreads.name, () => {
     threads = new SpecThreads({ threads: 1, queue: 4, timeoutMs: 30_000, formats });
     await expect(threads.run('checkRegistration', { spec: schemaRings(2), maxBytes: 100 })).resolves.toMatchObject({ tooLarge: true, refused: expect.stringMatching(/the limit is 100 bytes \(SPEC_MAX_BYTES\)/) });
     await expect(threads.run('checkRegistration', { spec: 'a: [unclosed', maxBytes: 10_000 })).resolves.toEqual({ refused: expect.stringMatching(/neither valid JSON nor valid YAML/) });
-    await expect(threads.run('checkRegistration', { spec: { swagger: '2.0', info: {}, paths: {} }, maxBytes: 10_000 })).resolves.toEqual({ text: '{"swagger":"2.0","info":{},"paths":{}}' });
+    await expect(threads.run('checkRegistration', { spec: { swagger: '2.0', info: {}, paths: {} }, maxBytes: 10_000 })).resolves.toEqual({ text: '{"swagger":"2.0","info":{},"paths":{}}', kind: 'openapi' });
   }, 60_000);
 
   it('should refuse at once a spec beyond the queue while every thread is busy', async () => {
