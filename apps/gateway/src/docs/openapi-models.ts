@@ -218,6 +218,7 @@ export class FacetCountDoc implements FacetCount {
 export class SearchFacetsDoc implements SearchFacets {
   @ApiProperty({ type: [FacetCountDoc], description: `Team names, most APIs first (up to ${FACET_LIMIT})` }) teams: FacetCountDoc[];
   @ApiProperty({ type: [FacetCountDoc], description: `Operation tags, most APIs first (up to ${FACET_LIMIT})` }) tags: FacetCountDoc[];
+  @ApiProperty({ type: [FacetCountDoc], description: 'API kinds (openapi, asyncapi, graphql, grpc), most APIs first' }) kinds: FacetCountDoc[];
 }
 
 export class EndpointDoc implements EndpointMatch {
