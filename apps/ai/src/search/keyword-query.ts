@@ -1,7 +1,7 @@
 import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
-import { liveChunkCount } from './chunk-retriever.js';
 import { isEnglishWord } from './english-words.js';
+import { LexiconRepository } from './lexicon.repository.js';
 import { bareWord, isAbbreviation, nameWords } from './query-normalizer.js';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
@@ -56,13 +56,6 @@ const MAX_FORM_SUFFIX = 4;
 const MIN_TYPO_SIMILARITY = 0.35;
 /** The org's words nearest to an unknown one (by trigrams) among which the correction is chosen. */
 const TYPO_CANDIDATES = 10;
-/**
- * The lexicon words a typo may be corrected to, as the partial index `lexicon_correction_idx`
- * (migration 1764680000010) holds them: no punctuation, no digits. Paths, ids and versions are
- * a third of a lexicon, and never what a user mistyped. (Leaving out words of a single chunk too
- * was 3× cheaper, but lost corrections to rare words the eval's queries need.)
- */
-const CORRECTABLE_WORD = `word !~ '[[:punct:][:digit:]]'`;
 
 /**
  * Turns a natural-language request into weighted full-text terms: stemmed and without stop
@@ -77,11 +70,9 @@ export async function buildKeywordQuery(
   names: Set<string> = nameWords(text),
   limits: KeywordLimits = DEFAULT_KEYWORD_LIMITS,
 ): Promise<KeywordQuery | undefined> {
+  const lexicon = new LexiconRepository(manager);
   const tokens = text.split(/\s+/).filter(Boolean);
-  const parsed: { token: string; lexemes: string[] }[] = await manager.query(
-    `SELECT t.token, tsvector_to_array(to_tsvector('english', t.token)) AS lexemes FROM unnest($1::text[]) AS t(token)`,
-    [tokens],
-  );
+  const parsed = await lexicon.lexemesOf(tokens);
   // A name or a word spelt right is no typo: "Taylor" stays, "lead" must not become "read".
   const spelling = new Map<string, Spelling>();
   const typedAs = new Map<string, string>();
@@ -100,12 +91,8 @@ export async function buildKeywordQuery(
     words.length = limits.maxTerms;
   }
 
-  const chunkCount = await liveChunkCount(manager, orgId);
-  const known: { word: string; chunk_count: number }[] = await manager.query(
-    `SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`,
-    [orgId, words],
-  );
-  const frequency = new Map(known.map((row) => [row.word, Number(row.chunk_count)]));
+  const chunkCount = await lexicon.liveChunkCount(orgId);
+  const frequency = await lexicon.chunkCounts(orgId, words);
 
   const mayBeTypo = (word: string) => word.length >= MIN_TYPO_LENGTH && (typedAs.get(word) ?? word).length <= MAX_TYPO_LENGTH;
   let unknown = words.filter((word) => !frequency.has(word) && mayBeTypo(word) && spelling.get(word) !== 'name');
@@ -114,14 +101,14 @@ export async function buildKeywordQuery(
     unknown = unknown.slice(0, limits.maxTypoWords);
   }
   const misspelt = unknown.filter((word) => spelling.get(word) === 'unknown');
-  const undone = await undoneTypos(manager, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })));
+  const undone = await undoneTypos(lexicon, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })));
   // An undone typo beats any trigram neighbour: those are looked up (17–25 ms a word) only for the rest.
   const fixed = new Set(undone.map((candidate) => candidate.typed));
   const corrections = chooseCorrections([
     ...undone,
-    ...(await nearestWords(manager, orgId, misspelt.filter((word) => !fixed.has(word)))),
+    ...(await lexicon.nearestWords(orgId, misspelt.filter((word) => !fixed.has(word)), TYPO_CANDIDATES)),
     // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
-    ...(await wordsStartingAs(manager, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
+    ...(await wordsStartingAs(lexicon, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
   ]);
   const terms: KeywordTerm[] = [];
   let unknownWeight = 0;
@@ -199,19 +186,6 @@ export interface CorrectionCandidate {
 type TypoUndone = 'swap' | 'insertion';
 const UNDONE_ORDER: (TypoUndone | undefined)[] = ['swap', 'insertion', undefined];
 
-async function nearestWords(manager: EntityManager, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
-  if (words.length === 0) return [];
-  return manager.query(
-    `SELECT q.typed, c.word, c.chunk_count AS "chunkCount", c.similarity
-     FROM unnest($2::text[]) AS q(typed)
-     CROSS JOIN LATERAL (
-       SELECT word, chunk_count, similarity(word, q.typed) AS similarity FROM platform_ai.lexicon
-       WHERE org_id = $1 AND ${CORRECTABLE_WORD} ORDER BY word <-> q.typed LIMIT $3
-     ) c`,
-    [orgId, words, TYPO_CANDIDATES],
-  );
-}
-
 /**
  * The org's words that an unknown word becomes when one common typo is undone: two neighbouring
  * letters swapped back ("cerdit" → credit, "usres" → user) or a dropped letter put back
@@ -220,19 +194,13 @@ async function nearestWords(manager: EntityManager, orgId: string, words: string
  * swaps, 78% with both; see the README). Each variant is stemmed like the index; `words` pairs
  * each unknown lexeme with the word as typed.
  */
-async function undoneTypos(manager: EntityManager, orgId: string, words: { word: string; typed: string }[]): Promise<CorrectionCandidate[]> {
+async function undoneTypos(lexicon: LexiconRepository, orgId: string, words: { word: string; typed: string }[]): Promise<CorrectionCandidate[]> {
+  // `typed`: the unknown lexeme the variant may correct.
   const variants = words.flatMap(({ word, typed }) => [
-    ...swaps(typed).map((variant) => ({ word, variant, undone: 'swap' as const })),
-    ...insertions(typed).map((variant) => ({ word, variant, undone: 'insertion' as const })),
+    ...swaps(typed).map((variant) => ({ typed: word, variant, undone: 'swap' as TypoUndone })),
+    ...insertions(typed).map((variant) => ({ typed: word, variant, undone: 'insertion' as TypoUndone })),
   ]);
-  if (variants.length === 0) return [];
-  const rows: (CorrectionCandidate & { undone: TypoUndone })[] = await manager.query(
-    `SELECT DISTINCT q.typed, q.undone, l.word, l.chunk_count AS "chunkCount", similarity(l.word, q.typed) AS similarity
-     FROM unnest($2::text[], $3::text[], $4::text[]) AS q(typed, variant, undone)
-     CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('english', q.variant))) AS v(lexeme)
-     JOIN platform_ai.lexicon l ON l.org_id = $1 AND l.word = v.lexeme`,
-    [orgId, variants.map((v) => v.word), variants.map((v) => v.variant), variants.map((v) => v.undone)],
-  );
+  const rows = await lexicon.variantWords(orgId, variants);
   // Filtered here, not in SQL: the condition would steer the planner to the partial trigram
   // index, 3 ms a probe where the primary key takes a few µs.
   return rows.filter((row) => /^\p{L}+$/u.test(row.word));
@@ -252,17 +220,8 @@ function insertions(typed: string): string[] {
  * word is ("neighbour" → "neighbor", "travelling" → "travel"). A prefix look-up in the trigram
  * index takes 1–2 ms a word where the nearest words by trigrams take 17–25.
  */
-async function wordsStartingAs(manager: EntityManager, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
-  if (words.length === 0) return [];
-  const prefixes = words.map((word) => `${lettersAndDigits(word).slice(0, MIN_TYPO_LENGTH)}%`);
-  return manager.query(
-    `SELECT q.typed, c.word, c.chunk_count AS "chunkCount", similarity(c.word, q.typed) AS similarity
-     FROM unnest($2::text[], $3::text[]) AS q(typed, prefix)
-     CROSS JOIN LATERAL (
-       SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND ${CORRECTABLE_WORD} AND word LIKE q.prefix
-     ) c`,
-    [orgId, words, prefixes],
-  );
+function wordsStartingAs(lexicon: LexiconRepository, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
+  return lexicon.wordsStartingWith(orgId, words.map((word) => ({ typed: word, prefix: `${lettersAndDigits(word).slice(0, MIN_TYPO_LENGTH)}%` })));
 }
 
 /**

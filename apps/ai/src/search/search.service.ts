@@ -1,7 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
-import { DataSource } from 'typeorm';
 import type { AiConfig } from '#config';
 import { type RelevanceEvidence, SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
@@ -14,6 +12,7 @@ import { buildKeywordQuery, type KeywordQuery } from './keyword-query.js';
 import { RANKING } from './ranking.config.js';
 import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './relevance.js';
 import { SearchAdmission } from './search-admission.js';
+import { SearchRepository } from './search.repository.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
   type Candidate,
@@ -32,8 +31,6 @@ import type { SearchRequestDto } from './search.dto.js';
 
 const MATCHED_CHUNKS_PER_API = 3;
 const SNIPPET_CHARS = 300;
-/** Isolation of a search's transaction: every statement reads the snapshot its first one did. */
-const SNAPSHOT = 'REPEATABLE READ';
 const BROWSE_LIMIT = 1000;
 
 /** Query embeddings kept (the same question is asked again and again). */
@@ -48,7 +45,7 @@ export class SearchService implements OnModuleInit {
   private readonly results = new LRUCache<string, SearchResponse>({ max: RESULT_CACHE, ttl: RESULT_TTL_MS });
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: SearchRepository,
     private readonly models: EmbeddingModelsService,
     private readonly admission: SearchAdmission,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
@@ -74,7 +71,7 @@ export class SearchService implements OnModuleInit {
     const embeddings = await this.models.serving();
     const key = JSON.stringify([
       embeddings.modelId,
-      await this.indexVersion(request.orgId),
+      await this.repository.indexVersion(request.orgId),
       request.orgId,
       request.query.trim(),
       request.filters ?? {},
@@ -87,19 +84,6 @@ export class SearchService implements OnModuleInit {
     const response = await this.searchUncached(request, embeddings, started);
     this.results.set(key, response);
     return response;
-  }
-
-  /**
-   * Changes whenever an indexing job of the org commits: each rewrites its API's status row, and
-   * a rewritten row carries the writing transaction's id (xmin). Timestamps would not do: they
-   * are taken when a transaction starts, not when it commits.
-   */
-  private async indexVersion(orgId: string): Promise<string> {
-    const [row]: { version: string }[] = await this.dataSource.query(
-      `SELECT count(*) || '/' || coalesce(sum(xmin::text::bigint), 0) AS version FROM platform_ai.api_indexing_status WHERE org_id = $1`,
-      [orgId],
-    );
-    return row.version;
   }
 
   private async searchUncached(request: SearchRequestDto, embeddings: EmbeddingProvider, started: number): Promise<SearchResponse> {
@@ -134,19 +118,14 @@ export class SearchService implements OnModuleInit {
     // transaction; an index change in between only shifts a word's rarity a little.
     const [vector, keywords] = await Promise.all([
       embedding(),
-      mode !== 'vector' ? buildKeywordQuery(this.dataSource.manager, request.orgId, expanded, names, this.config.search) : undefined,
+      mode !== 'vector' ? buildKeywordQuery(this.repository.manager, request.orgId, expanded, names, this.config.search) : undefined,
     ]);
     // Something to look up first ("Taylor Swift"), not an API or a term the specs know ("Stripe", "Word").
     const namesUnknownThing = keywords ? keywords.namesUnknownThing : names.size > 0;
 
-    // One snapshot for the whole search (PostgreSQL's default gives each statement its own): an
-    // API whose new chunks go live meanwhile is seen before or after, never half of each.
-    return this.dataSource.transaction(SNAPSHOT, async (manager) => {
-      // pgvector filters after the index scan: keep scanning until enough rows pass the org filter.
-      await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-      await manager.query(`SET LOCAL hnsw.ef_search = ${this.config.hnswEfSearch}`);
-      // No statement outlives the search's time budget (PostgreSQL cancels it; the caller has had its 503).
-      await manager.query(`SET LOCAL statement_timeout = ${this.config.search.timeoutMs}`);
+    // One snapshot for the whole search, within its time budget (the caller has had its 503 by then).
+    const settings = { efSearch: this.config.hnswEfSearch, timeoutMs: this.config.search.timeoutMs };
+    return this.repository.inSnapshot(async (manager) => {
       const retriever = new ChunkRetriever(manager, scope);
 
       const maxResults = request.maxResults ?? SEARCH_LIMITS.maxResults.default;
@@ -209,7 +188,7 @@ export class SearchService implements OnModuleInit {
         searchMs: round(performance.now() - started, 1),
         ...(keywords?.warnings.length ? { warnings: keywords.warnings } : {}),
       };
-    });
+    }, settings);
   }
 
   /**
@@ -245,7 +224,7 @@ export class SearchService implements OnModuleInit {
 
   /** Empty query: every API that passes the filters, by name, with its first operations. */
   private async browse(scope: SearchScope, maxEndpoints: number, started: number): Promise<SearchResponse> {
-    const { apis, endpoints } = await this.dataSource.transaction(SNAPSHOT, async (manager) => {
+    const { apis, endpoints } = await this.repository.inSnapshot(async (manager) => {
       const retriever = new ChunkRetriever(manager, scope);
       const apis = await retriever.allApis(BROWSE_LIMIT);
       return { apis, endpoints: groupByApi(await retriever.endpoints(apis.map((api) => api.apiId), { perApi: maxEndpoints })) };
