@@ -7,7 +7,7 @@ import { type IndexApiJob, INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName
 import { contentHash, type SpecChunk } from '#spec';
 import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
-import { IndexStoreService } from '../apps/ai/src/indexing/index-store.service.js';
+import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';
 import { starting, stoppable } from './support/leftovers.js';
 import { stackEnv, until } from './support/stack.js';
 
@@ -78,7 +78,7 @@ describe('API kinds (AI app)', () => {
     await queue.add(IndexingJobName.Index, job, { ...INDEXING_JOB_OPTIONS, jobId: indexingJobId(PETS, 1, IndexingJobName.Index) });
 
     // A GraphQL API, written as the worker writes one.
-    const store = app.get(IndexStoreService);
+    const store = app.get(IndexStoreRepository);
     const provider = await app.get(EmbeddingModelsService).serving();
     const vectors = await provider.embedDocuments(githubChunks.map((chunk) => chunk.embedText));
     const github: IndexApiJob = { apiId: GITHUB, orgId: ORG, revision: 1, name: 'GitHub', version: '4', spec: 'type Query { pullRequest(number: Int!): String }', format: 'graphql' };

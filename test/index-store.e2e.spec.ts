@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
-import type { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
+import type { EmbeddingModelsRepository } from '../apps/ai/src/embedding-models/embedding-models.repository.js';
+import { ApiSpecsRepository } from '../apps/ai/src/indexing/api-specs.repository.js';
 import type { EmbeddedChunk } from '../apps/ai/src/indexing/chunk-rows.js';
-import { IndexStoreService } from '../apps/ai/src/indexing/index-store.service.js';
+import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';
 import { ChunkRetriever } from '../apps/ai/src/search/chunk-retriever.js';
 import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 
@@ -30,10 +31,10 @@ function operations(words: string[]): EmbeddedChunk[] {
  * transactions as a generation search does not see, then made live in one; word statistics stay
  * exact; an interrupted write leaves nothing search can see and is cleared by the next one.
  */
-describe('IndexStoreService swapping an API\'s chunks (PGlite)', () => {
+describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
   let database: AiTestDatabase;
   let db: DataSource;
-  let store: IndexStoreService;
+  let store: IndexStoreRepository;
   let failSwap = false;
   const job = (revision: number) => ({ apiId: API, orgId: ORG, revision, name: 'Records', version: '1', spec: '{}' });
   const retriever = () => new ChunkRetriever(db.manager, { orgId: ORG, model: MODEL, dimensions: 3, filters: {} });
@@ -52,8 +53,8 @@ describe('IndexStoreService swapping an API\'s chunks (PGlite)', () => {
       assertActiveCovered: async () => {
         if (failSwap) throw new Error('the embedding model changed while indexing');
       },
-    } as unknown as EmbeddingModelsService;
-    store = new IndexStoreService(db, models);
+    } as unknown as EmbeddingModelsRepository;
+    store = new IndexStoreRepository(db, models, new ApiSpecsRepository(db));
   }, 60_000);
 
   afterAll(async () => {

@@ -13,6 +13,7 @@ import { FacetsModule } from './facets/facets.module.js';
 import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
+import { ModelSwitchModule } from './embedding-models/model-switch.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { SearchModule } from './search/search.module.js';
@@ -36,10 +37,11 @@ export class AiModule {
         }),
         EmbeddingsModule.forRoot(embeddingsOptions(config.embeddings)),
         SpecFormatsModule,
-        EmbeddingModelsModule,
+        EmbeddingModelsModule.forRoot(config.role),
         MetricsModule.forRoot('ai'),
         BullModule.forRoot({ connection: redisConnectionOptions(config.redis.url), prefix: config.redis.queuePrefix }),
         IndexingModule.forRoot(config.role),
+        ...(config.role === 'api' ? [] : [ModelSwitchModule]),
         ...(config.role === 'worker' ? [] : [SearchModule, StatusModule, FacetsModule, OperationsModule]),
       ],
       controllers: [HealthController],

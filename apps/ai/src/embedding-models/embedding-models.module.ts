@@ -1,7 +1,22 @@
-import { Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import type { AiRole } from '#config';
+import { EmbeddingModelsController } from './embedding-models.controller.js';
+import { EmbeddingModelsRepository } from './embedding-models.repository.js';
 import { EmbeddingModelsService } from './embedding-models.service.js';
 
-/** Which embedding models the index holds: read by search, indexing and the model switch. */
+/**
+ * Which embedding models the index holds: read by search, indexing and the model switch
+ * (`ModelSwitchModule`), and listed by the admin API in the `api` and `all` roles.
+ */
 @Global()
-@Module({ providers: [EmbeddingModelsService], exports: [EmbeddingModelsService] })
-export class EmbeddingModelsModule {}
+@Module({})
+export class EmbeddingModelsModule {
+  static forRoot(role: AiRole): DynamicModule {
+    return {
+      module: EmbeddingModelsModule,
+      controllers: role === 'worker' ? [] : [EmbeddingModelsController],
+      providers: [EmbeddingModelsService, EmbeddingModelsRepository],
+      exports: [EmbeddingModelsService, EmbeddingModelsRepository],
+    };
+  }
+}

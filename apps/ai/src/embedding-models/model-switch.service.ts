@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, reembedJobId } from '#contracts';
-import { IndexStoreService } from '../indexing/index-store.service.js';
+import { IndexStoreRepository } from '../indexing/index-store.repository.js';
 import { VectorIndexService } from '../indexing/vector-index.service.js';
 import { EmbeddingModelsService } from './embedding-models.service.js';
 
@@ -29,7 +29,7 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
 
   constructor(
     private readonly models: EmbeddingModelsService,
-    private readonly store: IndexStoreService,
+    private readonly store: IndexStoreRepository,
     private readonly vectorIndex: VectorIndexService,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
   ) {}

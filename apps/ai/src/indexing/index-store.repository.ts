@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pgvector from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DeleteApiJob, IndexApiJob } from '#contracts';
-import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
+import { EmbeddingModelsRepository } from '../embedding-models/embedding-models.repository.js';
+import { ApiSpecsRepository } from './api-specs.repository.js';
 import { type ChunkOwner, countWords, type EmbeddedChunk, insertChunks, removeLiveChunks } from './chunk-rows.js';
 
 /** An API's chunks embedded by one model. */
@@ -19,24 +20,23 @@ export interface ModelChunks {
 const STAGE_SLICE = 50;
 
 /**
- * Everything the indexing worker writes. Each write first checks that its revision is still the
- * newest one for the API, so a late or repeated job can never overwrite newer work.
+ * The SQL of everything the indexing worker writes: an API's chunks, their word statistics and the
+ * status row that says which revision is live, with its kept spec copy (`ApiSpecsRepository`).
+ * Each write first checks that its revision is still the newest one for the API, so a late or
+ * repeated job can never overwrite newer work.
  */
 @Injectable()
-export class IndexStoreService {
+export class IndexStoreRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly models: EmbeddingModelsService,
+    private readonly models: EmbeddingModelsRepository,
+    private readonly specs: ApiSpecsRepository,
   ) {}
 
   /** Keeps the spec copy and marks the revision IN_PROGRESS; false when a newer revision exists. */
   async beginRevision(job: IndexApiJob): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (api_id, revision) DO NOTHING`,
-        [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec, job.format ?? null],
-      );
+      await this.specs.keep(manager, job);
       const rows: unknown[] = await manager.query(
         `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, status)
          VALUES ($1, $2, $3, 'IN_PROGRESS')
@@ -48,32 +48,6 @@ export class IndexStoreService {
       );
       return rows.length > 0;
     });
-  }
-
-  /**
-   * The kept spec copy of an API revision as an index job, if that revision is still the API's
-   * `latest` (registered) or its `indexed` (live) one and the API is not deleted.
-   */
-  async keptSpec(apiId: string, revision: number, which: 'latest' | 'indexed'): Promise<IndexApiJob | undefined> {
-    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string; format: string | null }[] =
-      await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format
-         FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
-         WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
-        [apiId, revision],
-      );
-    if (!row) return undefined;
-    return {
-      apiId,
-      orgId: row.org_id,
-      revision,
-      name: row.name,
-      version: row.version,
-      teamName: row.team_name ?? undefined,
-      description: row.description ?? undefined,
-      spec: row.spec,
-      ...(row.format ? { format: row.format } : {}),
-    };
   }
 
   /** Stored vectors for these content hashes, so unchanged text is never embedded twice. */
@@ -125,13 +99,8 @@ export class IndexStoreService {
         [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null, kind],
       );
       await countWords(manager, job.apiId, job.orgId, +1);
-      await manager.query(`UPDATE platform_ai.api_specs SET spec_description = $3 WHERE api_id = $1 AND revision = $2`, [
-        job.apiId,
-        job.revision,
-        specDescription ?? null,
-      ]);
-      // Older spec copies are no longer needed once a newer one is live.
-      await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1 AND revision < $2`, [job.apiId, job.revision]);
+      await this.specs.setSpecDescription(manager, job.apiId, job.revision, specDescription);
+      await this.specs.dropOlder(manager, job.apiId, job.revision);
       return removed;
     });
     return removed ?? this.dropStaged(job.apiId, generation);
@@ -245,7 +214,7 @@ export class IndexStoreService {
       const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
       // And any staged by a job that will not finish.
       await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [job.apiId]);
-      await manager.query(`DELETE FROM platform_ai.api_specs WHERE api_id = $1`, [job.apiId]);
+      await this.specs.deleteApi(manager, job.apiId);
       await this.tombstone(manager, job);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0, staging_generation = NULL WHERE api_id = $1`,

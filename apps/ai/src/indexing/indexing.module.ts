@@ -1,29 +1,25 @@
-import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { AiConfig, AiRole } from '#config';
-import { INDEXING_QUEUE } from '#contracts';
 import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
-import { EmbeddingModelsController } from '../embedding-models/embedding-models.controller.js';
-import { ModelSwitchService } from '../embedding-models/model-switch.service.js';
-import { ReindexController } from '../reindex/reindex.controller.js';
-import { ReindexService } from '../reindex/reindex.service.js';
+import { ReindexModule } from '../reindex/reindex.module.js';
 import { IndexingMetrics } from './indexing-metrics.js';
-import { IndexStoreService } from './index-store.service.js';
+import { IndexingQueueModule } from './indexing-queue.module.js';
+import { IndexStoreModule } from './index-store.module.js';
 import { IndexingProcessor } from './indexing.processor.js';
-import { TableStatsService } from './table-stats.service.js';
-import { VectorIndexService } from './vector-index.service.js';
 
 @Module({})
 export class IndexingModule implements OnApplicationShutdown {
-  /** The worker (and the model switch it drives) runs in the `worker` and `all` roles; the admin API in `api` and `all`. */
+  /**
+   * The worker runs in the `worker` and `all` roles. Re-index runs come with this module in every
+   * role (their admin API in `api` and `all`): the worker finishes their items.
+   */
   static forRoot(role: AiRole): DynamicModule {
     return {
       module: IndexingModule,
-      imports: [BullModule.registerQueue({ name: INDEXING_QUEUE })],
-      controllers: role === 'worker' ? [] : [ReindexController, EmbeddingModelsController],
+      imports: [IndexingQueueModule, IndexStoreModule, ReindexModule.forRoot(role)],
       providers: [
-        IndexStoreService, IndexingMetrics, ReindexService, VectorIndexService, TableStatsService,
+        IndexingMetrics,
         {
           provide: SpecThreads,
           // A thread per job the worker runs at once: parsing never waits for another job's.
@@ -31,9 +27,8 @@ export class IndexingModule implements OnApplicationShutdown {
             new SpecThreads({ threads: config.indexingConcurrency, queue: 64, timeoutMs: config.specTimeoutMs, formats: formats.all }),
           inject: [AI_CONFIG, SPEC_FORMATS],
         },
-        ...(role === 'api' ? [] : [IndexingProcessor, ModelSwitchService]),
+        ...(role === 'api' ? [] : [IndexingProcessor]),
       ],
-      exports: [IndexStoreService],
     };
   }
 

@@ -6,7 +6,8 @@ import { IndexingJobName } from '#contracts';
 import type { SpecThreads } from '#spec';
 import type { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import type { ReindexService } from '../reindex/reindex.service.js';
-import type { IndexStoreService } from './index-store.service.js';
+import type { ApiSpecsRepository } from './api-specs.repository.js';
+import type { IndexStoreRepository } from './index-store.repository.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { IndexingProcessor } from './indexing.processor.js';
 import type { TableStatsService } from './table-stats.service.js';
@@ -22,7 +23,8 @@ describe('IndexingProcessor.onFailed', () => {
     const finish = jest.fn<(job: unknown, result: { error?: string }) => Promise<void>>();
     const metrics = new IndexingMetrics(new Registry());
     const processor = new IndexingProcessor(
-      { markFailed } as unknown as IndexStoreService,
+      { markFailed } as unknown as IndexStoreRepository,
+      {} as ApiSpecsRepository,
       {} as TableStatsService,
       { finish } as unknown as ReindexService,
       metrics,

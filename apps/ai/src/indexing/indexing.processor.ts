@@ -13,7 +13,8 @@ import { ApiLocks } from './api-lock.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { ReindexService } from '../reindex/reindex.service.js';
 import type { EmbeddedChunk } from './chunk-rows.js';
-import { IndexStoreService } from './index-store.service.js';
+import { ApiSpecsRepository } from './api-specs.repository.js';
+import { IndexStoreRepository } from './index-store.repository.js';
 import { TableStatsService } from './table-stats.service.js';
 
 type IndexingJob =
@@ -36,7 +37,8 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   private readonly warnOfQueue = throttledWarning(this.logger);
 
   constructor(
-    private readonly store: IndexStoreService,
+    private readonly store: IndexStoreRepository,
+    private readonly specCopies: ApiSpecsRepository,
     private readonly tableStats: TableStatsService,
     private readonly reindexRuns: ReindexService,
     private readonly metrics: IndexingMetrics,
@@ -152,7 +154,7 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   private async reembed(job: ReembedApiJob): Promise<IndexOutcome> {
     const target = await this.models.building();
     if (target?.modelId !== job.model) return { skipped: 'the switch to this model is over' };
-    const live = await this.store.keptSpec(job.apiId, job.revision, 'indexed');
+    const live = await this.specCopies.keptSpec(job.apiId, job.revision, 'indexed');
     if (!live) return { skipped: 'the revision is no longer live' };
     const chunked = await this.chunk(live.spec, live);
     if (isRefusal(chunked)) {

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { LiveSpecRepository } from './live-spec.repository.js';
+import { IndexStoreModule } from '../indexing/index-store.module.js';
 import { OperationsController } from './operations.controller.js';
 import { OperationsService } from './operations.service.js';
 
-@Module({ controllers: [OperationsController], providers: [OperationsService, LiveSpecRepository] })
+/** Operation details of an API's live revision, from its kept spec copy (`ApiSpecsRepository`). */
+@Module({ imports: [IndexStoreModule], controllers: [OperationsController], providers: [OperationsService] })
 export class OperationsModule {}

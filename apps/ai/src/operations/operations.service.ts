@@ -5,7 +5,7 @@ import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelect
 import { ServiceBusyException } from '#http';
 import { isRefusal, type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
-import { LiveSpecRepository } from './live-spec.repository.js';
+import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
 
 /** Specs kept parsed: the APIs people are looking at, a few at a time. */
 const CACHE_ENTRIES = 32;
@@ -24,7 +24,7 @@ export class OperationsService implements OnApplicationShutdown {
 
   constructor(
     @Inject(AI_CONFIG) private readonly config: AiConfig,
-    private readonly specs: LiveSpecRepository,
+    private readonly specs: ApiSpecsRepository,
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {
     this.threads = new SpecThreads({ threads: 1, queue: 16, timeoutMs: config.specTimeoutMs, formats: formats.all });
@@ -59,7 +59,7 @@ export class OperationsService implements OnApplicationShutdown {
     const key = `${apiId}:${revision}`;
     let spec = this.parsed.get(key);
     if (!spec) {
-      const stored = await this.specs.specText(apiId, revision);
+      const stored = await this.specs.storedSpec(apiId, revision);
       // A newer revision went live, and this one's copy was dropped, between the two reads.
       if (stored === undefined) throw new NotFoundException(`API "${apiId}" is being re-indexed; try again in a moment`);
       spec = this.parse(stored);

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
+import { IndexStoreModule } from '../indexing/index-store.module.js';
 import { StatusController } from './status.controller.js';
 import { StatusService } from './status.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiIndexingStatusEntity])],
+  imports: [IndexStoreModule],
   controllers: [StatusController],
   providers: [StatusService],
 })

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import type { IndexingStatus, IndexState } from '#contracts';
-import { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
+import type { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
+import { StatusRepository } from '../indexing/status.repository.js';
 
 export interface ExpectedRevision {
   apiId: string;
@@ -13,11 +12,11 @@ export interface ExpectedRevision {
 
 @Injectable()
 export class StatusService {
-  constructor(@InjectRepository(ApiIndexingStatusEntity) private readonly statuses: Repository<ApiIndexingStatusEntity>) {}
+  constructor(private readonly statuses: StatusRepository) {}
 
   async statusesOf(expected: ExpectedRevision[]): Promise<IndexingStatus[]> {
     if (expected.length === 0) return [];
-    const rows = await this.statuses.findBy({ apiId: In(expected.map((e) => e.apiId)) });
+    const rows = await this.statuses.byApiIds(expected.map((e) => e.apiId));
     const byId = new Map(rows.map((row) => [row.apiId, row]));
     return expected.map((e) => describe(e, byId.get(e.apiId)));
   }
@@ -26,7 +25,7 @@ export class StatusService {
   async indexStates(apis: { apiId: string; orgId: string }[]): Promise<IndexState[]> {
     if (apis.length === 0) return [];
     const orgOf = new Map(apis.map((api) => [api.apiId, api.orgId]));
-    const rows = await this.statuses.findBy({ apiId: In([...orgOf.keys()]) });
+    const rows = await this.statuses.byApiIds([...orgOf.keys()]);
     return rows
       .filter((row) => row.orgId === orgOf.get(row.apiId))
       .map((row) => ({ apiId: row.apiId, revision: row.revision, status: row.status, deleted: row.deleted }));
