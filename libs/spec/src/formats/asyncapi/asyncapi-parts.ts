@@ -1,4 +1,5 @@
 import type { OAuthFlowInfo, SecurityRequirement, SecuritySchemeInfo, ServerInfo } from '#contracts';
+import { humanize } from '../../chunk-api.js';
 import { cleanText, truncate } from '../../clean-text.js';
 import { followRef } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
@@ -40,17 +41,17 @@ export function schemaFields(document: AsyncApiDocument, value: unknown, depth =
   return [...fields.values()];
 }
 
-/** An operation's one-line summary: its own, the first sentence of its description, or its (one) message's. */
+/**
+ * An operation's summary: its own, else its (one) message's summary or title, else, when nothing
+ * describes it, that message's name in words (`UserSignedUp` → `User signed up`): many documents
+ * say what an event is only by naming its message.
+ */
 export function operationSummary(entry: AsyncOperation): string {
-  const { operation, messages } = entry;
-  const own = truncate(cleanText(operation.summary), SUMMARY_CHARS);
-  if (own) return own;
-  const description = cleanText(operation.description);
-  const sentenceEnd = description.search(/[.!?](\s|$)/);
-  if (description) return truncate(sentenceEnd > 0 ? description.slice(0, sentenceEnd + 1) : description, SUMMARY_CHARS);
-  if (messages.length !== 1) return '';
-  const message = messages[0].message;
-  return truncate(cleanText(message.summary) || cleanText(message.title), SUMMARY_CHARS);
+  const own = cleanText(entry.operation.summary);
+  if (own || entry.messages.length !== 1) return own;
+  const { message, name } = entry.messages[0];
+  const named = operationDescription(entry) ? '' : humanize(name);
+  return cleanText(message.summary) || cleanText(message.title) || named.charAt(0).toUpperCase() + named.slice(1);
 }
 
 /** What the operation does: its description, else its channel's, else its (one) message's. */

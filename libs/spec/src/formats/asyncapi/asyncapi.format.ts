@@ -11,6 +11,7 @@ import type {
   OperationResponse,
   OperationSelector,
 } from '#contracts';
+import { headline } from '../../chunk-api.js';
 import { cleanText } from '../../clean-text.js';
 import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
@@ -118,7 +119,7 @@ function findOperation(operations: AsyncOperation[], selector: OperationSelector
 }
 
 function endpoint(document: AsyncApiDocument, entry: AsyncOperation): ApiEndpoint {
-  const summary = operationSummary(entry);
+  const summary = headline({ summary: operationSummary(entry), description: operationDescription(entry) });
   return {
     method: entry.method,
     path: entry.path,
