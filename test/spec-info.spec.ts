@@ -31,3 +31,48 @@ describe('specInfo', () => {
     expect(specInfo('info:\n  title: "unclosed\n')).toEqual({ title: undefined });
   });
 });
+
+describe('specInfo of other kinds of spec', () => {
+  it('should read the info block of an AsyncAPI document, in YAML or JSON', () => {
+    const yaml = ['asyncapi: 3.0.0', 'info:', '  title: Account Service', "  version: '1.0.0'", '  description: Signs users up', 'channels: {}'].join('\n');
+    expect(specInfo(yaml, 'account-service.yml')).toEqual({ title: 'Account Service', version: '1.0.0' });
+    expect(specInfo('{"asyncapi":"2.6.0","info":{"title":"Streetlights","version":"1.0.0"},"channels":{}}')).toEqual({ title: 'Streetlights', version: '1.0.0' });
+  });
+
+  it('should name a .proto file after its first service, with the package\'s version', () => {
+    const proto = [
+      '// service Commented { }',
+      '/* package not.this.v9; */',
+      'syntax = "proto3";',
+      'package payments.v1;',
+      'option go_package = "example.com/payments/v1;service Fake {";',
+      'message RefundRequest { string id = 1; }',
+      'service PaymentService {',
+      '  rpc Refund(RefundRequest) returns (RefundRequest);',
+      '}',
+      'service Second {}',
+    ].join('\n');
+    expect(specInfo(proto, 'payments.proto')).toEqual({ title: 'PaymentService', version: 'v1' });
+    // Pasted, without a file name: its syntax line says what it is.
+    expect(specInfo(proto)).toEqual({ title: 'PaymentService', version: 'v1' });
+    expect(specInfo('package acme.inventory.v2beta1;\nmessage Item {}\n', 'items.txt')).toEqual({ title: 'acme.inventory.v2beta1', version: 'v2beta1' });
+    expect(specInfo('syntax = "proto2";\npackage shop;\nservice Orders {}', 'orders.proto')).toEqual({ title: 'Orders', version: undefined });
+    // Nothing to go by but the file's name.
+    expect(specInfo('syntax = "proto3";\nmessage Empty {}\n', 'empty.proto')).toEqual({ title: 'empty', version: undefined });
+  });
+
+  it('should name a GraphQL schema after its file', () => {
+    const sdl = 'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\n';
+    expect(specInfo(sdl, 'github.graphql')).toEqual({ title: 'github' });
+    expect(specInfo(sdl, 'schema/Issues API.graphqls')).toEqual({ title: 'Issues API' });
+    expect(specInfo('# info:\ntype Query { a: Int }', 'b.gql')).toEqual({ title: 'b' });
+    expect(specInfo(sdl)).toEqual({});
+  });
+
+  it('should name a JSON or YAML spec without a title after its file, as before', () => {
+    expect(specInfo('openapi: 3.0.3\npaths: {}\n', 'shop.yaml')).toEqual({ title: 'shop' });
+    expect(specInfo('{"openapi":"3.0.3","info":{"version":"2"}}', 'parcels.json')).toEqual({ title: 'parcels', version: '2' });
+    // A YAML document whose text merely mentions a package is not read as a .proto.
+    expect(specInfo('info:\n  title: Packages\n  version: 1\ndescription: |\n  package x;\n', 'p.yaml')).toEqual({ title: 'Packages', version: '1' });
+  });
+});

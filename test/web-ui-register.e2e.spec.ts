@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
 import { readFixture } from './fixtures/fixtures.js';
@@ -17,6 +18,13 @@ const jsonFile = (title: string, version: string) => ({
   mimeType: 'application/json',
   buffer: Buffer.from(JSON.stringify({ openapi: '3.0.3', info: { title, version }, paths: { '/parcels/{id}': { get: { summary: 'Track a parcel', responses: { 200: { description: 'ok' } } } } } }, null, 2)),
 });
+
+const sdl = 'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\ntype PullRequest { id: ID! title: String }\n';
+const protoFile = {
+  name: 'payments.proto',
+  mimeType: 'application/octet-stream',
+  buffer: Buffer.from('syntax = "proto3";\npackage payments.v1;\n\nmessage RefundRequest { string id = 1; }\nmessage RefundReply { bool ok = 1; }\n\nservice PaymentService {\n  rpc Refund(RefundRequest) returns (RefundReply);\n}\n'),
+};
 
 describe('Web UI: registering and updating, in Chromium', () => {
   let stack: TestStack;
@@ -46,6 +54,12 @@ describe('Web UI: registering and updating, in Chromium', () => {
     }
   };
   const scrollToTop = () => page.evaluate('window.scrollTo(0, 0)');
+  /** A fresh form: going to the route the page is on already changes nothing, so it is loaded anew. */
+  const freshForm = async () => {
+    await page.goto(`${stack.url}/#/register`);
+    await page.reload();
+    await page.locator('.register-form').waitFor();
+  };
 
   beforeAll(async () => {
     stack = await startStack();
@@ -86,6 +100,61 @@ describe('Web UI: registering and updating, in Chromium', () => {
     await file.setInputFiles(yamlFile('Plain title', '2.0.0'));
     await valueIs('api-version', (value) => value === '2.0.0');
     expect(await name.inputValue()).toBe('Parcels (EU)');
+  });
+
+  it('should offer every format\'s files, and fill the name from an AsyncAPI info block, a .proto\'s service or an SDL file\'s name', async () => {
+    await freshForm();
+    const file = page.locator('#api-spec-file');
+    expect(await file.getAttribute('accept')).toBe('.json,.yaml,.yml,.graphql,.graphqls,.gql,.proto,.txt');
+    await file.setInputFiles({ name: 'account-service.yml', mimeType: 'application/yaml', buffer: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-3.0.yml')) });
+    await valueIs('api-name', (value) => value === 'Account Service');
+    expect(await page.locator('#api-version').inputValue()).toBe('1.0.0');
+
+    await file.setInputFiles(protoFile);
+    await valueIs('api-name', (value) => value === 'PaymentService');
+    expect(await page.locator('#api-version').inputValue()).toBe('v1');
+
+    await file.setInputFiles({ name: 'code-review.graphql', mimeType: 'application/octet-stream', buffer: Buffer.from(sdl) });
+    await valueIs('api-name', (value) => value === 'code-review');
+    // The SDL names no version: what the last file filled goes.
+    expect(await page.locator('#api-version').inputValue()).toBe('');
+    expect(await page.locator('#api-spec').inputValue()).toBe(sdl);
+  });
+
+  it('should send the format chosen, and none when it is left to detection', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const listen = (sentRequest: { url(): string; method(): string; postDataJSON(): unknown }) => {
+      if (sentRequest.method() === 'POST' && sentRequest.url().endsWith('/api-management/apis')) sent.push(sentRequest.postDataJSON() as Record<string, unknown>);
+    };
+    page.on('request', listen);
+    await freshForm();
+    expect(await page.locator('#api-format option').allTextContents()).toEqual(['Detect automatically', 'OpenAPI', 'AsyncAPI', 'GraphQL SDL', 'Protocol Buffers (gRPC)']);
+    expect(await page.locator('#api-format').inputValue()).toBe('');
+    await page.locator('#api-name').fill('Code review');
+    await page.locator('#api-version').fill('4');
+    await page.locator('#api-spec').fill(sdl);
+    await page.locator('#api-format').selectOption('graphql');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(sent.at(-1)).toMatchObject({ name: 'Code review', spec: sdl, format: 'graphql' });
+    await page.locator('#registered-status [data-status="COMPLETED"]').waitFor({ timeout: 60_000 });
+
+    // Read as the format named: the server's reason shows as any refusal does.
+    await page.locator('#api-format').selectOption('openapi');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#register-outcome .error-box').waitFor();
+    expect(sent.at(-1)).toMatchObject({ format: 'openapi' });
+    expect(await page.locator('#register-outcome .error-box').textContent()).toMatch(/^Registration refused: /);
+
+    await freshForm();
+    await page.locator('#api-name').fill('Code review 2');
+    await page.locator('#api-version').fill('4');
+    await page.locator('#api-spec').fill(sdl);
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(sent.at(-1)).not.toHaveProperty('format');
+    expect(await noHorizontalOverflow()).toBe(true);
+    page.off('request', listen);
   });
 
   it('should bring the outcome into view and focus it, for a refusal and for a registration', async () => {
@@ -168,5 +237,20 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect((await tab.locator('body').innerText()).trim()).toBe(yaml.trim());
     await tab.close();
     expect(await page.locator('.detail-header .action-message').textContent()).toBe('');
+  });
+  it('should view a GraphQL schema as text and download it as the server names it (.graphql)', async () => {
+    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Code review', version: '5', spec: sdl });
+    expect(created.status).toBe(201);
+    await waitForStatus(stack, publisher, created.body.apiId);
+    await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);
+    await page.locator('#download-spec').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-spec').click()]);
+    expect(download.suggestedFilename()).toBe('Code-review-5.graphql');
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(sdl);
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.locator('#view-spec').click()]);
+    await tab.waitForURL(/^blob:/);
+    expect((await tab.locator('body').innerText()).trim()).toBe(sdl.trim());
+    await tab.close();
   });
 });

@@ -1,25 +1,66 @@
-/** A spec's `info.title` and `info.version`, to fill a registration's name and version. */
+/** A spec's name and version as far as its text (or file name) tells, to fill a registration's name and version. */
 export interface SpecInfo {
   title?: string;
   version?: string;
 }
 
 /**
- * Reads `info.title` and `info.version` from a spec's JSON or YAML text without a YAML library:
- * from YAML, the plain or quoted one-line scalars directly under a top-level `info:` block. What
- * it cannot read for certain (flow style, block scalars, anchors) it leaves out: a person types it.
+ * What a spec says its name and version are, without a parser for any format:
+ *
+ * - OpenAPI and AsyncAPI (JSON or YAML): `info.title` and `info.version`; from YAML, the plain or
+ *   quoted one-line scalars directly under a top-level `info:` block.
+ * - A .proto file: its first `service` (else its `package`) as the name, and the package's last
+ *   part as the version when it is one (`payments.v1` is `v1`).
+ * - A GraphQL schema (SDL) names nothing: the file's name does.
+ *
+ * With `fileName`, a spec that names nothing is named after its file (`github.graphql` is
+ * "github"). What it cannot read for certain (flow style, block scalars, anchors) it leaves out:
+ * a person types it.
  */
-export function specInfo(text: string): SpecInfo {
+export function specInfo(text: string, fileName?: string): SpecInfo {
   const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      const info = (JSON.parse(trimmed) as { info?: Record<string, unknown> }).info;
-      return { title: scalar(info?.title), version: scalar(info?.version) };
-    } catch {
-      return {};
-    }
+  const extension = /\.([a-z]+)$/i.exec(fileName ?? '')?.[1].toLowerCase();
+  // The file's name says which format where it can; text without one (pasted, or .txt) is looked at.
+  const found =
+    extension === 'proto' ? protoInfo(trimmed)
+    : extension !== undefined && SDL_EXTENSIONS.has(extension) ? {}
+    : !DOCUMENT_EXTENSIONS.has(extension ?? '') && looksLikeProto(trimmed) ? protoInfo(trimmed)
+    : trimmed.startsWith('{') ? jsonInfo(trimmed)
+    : yamlInfo(trimmed);
+  const stem = fileName?.replace(/^.*[\\/]/, '').replace(/\.[a-z]+$/i, '').trim();
+  return found.title === undefined && stem ? { ...found, title: stem } : found;
+}
+
+const SDL_EXTENSIONS = new Set(['graphql', 'graphqls', 'gql']);
+const DOCUMENT_EXTENSIONS = new Set(['json', 'yaml', 'yml']);
+
+function jsonInfo(text: string): SpecInfo {
+  try {
+    const info = (JSON.parse(text) as { info?: Record<string, unknown> }).info;
+    return { title: scalar(info?.title), version: scalar(info?.version) };
+  } catch {
+    return {};
   }
-  return yamlInfo(trimmed);
+}
+
+/** `syntax = "proto3";`, or a `package x.y;` statement: no JSON, YAML or SDL starts a line so. */
+function looksLikeProto(text: string): boolean {
+  const code = withoutProtoComments(text);
+  return /^\s*syntax\s*=\s*["']proto[23]["']\s*;/m.test(code) || /^\s*package\s+[\w.]+\s*;/m.test(code);
+}
+
+function protoInfo(text: string): SpecInfo {
+  const code = withoutProtoComments(text);
+  const pkg = /^\s*package\s+([A-Za-z_][\w.]*)\s*;/m.exec(code)?.[1];
+  const service = /^\s*service\s+([A-Za-z_]\w*)\s*\{/m.exec(code)?.[1];
+  // Buf's and Google's style: the package ends in its major version (`v1`, `v2beta1`).
+  const version = /(?:^|\.)(v\d+(?:(?:alpha|beta)\d*)?)$/.exec(pkg ?? '')?.[1];
+  return { title: service ?? pkg, version };
+}
+
+/** The .proto text without `//` and `/* *\/` comments (strings are left alone, as a commented-out `service` is not one). */
+function withoutProtoComments(text: string): string {
+  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match, quoted: string | undefined) => quoted ?? (match.startsWith('/*') ? match.replace(/[^\n]/g, ' ') : ''));
 }
 
 function scalar(value: unknown): string | undefined {

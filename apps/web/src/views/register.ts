@@ -5,6 +5,17 @@ import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
 import { specInfo } from '../spec-info.js';
 
+/** The `format` a registration may name (`ApiRegistration.format`); empty: the server detects it. */
+const FORMATS: [string, string][] = [
+  ['', 'Detect automatically'],
+  ['openapi', 'OpenAPI'],
+  ['asyncapi', 'AsyncAPI'],
+  ['graphql', 'GraphQL SDL'],
+  ['grpc', 'Protocol Buffers (gRPC)'],
+];
+/** What the file chooser offers: every format's usual names (and .txt, for text a tool wrote out). */
+const SPEC_FILE_TYPES = '.json,.yaml,.yml,.graphql,.graphqls,.gql,.proto,.txt';
+
 /** Register an API (or update one: #/register?apiId=…), then watch it index. */
 export async function registerView(ctx: ViewContext): Promise<void> {
   const { session } = ctx;
@@ -38,7 +49,9 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: existing?.version ?? '' });
   const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
   const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
-  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: 'Paste an OpenAPI 3.x or Swagger 2.0 document (JSON or YAML), or choose a file above' });
+  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: 'Paste an OpenAPI or AsyncAPI document (JSON or YAML), a GraphQL schema (SDL) or a .proto file, or choose a file above' });
+  // Detected by the server unless a person names it: then the server reads it as that, and says why it is not.
+  const format = h('select', { id: 'api-format', name: 'format' }, FORMATS.map(([value, label]) => h('option', { value }, label)));
   // What the last chosen file put in Name and Version: the next file may replace it, never what a person typed.
   const filled = { name: '', version: '' };
   const fill = (input: HTMLInputElement, key: keyof typeof filled, value: string | undefined) => {
@@ -46,12 +59,12 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     input.value = value ?? '';
     filled[key] = input.value;
   };
-  const file = h('input', { id: 'api-spec-file', type: 'file', accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml', onchange: async () => {
+  const file = h('input', { id: 'api-spec-file', type: 'file', accept: SPEC_FILE_TYPES, onchange: async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     spec.value = await chosen.text();
-    const info = specInfo(spec.value);
-    fill(name, 'name', info.title ?? chosen.name.replace(/\.(json|ya?ml)$/i, ''));
+    const info = specInfo(spec.value, chosen.name);
+    fill(name, 'name', info.title);
     fill(version, 'version', info.version);
   } });
   // Below a long form: each result is brought into view and focused, so nobody misses it.
@@ -61,9 +74,9 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     outcome.scrollIntoView({ block: 'start' });
     outcome.focus({ preventScroll: true });
   };
-  const specHint = !existing ? 'JSON or YAML'
+  const specHint = !existing ? 'OpenAPI or AsyncAPI as JSON or YAML, GraphQL SDL or .proto text'
     : current !== undefined ? `the spec registered now (revision ${existing.revision}): edit it or choose a file; the update sends it whole`
-    : 'the whole spec again (JSON or YAML)';
+    : 'the whole spec again';
   const submit = h('button', { type: 'submit', class: 'primary' }, existing ? 'Update' : 'Register');
 
   const form = h(
@@ -81,6 +94,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
         ...(team.value.trim() ? { teamName: team.value.trim() } : {}),
         ...(description.value.trim() ? { description: description.value.trim() } : {}),
         spec: spec.value,
+        ...(format.value ? { format: format.value } : {}),
       };
       submit.disabled = true;
       replace(outcome, h('p', { class: 'loading' }, 'Sending…'));
@@ -105,6 +119,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     field('Version', version),
     field('Team', team, 'optional'),
     field('Description', description, 'optional; the spec\'s own description is indexed too'),
+    field('Format', format, 'what kind of spec it is; detected from the text when not chosen'),
     field('Spec file', file),
     field('Spec', spec, specHint),
     currentError ? errorBox(currentError, 'Could not load the current spec; paste it or choose the file') : null,
