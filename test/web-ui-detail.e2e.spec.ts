@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
 import { readFixture } from './fixtures/fixtures.js';
@@ -25,15 +27,35 @@ const hostileSpec = {
   },
 };
 
+/** A GraphQL schema (SDL): its operations are QUERY and MUTATION fields with arguments. */
+const reviewSdl = `
+type Query {
+  "Look up a pull request"
+  pullRequest(id: ID!): PullRequest
+}
+type Mutation {
+  "Close a pull request without merging it"
+  closePullRequest(
+    "Which pull request"
+    id: ID!
+    reason: String
+  ): PullRequest
+}
+type PullRequest { id: ID! title: String }
+`;
+
 describe('Web UI detail page in Chromium', () => {
   let stack: TestStack;
   let browser: Browser;
   let petstoreId: string;
   let hostileId: string;
+  let reviewId: string;
+  let signupId: string;
 
   const register = async (token: string, body: object) => {
     const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${token}`).send(body);
-    expect(created.status).toBe(201);
+    // With the body: a refusal says why.
+    expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
     await expect(waitForStatus(stack, token, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
     return created.body.apiId as string;
   };
@@ -56,6 +78,8 @@ describe('Web UI detail page in Chromium', () => {
     const publisher = await stack.token([ORG], ['publisher']);
     petstoreId = await register(publisher, { orgId: ORG, name: 'Petstore', version: '1.0.7', spec: readFixture('petstore-swagger2.yaml') });
     hostileId = await register(publisher, { orgId: ORG, name: 'Parcels', version: '1', spec: hostileSpec });
+    reviewId = await register(publisher, { orgId: ORG, name: 'Code review', version: '4', spec: reviewSdl, format: 'graphql' });
+    signupId = await register(publisher, { orgId: ORG, name: 'Account events', version: '1.0.0', spec: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-2.6.yml'), 'utf8') });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
@@ -100,6 +124,51 @@ describe('Web UI detail page in Chromium', () => {
     await page.locator('#api-overview').waitFor();
     await openOperation(page, 'POST /pet');
     await openOperation(page, 'GET /pet/findByStatus');
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.close();
+  });
+
+  it('should show a GraphQL API\'s kind and format, its QUERY and MUTATION operations, and their arguments and return type', async () => {
+    const page = await signedInPage(1200);
+    await page.goto(`${stack.url}/#/apis/${reviewId}`);
+    await page.locator('#api-overview').waitFor();
+    expect(await page.locator('.detail-header .kind').textContent()).toBe('GraphQL');
+    expect(await page.locator('.detail-header #api-format').textContent()).toBe('GraphQL SDL');
+    expect(await page.locator('details.operation').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { operation: string } }).dataset.operation)))
+      .toEqual(expect.arrayContaining(['QUERY pullRequest', 'MUTATION closePullRequest']));
+    expect(await page.locator('details[data-operation="MUTATION closePullRequest"] summary').textContent()).toMatch(/^MUTATIONclosePullRequest/);
+
+    const close = await openOperation(page, 'MUTATION closePullRequest');
+    const headings = await close.locator('.operation-detail h4').allTextContents();
+    expect(headings).toEqual(expect.arrayContaining(['Arguments', 'Returns']));
+    expect(headings).not.toContain('Request body');
+    expect(headings).not.toContain('Parameters');
+    // Every input is an argument: no "In" column to say so.
+    expect(await close.locator('table.parameters th').allTextContents()).toEqual(['Name', 'Required', 'Schema', 'Description']);
+    expect(await close.locator('table.parameters tbody tr').first().locator('td').first().textContent()).toBe('id');
+    expect(await close.locator('.responses').textContent()).toContain('PullRequest');
+    await page.close();
+  });
+
+  it('should show an AsyncAPI operation\'s message as its message', async () => {
+    const page = await signedInPage(1200);
+    await page.goto(`${stack.url}/#/apis/${signupId}`);
+    await page.locator('#api-overview').waitFor();
+    expect(await page.locator('.detail-header .kind').textContent()).toBe('AsyncAPI');
+    expect(await page.locator('.detail-header #api-format').textContent()).toBe('AsyncAPI 2.6.0');
+    const signedUp = await openOperation(page, 'SUBSCRIBE user/signedup');
+    const headings = await signedUp.locator('.operation-detail h4').allTextContents();
+    expect(headings).toContain('Message');
+    expect(headings).not.toContain('Request body');
+    expect(await signedUp.locator('.request-body pre.schema').textContent()).toContain('"email"');
+    await page.close();
+  });
+
+  it('should fit a phone screen with a GraphQL operation open', async () => {
+    const page = await signedInPage(390);
+    await page.goto(`${stack.url}/#/apis/${reviewId}`);
+    await page.locator('#api-overview').waitFor();
+    await openOperation(page, 'MUTATION closePullRequest');
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await page.close();
   });

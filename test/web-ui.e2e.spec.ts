@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
@@ -19,6 +19,20 @@ const weatherSpec = {
   },
 };
 
+/** A GraphQL schema (SDL) and an AsyncAPI document: cards of other kinds beside the OpenAPI ones. */
+const reviewSdl = [
+  'type Query {',
+  '  "Look up a pull request"',
+  '  pullRequest(id: ID!): PullRequest',
+  '}',
+  'type Mutation {',
+  '  "Close a pull request without merging it"',
+  '  closePullRequest(id: ID!): PullRequest',
+  '}',
+  'type PullRequest { id: ID! title: String }',
+].join('\n');
+const signupEvents = readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-2.6.yml'), 'utf8');
+
 /** Every field a spec author controls, carrying a script that flags `window.__xss` if it ever runs. */
 const XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>';
 const hostileSpec = {
@@ -36,6 +50,7 @@ describe('Web UI in Chromium', () => {
   let page: Page;
   let publisher: string;
   let petstoreId: string;
+  let reviewId: string;
   const dialogs: string[] = [];
 
   const register = async (body: object) => {
@@ -57,6 +72,8 @@ describe('Web UI in Chromium', () => {
     publisher = await stack.token([ORG], ['publisher']);
     petstoreId = await register({ orgId: ORG, name: 'Petstore', version: '1.0.7', teamName: 'pets', spec: readFixture('petstore-swagger2.yaml') });
     await register({ orgId: ORG, name: 'Weather', version: '2.0.0', teamName: 'climate', spec: weatherSpec });
+    reviewId = await register({ orgId: ORG, name: 'Code review', version: '4', teamName: 'review', spec: reviewSdl, format: 'graphql' });
+    await register({ orgId: ORG, name: 'Account events', version: '1.0.0', teamName: 'accounts', spec: signupEvents });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
@@ -137,6 +154,69 @@ describe('Web UI in Chromium', () => {
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('order a pet')}&team=nobody`);
     await page.locator('#results .empty').waitFor();
     expect(await page.locator('#results .empty').textContent()).toContain('with these filters');
+  });
+
+  it('should show each card\'s kind, and narrow the search to the kinds chosen, at once and in the URL', async () => {
+    const kindsOfCards = () => page.locator('.card .kind').allTextContents();
+    /** The distinct texts of `selector` once the new search's cards have replaced the last one's. */
+    const settledTexts = async (selector: string, expected: string[]) => {
+      const deadline = Date.now() + 15_000;
+      let texts = new Set<string>();
+      while (Date.now() < deadline) {
+        texts = new Set(await page.locator(selector).allTextContents());
+        if (texts.size === expected.length && expected.every((text) => texts.has(text))) break;
+        await page.waitForTimeout(50);
+      }
+      return texts;
+    };
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('close a pull request, a user signed up, or a city\'s forecast')}`);
+    await page.locator('.card').first().waitFor();
+    expect(await kindsOfCards()).toEqual(expect.arrayContaining(['GraphQL', 'AsyncAPI', 'OpenAPI']));
+    const review = page.locator(`.card[data-api-id="${reviewId}"]`);
+    expect(await review.locator('.kind').getAttribute('data-kind')).toBe('graphql');
+    // In the kind's own notation: the verb, then the field.
+    expect(await review.locator('.endpoints li').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^MUTATIONclosePullRequest/)]));
+    const card = page.locator('.card', { hasText: 'Account events' });
+    expect(await card.locator('.endpoints .method').first().textContent()).toBe('SUBSCRIBE');
+    // A tinted badge, not an HTTP one's white on colour, nor the grey of an unknown verb.
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('.card .method-mutation')).backgroundColor`)).toBe('rgb(252, 232, 240)');
+    await page.screenshot({ path: '/tmp/kinds-search.png', fullPage: true });
+
+    // Only HTTP verbs until a kind is chosen: then its own come too.
+    expect(await page.locator('input[name=method][value=QUERY]').count()).toBe(0);
+    await page.locator('input[name=kind][value=graphql]').check();
+    await page.waitForURL(/kinds=graphql/);
+    expect(await settledTexts('.card .kind', ['GraphQL'])).toEqual(new Set(['GraphQL']));
+    expect(await page.locator('input[name=kind][value=graphql]').isChecked()).toBe(true);
+    expect(await page.locator('.verb-group[data-kind=graphql] input[name=method]').evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value)))
+      .toEqual(['QUERY', 'MUTATION', 'SUBSCRIPTION']);
+
+    await page.locator('input[name=method][value=MUTATION]').check();
+    await page.waitForURL(/methods=MUTATION/);
+    expect(await settledTexts('.card .endpoints .method', ['MUTATION'])).toEqual(new Set(['MUTATION']));
+
+    // Two kinds; then none: a verb of a kind no longer chosen goes with it.
+    await page.locator('input[name=kind][value=asyncapi]').check();
+    await page.waitForURL(/kinds=asyncapi%2Cgraphql|kinds=asyncapi,graphql/);
+    await page.locator('input[name=kind][value=graphql]').uncheck();
+    await page.waitForURL((url) => !url.hash.includes('graphql'));
+    expect(page.url()).not.toContain('MUTATION');
+    expect(await settledTexts('.card .kind', ['AsyncAPI'])).toEqual(new Set(['AsyncAPI']));
+  });
+
+  it('should show the kind of each API in the catalogue and list one kind at a time', async () => {
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator('table.catalogue').waitFor();
+    expect(await page.locator(`tr[data-api-id="${reviewId}"] .kind`).textContent()).toBe('GraphQL');
+    expect(await page.locator(`tr[data-api-id="${petstoreId}"] .kind`).textContent()).toBe('OpenAPI');
+    await page.locator('#catalogue-kind').selectOption('graphql');
+    await page.waitForURL(/#\/catalogue\?kind=graphql/);
+    await page.locator(`tr[data-api-id="${petstoreId}"]`).waitFor({ state: 'detached' });
+    await page.locator(`tr[data-api-id="${reviewId}"]`).waitFor();
+    expect(await page.locator('table.catalogue tbody .kind').allTextContents()).toEqual(['GraphQL']);
+    expect(await page.locator('#catalogue-kind').inputValue()).toBe('graphql');
+    await page.locator('#catalogue-kind').selectOption('grpc');
+    await page.locator('.empty', { hasText: 'No gRPC API in' }).waitFor();
   });
 
   it('should register a spec and show it go to COMPLETED', async () => {
@@ -272,7 +352,11 @@ describe('Web UI in Chromium', () => {
       openapi: '3.0.3', info: { title: 'Long', version: '1' },
       paths: { '/organizations/{organization_identifier}/repositories/{repository_identifier}/pull-requests/{pull_request_number}/review-comments': { get: { summary: 'List the review comments of a pull request', responses: { 200: { description: 'ok' } } } } },
     } });
-    for (const hash of ['#/search', `#/search?q=${encodeURIComponent('review comments of a pull request')}`, '#/catalogue', `#/apis/${petstoreId}`, '#/register']) {
+    const everyKind = 'kinds=openapi,asyncapi,graphql,grpc&methods=GET,PUBLISH,SUBSCRIPTION,RPC';
+    for (const hash of [
+      '#/search', `#/search?q=${encodeURIComponent('review comments of a pull request')}`, `#/search?q=${encodeURIComponent('pull request or signed up')}&${everyKind}`,
+      '#/catalogue', '#/catalogue?kind=graphql', `#/apis/${petstoreId}`, `#/apis/${reviewId}`, '#/register',
+    ]) {
       await phone.goto(`${stack.url}/${hash}`);
       await phone.locator('#app-main > *').first().waitFor();
       await phone.waitForLoadState('networkidle');

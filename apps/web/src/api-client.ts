@@ -83,7 +83,7 @@ export interface SpecText {
   fileName?: string;
 }
 
-/** The spec is text (JSON or YAML), not a JSON answer. */
+/** The spec is text (JSON, YAML, GraphQL SDL or .proto), not a JSON answer; the file name is the server's. */
 async function specText(token: string, apiId: string, download: boolean): Promise<SpecText> {
   const response = await send('GET', `/api-management/apis/${enc(apiId)}/spec${download ? '?download=true' : ''}`, token);
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
@@ -99,7 +99,7 @@ export const ragApiClient = {
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
   getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
 
-  listApis: (token: string, query: { orgId: string; teamName?: string; page?: number; pageSize?: number }) => {
+  listApis: (token: string, query: { orgId: string; teamName?: string; kind?: string; page?: number; pageSize?: number }) => {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
     return call<ApiListResponse>('GET', `/api-management/apis?${params}`, token);
   },

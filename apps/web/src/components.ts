@@ -1,9 +1,21 @@
 import type { IndexingState, IndexingStatus } from '../../../libs/contracts/src/index.js';
 import { ApiError } from './api-client.js';
 import { formatDate, h } from './dom.js';
+import { kindLabel } from './kinds.js';
 
+/** An operation's verb in its kind's notation: `GET`, `PUBLISH`, `MUTATION`, `RPC`… each in its own colour. */
 export function methodBadge(method: string): HTMLElement {
-  return h('span', { class: `method method-${method.toLowerCase()}` }, method);
+  return h('span', { class: `method method-${method.toLowerCase().replace(/[^a-z0-9-]/g, '')}` }, method);
+}
+
+/** `v2.0.0` for `2.0.0`; a version already written so (a .proto package's `v1`) is not made `vv1`. */
+export function versionLabel(version: string): string {
+  return /^v\d/i.test(version) ? version : `v${version}`;
+}
+
+/** Which kind of API: "OpenAPI", "AsyncAPI", "GraphQL", "gRPC", or an unknown kind's own name. */
+export function kindBadge(kind: string): HTMLElement {
+  return h('span', { class: `kind kind-${kind.toLowerCase().replace(/[^a-z0-9-]/g, '')}`, 'data-kind': kind, title: `${kindLabel(kind)} API` }, kindLabel(kind));
 }
 
 export function statusBadge(status: IndexingState | undefined): HTMLElement {

@@ -1,8 +1,9 @@
 import type { ApiRecord, ReindexProgress } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, statusBadge } from '../components.js';
+import { errorBox, kindBadge, statusBadge } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
+import { KINDS, kindLabel } from '../kinds.js';
 
 const PAGE_SIZE = 50;
 
@@ -10,15 +11,17 @@ const PAGE_SIZE = 50;
 export async function catalogueView(ctx: ViewContext): Promise<void> {
   const { session } = ctx;
   const page = Math.max(1, Number(ctx.params.get('page') ?? 1) || 1);
+  const kind = ctx.params.get('kind') ?? '';
   replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
   let items: ApiRecord[];
   let total: number;
   try {
-    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, page, pageSize: PAGE_SIZE }));
+    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, page, pageSize: PAGE_SIZE }));
   } catch (error) {
-    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), errorBox(error, 'Could not list the APIs'));
+    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), kindFilter(ctx, kind), errorBox(error, 'Could not list the APIs'));
     return;
   }
+  const pageLink = (to: number) => `#/catalogue?${new URLSearchParams({ ...(kind ? { kind } : {}), page: String(to) })}`;
 
   const progress = h('div', { id: 'reindex-progress', 'aria-live': 'polite' });
   const reindex = async (request: { orgId?: string; apiIds?: string[] }) => {
@@ -38,15 +41,19 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
       h('div', { class: 'actions' },
         session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
         session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: () => reindex({ orgId: session.org }) }, 'Re-index the org') : null)),
+    kindFilter(ctx, kind),
     progress,
-    total === 0
+    total === 0 && kind
+      ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
+    : total === 0
       ? h('p', { class: 'empty' }, `No API in ${session.org} yet. `, session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.')
       // On a phone the team and indexed columns give way; what is left scrolls inside its box.
       : h('div', { class: 'table-scroll' }, h('table', { class: 'catalogue' },
           h('thead', {}, h('tr', {}, h('th', {}, 'API'), h('th', {}, 'Version'), h('th', { class: 'optional-column' }, 'Team'), h('th', {}, 'Status'), h('th', { class: 'optional-column' }, 'Indexed'), session.can('admin') ? h('th', {}, '') : null)),
           h('tbody', {}, items.map((api) =>
             h('tr', { 'data-api-id': api.apiId },
-              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name)),
+              // The kind beside the name, not a column of its own: on a phone the status must still fit.
+              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name), api.kind ? [' ', kindBadge(api.kind)] : null),
               h('td', {}, api.version),
               h('td', { class: 'optional-column' }, api.teamName ?? ''),
               h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
@@ -54,11 +61,20 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
               session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => reindex({ apiIds: [api.apiId] }) }, 'Re-index')) : null))))),
     pages > 1
       ? h('nav', { class: 'pager' },
-          page > 1 ? h('a', { href: `#/catalogue?page=${page - 1}` }, '← Previous') : null,
+          page > 1 ? h('a', { href: pageLink(page - 1) }, '← Previous') : null,
           h('span', { class: 'muted' }, ` page ${page} of ${pages} `),
-          page < pages ? h('a', { href: `#/catalogue?page=${page + 1}` }, 'Next →') : null)
+          page < pages ? h('a', { href: pageLink(page + 1) }, 'Next →') : null)
       : null,
   );
+}
+
+/** Which kind of API to list; a choice takes effect at once and lives in the URL (#/catalogue?kind=grpc). */
+function kindFilter(ctx: ViewContext, kind: string): HTMLElement {
+  const kinds = [...new Set([...KINDS.map((known) => known.kind), ...(kind ? [kind] : [])])];
+  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(`#/catalogue${select.value ? `?kind=${encodeURIComponent(select.value)}` : ''}`) },
+    h('option', { value: '', selected: !kind }, 'Every kind'),
+    kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))));
+  return h('div', { class: 'filters catalogue-filters' }, h('label', {}, 'Kind ', select));
 }
 
 /** Polls a re-index run until it completes, drawing its progress. */

@@ -1,6 +1,6 @@
 import type { ApiEndpoint } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, statusLine, watchStatus } from '../components.js';
+import { errorBox, kindBadge, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
 import { specActions } from '../spec-actions.js';
@@ -49,6 +49,11 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     } }, 'Delete') : null,
   );
 
+  const details = await overview;
+  // The registry knows the kind from registration; the indexed spec also knows its format and version.
+  const kind = api.kind ?? (details instanceof Error ? undefined : details.kind);
+  const format = details instanceof Error ? undefined : details.format;
+
   const byTag = new Map<string, ApiEndpoint[]>();
   for (const endpoint of endpoints) {
     for (const tag of endpoint.tags.length ? endpoint.tags : ['Other']) byTag.set(tag, [...(byTag.get(tag) ?? []), endpoint]);
@@ -58,19 +63,20 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     ctx.main,
     h('p', {}, h('button', { type: 'button', class: 'link', onclick: () => history.back() }, '← Back')),
     h('header', { class: 'detail-header' },
-      h('h1', {}, api.name, ' ', h('span', { class: 'version' }, `v${api.version}`)),
+      h('h1', {}, api.name, ' ', h('span', { class: 'version' }, versionLabel(api.version))),
+      kind ? h('div', { class: 'kind-line' }, kindBadge(kind), format ? h('span', { class: 'format', id: 'api-format' }, format) : null) : null,
       h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '', `org ${api.orgId} · revision ${api.revision} · updated ${formatDate(api.updatedAt)}`),
       status,
       actions,
       message,
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
-    apiOverviewSection(await overview, api.description),
-    h('h2', {}, `Endpoints (${endpoints.length})`),
+    apiOverviewSection(details, api.description),
+    h('h2', {}, `${kind === 'openapi' || !kind ? 'Endpoints' : 'Operations'} (${endpoints.length})`),
     endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
     [...byTag].map(([tag, items]) =>
       h('section', { class: 'tag-group' },
         h('h3', {}, tag),
-        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint))))),
+        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint, kind))))),
   );
 }

@@ -9,6 +9,7 @@ import type {
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
 import { h, replace } from '../dom.js';
+import { operationLabels } from '../kinds.js';
 
 /** A value short enough to read on one line stays on one line: schemas read like the spec, not like a log. */
 const ONE_LINE_CHARS = 60;
@@ -53,16 +54,16 @@ function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
 
 /**
  * An endpoint that opens to its parameters, request body, responses and security, loaded from
- * the operation-detail route the first time it is opened.
+ * the operation-detail route the first time it is opened; each part named as the API's kind names it.
  */
-export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint): HTMLElement {
+export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string): HTMLElement {
   const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
   let requested = false;
   const details = h('details', { class: 'operation', 'data-operation': `${endpoint.method} ${endpoint.path}`, ontoggle: async () => {
     if (!details.open || requested) return;
     requested = true;
     try {
-      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path })));
+      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }), kind));
     } catch (error) {
       // Opening it again tries again.
       requested = false;
@@ -78,32 +79,44 @@ export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint
   return h('li', { class: endpoint.deprecated ? 'deprecated' : undefined }, details);
 }
 
-function operationBody(operation: ApiOperationDetailResponse): (HTMLElement | null)[] {
+function operationBody(operation: ApiOperationDetailResponse, kind?: string): (HTMLElement | null)[] {
+  const labels = operationLabels(kind, operation.parameters, operation.requestBody?.content ?? []);
+  // Where every input is a GraphQL argument (or every one a header), a column saying so says nothing.
+  const places = new Set(operation.parameters.map((parameter) => parameter.in));
+  const showIn = places.size > 1 || (places.size === 1 && !places.has('argument') && labels.inputs !== 'Headers');
+  const columns = ['Name', ...(showIn ? ['In'] : []), 'Required', 'Schema', 'Description'];
+  // HTTP operations always say what they take; the other kinds' sections show when there is something in them.
+  const http = kind === undefined || kind === 'openapi';
   return [
     operation.description ? h('p', { class: 'description' }, operation.description) : null,
     operation.truncated ? h('p', { class: 'notice' }, 'Some schemas are too large to show in full: they are cut where it says "$truncated".') : null,
-    h('h4', {}, 'Parameters'),
+    operation.parameters.length || http || kind === 'graphql' ? h('h4', {}, labels.inputs) : null,
     operation.parameters.length
       ? h('div', { class: 'table-scroll' }, h('table', { class: 'parameters' },
-          h('thead', {}, h('tr', {}, ['Name', 'In', 'Required', 'Schema', 'Description'].map((title) => h('th', {}, title)))),
+          h('thead', {}, h('tr', {}, columns.map((title) => h('th', {}, title)))),
           h('tbody', {}, operation.parameters.map((parameter) =>
             h('tr', {},
               h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
-              h('td', {}, parameter.in),
+              showIn ? h('td', {}, parameter.in) : null,
               h('td', {}, parameter.required ? 'yes' : 'no'),
               h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
               h('td', {}, parameter.description ?? '')))),
         ))
-      : h('p', { class: 'muted' }, 'None.'),
-    h('h4', {}, 'Request body'),
+      : http || kind === 'graphql' ? h('p', { class: 'muted' }, 'None.') : null,
+    operation.requestBody || http || kind === 'grpc' || kind === 'asyncapi' ? h('h4', {}, labels.body) : null,
     operation.requestBody
       ? h('div', { class: 'request-body' },
-          h('p', {}, operation.requestBody.required ? 'Required.' : 'Optional.', operation.requestBody.description ? ` ${operation.requestBody.description}` : ''),
+          // A message or request message is what the operation is: required goes without saying.
+          http
+            ? h('p', {}, operation.requestBody.required ? 'Required.' : 'Optional.', operation.requestBody.description ? ` ${operation.requestBody.description}` : '')
+            : operation.requestBody.description ? h('p', {}, operation.requestBody.description) : null,
           mediaList(operation.requestBody.content))
-      : h('p', { class: 'muted' }, 'None.'),
-    h('h4', {}, 'Responses'),
-    h('ul', { class: 'responses' }, operation.responses.map((response) =>
-      h('li', {}, h('strong', {}, response.status), response.description ? ` ${response.description}` : '', mediaList(response.content)))),
+      : http || kind === 'grpc' || kind === 'asyncapi' ? h('p', { class: 'muted' }, 'None.') : null,
+    operation.responses.length || http ? h('h4', {}, labels.responses) : null,
+    operation.responses.length
+      ? h('ul', { class: 'responses' }, operation.responses.map((response) =>
+          h('li', {}, h('strong', {}, response.status), response.description ? ` ${response.description}` : '', mediaList(response.content))))
+      : http ? h('p', { class: 'muted' }, 'None.') : null,
     h('h4', {}, 'Security'),
     h('p', { class: 'security' }, securityText(operation.security)),
   ];

@@ -1,10 +1,10 @@
 import type { MatchBand, SearchFacets, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, methodBadge } from '../components.js';
+import { errorBox, kindBadge, methodBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
+import { KINDS, kindLabel, kindOfVerb, verbsOf } from '../kinds.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Cards per page of a search, and the most one search may return (SEARCH_LIMITS.maxResults). */
 const PAGE_SIZE = 20;
 const MAX_RESULTS = 50;
@@ -22,11 +22,16 @@ export function searchView(ctx: ViewContext): void {
   const teamSuggestions = h('datalist', { id: 'team-suggestions' });
   const tagSuggestions = h('datalist', { id: 'tag-suggestions' });
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
-  const chosen = new Set((params.get('methods') ?? '').split(',').filter(Boolean));
-  // A method box takes effect at once, as a filter does in any search page.
-  const methodBoxes = METHODS.map((method) =>
-    h('label', { class: 'method-filter' }, h('input', { type: 'checkbox', name: 'method', value: method, checked: chosen.has(method), onchange: () => form.requestSubmit() }), method),
-  );
+  const chosen = new Set(listParam(params, 'methods'));
+  const chosenKinds = new Set(listParam(params, 'kinds'));
+  // A box takes effect at once, as a filter does in any search page.
+  const box = (name: string, value: string, text: string, checked: boolean, className: string) =>
+    h('label', { class: className }, h('input', { type: 'checkbox', name, value, checked, onchange: () => form.requestSubmit() }), text);
+  // The known kinds, and any other the URL names (so it can be unticked).
+  const kindNames = [...new Set([...KINDS.map((known) => known.kind), ...chosenKinds])];
+  const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosenKinds.has(kind), 'kind-filter'));
+  const methodGroups = verbGroups(chosenKinds, chosen).map(({ kind, verbs }) =>
+    h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.has(verb), 'method-filter'))));
   const results = h('section', { id: 'results', 'aria-live': 'polite' });
 
   const form = h(
@@ -37,12 +42,20 @@ export function searchView(ctx: ViewContext): void {
       if (input.value.trim()) next.set('q', input.value.trim());
       if (team.value.trim()) next.set('team', team.value.trim());
       if (tags.value.trim()) next.set('tags', tags.value.trim());
-      const methods = methodBoxes.map((label) => label.querySelector('input')!).filter((box) => box.checked).map((box) => box.value);
+      const ticked = (name: string) => [...form.querySelectorAll<HTMLInputElement>(`input[name=${name}]:checked`)].map((checkbox) => checkbox.value);
+      const kinds = ticked('kind');
+      // A verb of a kind no longer chosen would only hide every result: HTTP verbs stay, they are always offered.
+      const methods = ticked('method').filter((verb) => [undefined, 'openapi', ...kinds].includes(kindOfVerb(verb)));
+      if (kinds.length) next.set('kinds', kinds.join(','));
       if (methods.length) next.set('methods', methods.join(','));
       ctx.navigate(`#/search?${next}`);
     } },
     h('div', { class: 'search-row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Search')),
-    h('div', { class: 'filters' }, h('label', {}, 'Team ', team, teamSuggestions), h('label', {}, 'Tags ', tags, tagSuggestions), h('span', { class: 'methods' }, methodBoxes)),
+    h('div', { class: 'filters' },
+      h('label', {}, 'Team ', team, teamSuggestions),
+      h('label', {}, 'Tags ', tags, tagSuggestions),
+      h('span', { class: 'kinds', role: 'group', 'aria-labelledby': 'kinds-label' }, h('span', { id: 'kinds-label' }, 'Kinds'), kindBoxes),
+      h('span', { class: 'methods', role: 'group', 'aria-labelledby': 'methods-label' }, h('span', { id: 'methods-label' }, 'Methods'), methodGroups)),
   );
   replace(ctx.main, h('h1', { class: 'visually-hidden' }, 'Search'), form, results);
 
@@ -51,6 +64,7 @@ export function searchView(ctx: ViewContext): void {
     ...(params.get('team') ? { teamNames: [params.get('team')!] } : {}),
     ...(params.get('tags') ? { tags: params.get('tags')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
     ...(chosen.size ? { methods: [...chosen] } : {}),
+    ...(chosenKinds.size ? { kinds: [...chosenKinds] } : {}),
   };
   const hasFilters = Object.keys(filters).length > 0;
   if (!query && !hasFilters) {
@@ -60,6 +74,23 @@ export function searchView(ctx: ViewContext): void {
   }
   const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
   void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading');
+}
+
+function listParam(params: URLSearchParams, name: string): string[] {
+  return (params.get(name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+/**
+ * The method boxes, a group a kind: HTTP's always (the verbs most people filter by), each other
+ * chosen kind's after them, and any verb the URL ticks that neither covers (so it can be unticked).
+ * Four kinds' thirteen verbs at once would crowd a phone; choosing a kind brings its few.
+ */
+function verbGroups(kinds: Set<string>, ticked: Set<string>): { kind: string; verbs: string[] }[] {
+  const shown = ['openapi', ...KINDS.map((known) => known.kind).filter((kind) => kind !== 'openapi' && kinds.has(kind))];
+  const groups = shown.map((kind) => ({ kind, verbs: verbsOf([kind]) }));
+  const offered = new Set(groups.flatMap((group) => group.verbs));
+  const others = [...ticked].filter((verb) => !offered.has(verb));
+  return others.length ? [...groups, { kind: 'other', verbs: others }] : groups;
 }
 
 /** Each org's facets, asked for at most every `FACETS_TTL_MS`: every search redraws the form. */
@@ -143,14 +174,15 @@ function card(result: SearchResult, terms: string[]): HTMLElement {
       'header',
       {},
       h('h2', {}, h('a', { href: `#/apis/${result.apiId}`, class: 'card-title' }, result.apiName)),
-      h('span', { class: 'version' }, `v${result.version}`),
+      h('span', { class: 'version' }, versionLabel(result.version)),
+      result.kind ? kindBadge(result.kind) : null,
       result.teamName ? h('span', { class: 'team' }, result.teamName) : null,
       result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
       h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
     ),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
     result.endpoints.length
-      ? h('ul', { class: 'endpoints' }, result.endpoints.map((endpoint) =>
+      ? h('ul', { class: 'endpoints', 'data-kind': result.kind }, result.endpoints.map((endpoint) =>
           h('li', {}, methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path), endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null)))
       : null,
     snippet ? h('p', { class: 'snippet' }, highlight(snippet, terms)) : null,
