@@ -43,16 +43,20 @@ export function schemaFields(document: AsyncApiDocument, value: unknown, depth =
 
 /**
  * An operation's summary: its own, else its (one) message's summary or title, else, when nothing
- * describes it, that message's name in words (`UserSignedUp` → `User signed up`): many documents
- * say what an event is only by naming its message.
+ * describes it, what it does with that message, named in words: many documents say what an event
+ * is only by naming its message (`UserSignedUp`), and an operation's direction is only its verb.
  */
 export function operationSummary(entry: AsyncOperation): string {
   const own = cleanText(entry.operation.summary);
   if (own || entry.messages.length !== 1) return own;
   const { message, name } = entry.messages[0];
-  const named = operationDescription(entry) ? '' : humanize(name);
-  return cleanText(message.summary) || cleanText(message.title) || named.charAt(0).toUpperCase() + named.slice(1);
+  const described = cleanText(message.summary) || cleanText(message.title);
+  if (described || operationDescription(entry) || !name) return described;
+  return SENT_BY_THE_API.has(entry.method) ? `Get notified when ${humanize(name)}` : `Send a ${humanize(name)} message`;
 }
+
+/** Verbs of operations whose messages the API sends, so that its users receive them: 2.x `subscribe`, 3.0 `send`. */
+const SENT_BY_THE_API = new Set(['SUBSCRIBE', 'SEND']);
 
 /** What the operation does: its description, else its channel's, else its (one) message's. */
 export function operationDescription(entry: AsyncOperation): string {

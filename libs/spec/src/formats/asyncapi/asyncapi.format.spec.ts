@@ -124,7 +124,7 @@ describe(AsyncApiFormat.name, () => {
       const model = await format.model(read(fixture(file)));
 
       expect(model).toMatchObject({ format: version, title: 'Account Service', description: 'This service is in charge of processing user signups', servers: [] });
-      expect(model.operations).toEqual([{ method, path: 'user/signedup', ...(operationId ? { operationId } : {}), summary: 'User signed up', tags: [], inputs: [], body: { label: 'Message', fields: ['displayName', 'email'] } }]);
+      expect(model.operations).toEqual([{ method, path: 'user/signedup', ...(operationId ? { operationId } : {}), summary: method === 'SUBSCRIBE' ? 'Get notified when user signed up' : 'Send a user signed up message', tags: [], inputs: [], body: { label: 'Message', fields: ['displayName', 'email'] } }]);
       expect(model.schemas).toEqual([{ name: 'UserSignedUp', fields: [{ name: 'displayName', description: 'Name of the user' }, { name: 'email', description: 'Email of the user' }] }]);
     });
 
