@@ -13,6 +13,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 import { ProxyModule } from './proxy/proxy.module.js';
 import { ApiEntity } from './registry/api.entity.js';
 import { RegistryModule } from './registry/registry.module.js';
@@ -42,6 +43,7 @@ export class GatewayModule {
         RegistryModule,
         IndexingModule,
         ProxyModule,
+        McpModule,
         HealthModule,
       ],
       providers: [

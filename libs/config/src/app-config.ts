@@ -58,6 +58,8 @@ export interface GatewayConfig {
   outboxIntervalMs: number;
   /** How long a spec thread may take to check one spec before it is refused. */
   specTimeoutMs: number;
+  /** Characters of a registered spec the MCP resource serves; the rest is cut with a note (MCP_SPEC_MAX_CHARS). */
+  mcpSpecMaxChars: number;
   /** How often, and after how long, queued revisions the index has not reached are looked for in Redis (see `IndexReconciler`). */
   reconcile: { intervalMs: number; graceMs: number };
 }
@@ -179,6 +181,8 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     database: databaseConfig(env, 'gateway'),
     outboxIntervalMs: int(env, 'OUTBOX_INTERVAL_MS', 5000, 100),
     specTimeoutMs: specTimeoutMs(env),
+    // About 25k tokens: more than most of an agent's context is worth spending on one spec.
+    mcpSpecMaxChars: int(env, 'MCP_SPEC_MAX_CHARS', 100_000, 1000, 10 * 1024 * 1024),
     reconcile: {
       intervalMs: int(env, 'RECONCILE_INTERVAL_MS', 30_000, 100, 3_600_000),
       // A job waits in Redis as long as the queue ahead of it takes: it is looked for, not queued again.

@@ -1,5 +1,6 @@
 export * from './chunk-api.js';
 export * from './clean-text.js';
+export * from './example-value.js';
 export * from './expand-schema.js';
 export * from './field-names.js';
 export * from './formats/openapi/dereference.js';

@@ -32,6 +32,11 @@ export interface SpecFormat<Document = unknown> {
   overview(spec: ReadSpec<Document>): ApiOverview;
   /** One operation in full, its schemas expanded within `maxChars` (OPERATION_DETAIL_MAX_CHARS) and cut with `$truncated` past it. */
   operation(spec: ReadSpec<Document>, selector: OperationSelector, maxChars: number): OperationDetail | undefined;
+  /**
+   * How to call one operation, as a developer would type it (a curl command, a GraphQL request,
+   * a grpcurl command, a message to publish), its values built from the operation's schemas.
+   */
+  callExample(api: ApiOverview, operation: OperationDetail): string;
   /** How a registered text of this format is served back to view or download. */
   fileType(text: string): SpecFileType;
 }

@@ -32,6 +32,7 @@ import {
 } from './asyncapi-parts.js';
 import { type AsyncApiDocument, majorVersion, readAsyncApi } from './read-asyncapi.js';
 import { validateAsyncApi } from './validate-asyncapi.js';
+import { exampleValue } from '../../example-value.js';
 
 type Json = Record<string, unknown>;
 
@@ -105,6 +106,15 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   }
 
   /** As registered: JSON or YAML. */
+  /** The message to send (or that arrives), as JSON, with where it goes. */
+  callExample(api: ApiOverview, operation: OperationDetail): string {
+    const server = api.servers[0]?.url ?? 'the broker';
+    const message = JSON.stringify(exampleValue(operation.requestBody?.content[0]?.schema));
+    return ['PUBLISH', 'RECEIVE'].includes(operation.method)
+      ? `Publish to ${operation.path} on ${server}: ${message}`
+      : `Subscribe to ${operation.path} on ${server}; each message looks like: ${message}`;
+  }
+
   fileType(text: string): SpecFileType {
     return structuredFileType(text);
   }

@@ -37,6 +37,7 @@ import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import type { SpecSource } from '../spec-source.js';
+import { graphqlExample } from './call-example.js';
 
 const FORMAT = 'GraphQL SDL';
 /** What a GraphQL response is sent as (GraphQL over HTTP). */
@@ -181,6 +182,10 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
       security: [],
       ...(budget.truncated ? { truncated: true } : {}),
     };
+  }
+
+  callExample(api: ApiOverview, operation: OperationDetail): string {
+    return graphqlExample(api, operation);
   }
 
   /** SDL has no registered media type: served as text. */

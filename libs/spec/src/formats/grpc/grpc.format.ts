@@ -18,6 +18,8 @@ import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import type { SpecSource } from '../spec-source.js';
+import { exampleValue } from '../../example-value.js';
+import { quote } from '../openapi/call-example.js';
 
 const MEDIA_TYPE = 'application/grpc';
 /** Messages, enums and services: Google's largest API files have a few hundred. */
@@ -192,6 +194,13 @@ export class GrpcFormat implements SpecFormat<ProtoDocument> {
 
   fileType(): SpecFileType {
     return { extension: 'proto', mediaType: 'text/plain' };
+  }
+
+  /** A grpcurl command: the request message as JSON, to the service's default host (port 443) or a placeholder. */
+  callExample(api: ApiOverview, operation: OperationDetail): string {
+    const host = api.servers[0]?.url.replace(/^[a-z]+:\/\//, '').replace(/\/.*$/, '') ?? 'grpc.example.com';
+    const request = exampleValue(operation.requestBody?.content[0]?.schema);
+    return `grpcurl -H 'Authorization: Bearer $TOKEN' -d ${quote(JSON.stringify(request))} ${host.includes(':') ? host : `${host}:443`} ${operation.path}`;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
+import { curlExample } from './call-example.js';
 import { dereference } from './dereference.js';
 import { openApiModel } from './openapi-model.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
@@ -36,6 +37,10 @@ export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
     const { document, flavor } = spec.document;
     const entry = findOperation(document, selector);
     return entry && operationDetail(document, flavor, entry, maxChars);
+  }
+
+  callExample(api: ApiOverview, operation: OperationDetail): string {
+    return curlExample(api, operation);
   }
 
   fileType(text: string): SpecFileType {

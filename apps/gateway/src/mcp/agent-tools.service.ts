@@ -1,0 +1,177 @@
+import { HttpException, Inject, Injectable } from '@nestjs/common';
+import {
+  type ApiEndpoint,
+  type ApiListResponse,
+  type ApiOperationDetailResponse,
+  type ApiOperationsResponse,
+  type ApiRecord,
+  encodeOrgList,
+  InternalHeader,
+  type OperationSelector,
+  type Problem,
+  type SearchFilters,
+  type SearchResponse,
+} from '#contracts';
+import { SPEC_FORMATS, type SpecFormats } from '#spec';
+import type { Caller } from '../auth/caller.js';
+import { assertOrgMember } from '../auth/org-access.js';
+import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
+import { RegistryService } from '../registry/registry.service.js';
+
+/** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export interface SearchArgs {
+  query: string;
+  orgId?: string;
+  filters?: SearchFilters;
+  maxResults?: number;
+  maxEndpoints?: number;
+}
+
+export interface ListArgs {
+  orgId?: string;
+  teamName?: string;
+  kind?: string;
+  tag?: string;
+  page: number;
+}
+
+/** An API as `get_api` tells it: its record, and what its indexed spec says (or its registered operations while it is not indexed). */
+export interface ApiView {
+  record: ApiRecord;
+  overview?: ApiOperationsResponse;
+  operations: ApiEndpoint[];
+}
+
+/** One operation with what calling it needs: the API's servers and security schemes, and an example call. */
+export interface OperationView {
+  record: ApiRecord;
+  overview: ApiOperationsResponse;
+  detail: ApiOperationDetailResponse;
+  example: string;
+}
+
+/** APIs a page of `list_apis` holds. */
+export const LIST_PAGE_SIZE = 20;
+
+/**
+ * What the agent tools (`/mcp`) do, as the caller: the same registry and AI-app calls as the
+ * REST routes, with the same org scoping and roles, so a tool sees exactly what the caller's
+ * token lets it see over REST.
+ */
+@Injectable()
+export class AgentToolsService {
+  constructor(
+    private readonly ai: AiClient,
+    private readonly registry: RegistryService,
+    @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
+  ) {}
+
+  async search(caller: Caller, args: SearchArgs, requestId?: string): Promise<SearchResponse & { orgId: string }> {
+    const orgId = orgOf(caller, args.orgId);
+    const body = { query: args.query, orgId, maxResults: args.maxResults, maxEndpoints: args.maxEndpoints, filters: args.filters };
+    return { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
+  }
+
+  async api(caller: Caller, apiId: string, requestId?: string): Promise<ApiView> {
+    const record = await this.asTool(() => this.registry.get(caller, apiId));
+    const overview = await this.overview(caller, record.apiId, requestId).catch((error: unknown) => {
+      // Not indexed yet: its registered spec still lists the operations.
+      if (error instanceof ToolError && /not been indexed yet|being re-indexed/.test(error.message)) return undefined;
+      throw error;
+    });
+    const operations = overview?.operations ?? (await this.asTool(() => this.registry.endpoints(caller, record.apiId))).items;
+    return { record, ...(overview ? { overview } : {}), operations };
+  }
+
+  async operation(caller: Caller, apiId: string, selector: OperationSelector, requestId?: string): Promise<OperationView> {
+    const record = await this.asTool(() => this.registry.get(caller, apiId));
+    const query = new URLSearchParams(Object.entries(selector).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const [overview, detail] = await Promise.all([
+      this.overview(caller, record.apiId, requestId),
+      this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${record.apiId}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
+    ]);
+    const format = this.formats.byKind(overview.kind);
+    return { record, overview, detail, example: format?.callExample(overview, detail) ?? '' };
+  }
+
+  async list(caller: Caller, args: ListArgs, requestId?: string): Promise<ApiListResponse> {
+    if (!args.tag) {
+      return this.asTool(() => this.registry.list(caller, { orgId: args.orgId, teamName: args.teamName, kind: args.kind, page: args.page, pageSize: LIST_PAGE_SIZE }));
+    }
+    // Tags belong to operations, which only the index knows: browse the index, then read the records.
+    const orgId = orgOf(caller, args.orgId);
+    const filters = { tags: [args.tag], ...(args.teamName ? { teamNames: [args.teamName] } : {}), ...(args.kind ? { kinds: [args.kind] } : {}) };
+    const browsed = await this.aiJson<SearchResponse>('POST', '/search', { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
+    const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
+    const records = await Promise.all(ids.map((id) => this.asTool(() => this.registry.get(caller, id))));
+    return { items: records, total: browsed.results.length };
+  }
+
+  async spec(caller: Caller, apiId: string): Promise<{ record: ApiRecord; text: string; mediaType: string }> {
+    const record = await this.asTool(() => this.registry.get(caller, apiId));
+    const spec = await this.asTool(() => this.registry.spec(caller, apiId));
+    return { record, text: spec.text, mediaType: spec.type.mediaType };
+  }
+
+  private overview(caller: Caller, apiId: string, requestId?: string): Promise<ApiOperationsResponse> {
+    return this.aiJson<ApiOperationsResponse>('GET', `/apis/${apiId}/operations`, { requestId, headers: orgHeaders(caller) });
+  }
+
+  /** The AI app's answer as JSON; its problem's detail as a `ToolError` when it refused. */
+  private async aiJson<T>(method: string, path: string, options: { body?: unknown; requestId?: string; headers?: Record<string, string> }): Promise<T> {
+    const answer = await this.asTool(() => this.ai.call(method, path, options));
+    if (answer.status >= 400) throw new ToolError(problemText(answer));
+    return JSON.parse(answer.body) as T;
+  }
+
+  /** Registry and gateway refusals (404, 403, 400) in words, as the REST API gives them. */
+  private async asTool<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof AiUnavailableError) throw new ToolError(`${error.message} (in about ${error.retryAfterSeconds} s)`);
+      if (error instanceof HttpException) throw new ToolError(exceptionText(error));
+      throw error;
+    }
+  }
+}
+
+/** The org a call is about: the one named (if the caller belongs to it), or the caller's only org. */
+function orgOf(caller: Caller, orgId: string | undefined): string {
+  if (orgId !== undefined) {
+    try {
+      assertOrgMember(caller, orgId);
+    } catch (error) {
+      throw new ToolError(exceptionText(error as HttpException));
+    }
+    return orgId;
+  }
+  if (caller.orgs.length === 1) return caller.orgs[0];
+  if (caller.orgs.length === 0) throw new ToolError('Your token lists no orgs: there is nothing to search');
+  throw new ToolError(`Your token lists several orgs (${caller.orgs.join(', ')}): name one in orgId`);
+}
+
+function orgHeaders(caller: Caller): Record<string, string> {
+  return { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) };
+}
+
+function problemText(answer: AiResponse): string {
+  let detail = answer.body.slice(0, 500);
+  try {
+    const problem = JSON.parse(answer.body) as Problem;
+    detail = problem.errors?.length ? problem.errors.join('; ') : (problem.detail ?? problem.title);
+  } catch {
+    // not JSON: the start of the text says enough
+  }
+  return answer.retryAfter ? `${detail} (try again in ${answer.retryAfter} s)` : detail;
+}
+
+function exceptionText(error: HttpException): string {
+  const response = error.getResponse() as string | { message?: string | string[] };
+  const message = typeof response === 'string' ? response : response.message;
+  return Array.isArray(message) ? message.join('; ') : (message ?? error.message);
+}

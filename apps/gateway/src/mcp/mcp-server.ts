@@ -1,0 +1,175 @@
+import { Logger } from '@nestjs/common';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Caller } from '../auth/caller.js';
+import { type AgentToolsService, LIST_PAGE_SIZE, ToolError } from './agent-tools.service.js';
+import { apiText, listText, operationText, searchText } from './agent-text.js';
+
+/** Operations `get_api` lists per page: a big API's list would cost an agent thousands of tokens at once. */
+export const OPERATIONS_PAGE_SIZE = 50;
+export const SPEC_URI_PREFIX = 'api-spec://';
+
+const INSTRUCTIONS =
+  "This server finds the APIs of your organisation (REST/OpenAPI, AsyncAPI events, GraphQL and gRPC) and tells you how to call them. " +
+  'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
+  'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse.';
+
+const words = (max: number) => z.array(z.string().min(1).max(200)).max(max);
+const ORG_ID = z.string().min(1).max(100).describe('The org to look in; may be left out when your token belongs to one org');
+const API_ID = z.string().min(1).max(100).describe('The apiId from search_apis, get_api or list_apis');
+
+export interface McpServerContext {
+  tools: AgentToolsService;
+  caller: Caller;
+  requestId?: string;
+  specMaxChars: number;
+}
+
+/** The tools and the spec resource, for one caller (a server per request: the transport is stateless). */
+export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpServerContext): McpServer {
+  const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: INSTRUCTIONS });
+  const run = toolRunner(requestId);
+
+  server.registerTool(
+    'search_apis',
+    {
+      title: 'Search APIs',
+      description:
+        'Find the APIs that do what you need, described in plain words ("add songs to a playlist", "send an SMS verification code"). ' +
+        'Returns ranked API cards (name, kind, apiId, how well it matches) each with its best matching operations (method and path). ' +
+        'Follow up with get_operation on the endpoint you want to call.',
+      inputSchema: {
+        query: z.string().min(1).max(1000).describe('What the API should do, in plain words'),
+        orgId: ORG_ID.optional(),
+        filters: z
+          .object({
+            teamNames: words(20).optional().describe('Only APIs of these teams'),
+            tags: words(20).optional().describe('Only operations with these tags'),
+            kinds: z.array(z.enum(['openapi', 'asyncapi', 'graphql', 'grpc'])).max(4).optional().describe('Only these kinds of API'),
+            methods: words(20).optional().describe('Only operations with these verbs: GET, POST…, PUBLISH, SUBSCRIBE, QUERY, MUTATION, RPC'),
+          })
+          .optional(),
+        maxResults: z.number().int().min(1).max(50).optional().describe('APIs to return (default 5)'),
+        maxEndpoints: z.number().int().min(1).max(50).optional().describe('Operations per API (default 3)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query, orgId, filters, maxResults, maxEndpoints }) =>
+      run(async () => {
+        const answer = await tools.search(caller, { query, orgId, filters, maxResults: maxResults ?? 5, maxEndpoints: maxEndpoints ?? 3 }, requestId);
+        return { text: searchText(answer, query), data: answer };
+      }),
+  );
+
+  server.registerTool(
+    'get_api',
+    {
+      title: 'Get an API',
+      description:
+        "One API: name, version, kind, team, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
+        `${OPERATIONS_PAGE_SIZE} per page.`,
+      inputSchema: { apiId: API_ID, page: z.number().int().min(1).max(1000).optional().describe('Page of the operation list (default 1)') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ apiId, page = 1 }) =>
+      run(async () => {
+        const view = await tools.api(caller, apiId, requestId);
+        const pages = Math.max(1, Math.ceil(view.operations.length / OPERATIONS_PAGE_SIZE));
+        const from = (page - 1) * OPERATIONS_PAGE_SIZE + 1;
+        const to = Math.min(page * OPERATIONS_PAGE_SIZE, view.operations.length);
+        const operations = view.operations.slice(from - 1, to);
+        return {
+          text: apiText(view, { from, to, page, pages }),
+          data: { ...view.record, ...(view.overview ? { ...view.overview, operations } : { operations }), page, pages, operationCount: view.operations.length },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'get_operation',
+    {
+      title: 'Get an operation',
+      description:
+        'Everything needed to call one operation: full URL, parameters (where each goes, required, type), request body schema, responses, auth (schemes and scopes) and an example call (curl, GraphQL, grpcurl or a message). ' +
+        'Name it by apiId with operationId, or with method and path as search_apis or get_api show them.',
+      inputSchema: {
+        apiId: API_ID,
+        operationId: z.string().min(1).max(500).optional().describe('The operationId, instead of method and path'),
+        method: z.string().min(1).max(16).optional().describe('The method or verb, e.g. POST, MUTATION, RPC (with path)'),
+        path: z.string().min(1).max(2000).optional().describe('The path or address, e.g. /playlists/{playlist_id}/tracks (with method)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ apiId, operationId, method, path }) =>
+      run(async () => {
+        if (operationId === undefined && (method === undefined || path === undefined)) throw new ToolError('Name the operation: operationId, or method and path');
+        const selector = operationId !== undefined ? { operationId } : { method: method!.toUpperCase(), path };
+        const view = await tools.operation(caller, apiId, selector, requestId);
+        return {
+          text: operationText(view),
+          data: { api: { apiId: view.record.apiId, name: view.record.name, version: view.record.version, kind: view.overview.kind }, servers: view.overview.servers, securitySchemes: view.overview.securitySchemes, ...view.detail, example: view.example },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'list_apis',
+    {
+      title: 'List APIs',
+      description: `Browse the APIs you can see, ${LIST_PAGE_SIZE} per page, by name: optionally of one org, team, kind or operation tag.`,
+      inputSchema: {
+        orgId: ORG_ID.optional().describe('One org (default: every org of your token; with tag: required unless your token has one org)'),
+        teamName: z.string().min(1).max(100).optional(),
+        kind: z.enum(['openapi', 'asyncapi', 'graphql', 'grpc']).optional(),
+        tag: z.string().min(1).max(200).optional().describe('Only APIs with an operation carrying this tag'),
+        page: z.number().int().min(1).max(1000).optional(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ orgId, teamName, kind, tag, page = 1 }) =>
+      run(async () => {
+        const list = await tools.list(caller, { orgId, teamName, kind, tag, page }, requestId);
+        return { text: listText(list, page, LIST_PAGE_SIZE), data: { ...list, page, pageSize: LIST_PAGE_SIZE } };
+      }),
+  );
+
+  server.registerResource(
+    'api-spec',
+    new ResourceTemplate(`${SPEC_URI_PREFIX}{apiId}`, {
+      list: async () => {
+        const list = await tools.list(caller, { page: 1 }, requestId).catch(() => ({ items: [] }));
+        return { resources: list.items.map((api) => ({ uri: `${SPEC_URI_PREFIX}${api.apiId}`, name: `${api.name} ${api.version}`, description: `The registered ${api.kind} spec` })) };
+      },
+    }),
+    { title: 'Registered spec', description: `An API's spec as it was registered (up to ${specMaxChars.toLocaleString('en-US')} characters, MCP_SPEC_MAX_CHARS)` },
+    async (uri, { apiId }) => {
+      try {
+        const { text, mediaType } = await tools.spec(caller, String(apiId));
+        const cut = text.length > specMaxChars;
+        const note = `\n\n[Cut at ${specMaxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters (MCP_SPEC_MAX_CHARS). Use get_operation for one operation in full, or GET /api-management/apis/${String(apiId)}/spec for the whole text.]`;
+        return { contents: [{ uri: uri.href, mimeType: mediaType, text: cut ? `${text.slice(0, specMaxChars)}${note}` : text }] };
+      } catch (error) {
+        // A resource has no isError: the SDK turns this into a JSON-RPC error with the message.
+        if (error instanceof ToolError) throw new Error(error.message);
+        throw error;
+      }
+    },
+  );
+  return server;
+}
+
+/** A tool's outcome: its text and data, or its failure in words (`isError`); an unexpected failure is logged, never shown. */
+function toolRunner(requestId: string | undefined) {
+  const logger = new Logger('McpTools');
+  return async (task: () => Promise<{ text: string; data: object }>): Promise<CallToolResult> => {
+    try {
+      const { text, data } = await task();
+      return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+      logger.error(`Tool failed (request ${requestId}): ${(error as Error).stack ?? String(error)}`);
+      return { content: [{ type: 'text', text: `The tool failed unexpectedly; nothing was changed. Request id: ${requestId ?? 'unknown'}` }], isError: true };
+    }
+  };
+}

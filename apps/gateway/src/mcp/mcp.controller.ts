@@ -1,0 +1,58 @@
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Request, Response } from 'express';
+import type { GatewayConfig } from '#config';
+import { requestIdOf } from '#http';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { AgentToolsService } from './agent-tools.service.js';
+import { createMcpServer } from './mcp-server.js';
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP, for AI assistants and agents. Behind
+ * the same guards as the REST API (bearer token, roles, rate limit, request ids and logs).
+ * Stateless: each POST gets its own server and transport, answered as JSON, so any gateway
+ * instance answers any call and nothing is kept between them.
+ */
+@ApiTags('Agents')
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS)
+@Controller('mcp')
+export class McpController {
+  constructor(
+    private readonly tools: AgentToolsService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'MCP (Streamable HTTP, JSON responses): tools search_apis, get_api, get_operation, list_apis; resource api-spec://{apiId}',
+    description: 'Send JSON-RPC messages with `Accept: application/json, text/event-stream`. See the README, "Use it from an AI assistant".',
+  })
+  @ApiBody({ schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch' } })
+  @ApiOkResponse({ description: 'The JSON-RPC response' })
+  async handle(@CurrentCaller() caller: Caller, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const server = createMcpServer({ tools: this.tools, caller, requestId: requestIdOf(request), specMaxChars: this.config.mcpSpecMaxChars });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, request.body);
+  }
+
+  /** No server-sent event stream and no sessions to end: a stateless server answers every POST in full. */
+  @Get()
+  @Delete()
+  @ApiOperation({ summary: 'Not used: this MCP server is stateless (405)' })
+  notAllowed(@Res() response: Response): void {
+    response
+      .status(405)
+      .setHeader('Allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send each message with POST' }, id: null });
+  }
+}
