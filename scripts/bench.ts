@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
 import type { SearchRequest } from '#contracts';
 import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
+import { agentBench } from './bench-agent.js';
 import { ensureIndexedOrg, flood } from './bench-flood.js';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
 import { chaosSoak } from './chaos-stack.js';
 import { openApiDirectoryRoot } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
+import { RESTBENCH_ORG } from './eval-orgs.js';
 import { PlatformClient } from './platform-client.js';
 import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
@@ -16,7 +18,8 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
 /**
  * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`; with `--chaos`
  * on a stack of its own, see `chaos-stack.ts`; `--flood`: see `bench-flood.ts`; `--filters`: filtered
- * searches in `--org`. Otherwise registers the RestBench Spotify spec in a fresh org,
+ * searches in `--org`; `--agent`: an agent's first calls over MCP for RestBench's queries, on the
+ * stack `npm run eval` indexed (see `bench-agent.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
       'hash-model': { type: 'boolean', default: false },
       ef: { type: 'string', default: '200' },
       filters: { type: 'boolean', default: false },
+      agent: { type: 'boolean', default: false },
     },
   });
   const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
@@ -51,6 +55,11 @@ async function main(): Promise<void> {
     process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
   }
   const config = loadGatewayConfig();
+  if (values.agent) {
+    // The stack `npm run eval` indexed (RestBench in its own org), read as an agent would over MCP.
+    const agentToken = await signDevToken(devSigningSecret(config), { sub: 'agent-bench', orgs: [RESTBENCH_ORG], roles: ['reader'], ttlSeconds: 3600 });
+    return agentBench(values.url ?? `http://localhost:${config.port}`, agentToken, values.shared);
+  }
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
   const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);

@@ -11,9 +11,8 @@ import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/sr
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
+import { EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
 
-const EVAL_ORG = 'eval';
-const RESTBENCH_ORG = 'restbench';
 const INDEXING_TIMEOUT_MS = 4 * 3600_000;
 const REGISTER_CONCURRENCY = 4;
 
