@@ -269,7 +269,7 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
   describe('bad input', () => {
     it.each([
       ['text that is neither JSON nor YAML', 'a: [unclosed', /neither valid JSON nor valid YAML/],
-      ['a JSON document that is not OpenAPI', { hello: 'world' }, /Not an OpenAPI document/],
+      ['a JSON document of no known format', { hello: 'world' }, /format was not recognised: expected an OpenAPI document/],
       ['an unsupported OpenAPI version', { openapi: '4.0.0', info: { title: 'x', version: '1' }, paths: {} }, /Unsupported OpenAPI version/],
     ])('should refuse %s with 422 and the reason', async (_, spec, reason) => {
       const response = await register({ orgId: ORG, name: 'Bad', version: '1', spec });
@@ -329,10 +329,10 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     });
 
     it('should validate search requests', async () => {
-      const response = await search({ orgId: ORG, query: 'x', maxResults: 500, filters: { methods: ['FETCH'] } });
+      const response = await search({ orgId: ORG, query: 'x', maxResults: 500, filters: { methods: ['get it'] } });
       expect(response.status).toBe(400);
       expect(response.body.detail).toMatch(/maxResults must not be greater than 50/);
-      expect(response.body.detail).toMatch(/methods must be HTTP methods/);
+      expect(response.body.detail).toMatch(/methods must be operation verbs/);
       expect((await search({ query: 'x' })).body).toMatchObject({ status: 400, errors: ['orgId is required'] });
       expect((await search({ orgId: [ORG], query: 'x' })).body).toMatchObject({ status: 400, errors: ['orgId must be a non-empty string'] });
       // A value of the wrong kind is reported as that alone.

@@ -139,7 +139,11 @@ describe('Registered specs and search facets over HTTP', () => {
         { name: 'wallets', apiCount: 1 },
       ]);
       const other = await getFacets(OTHER_ORG, outsider);
-      expect(other.body).toEqual({ teams: [{ name: 'payments', apiCount: 1 }], tags: [{ name: 'refunds', apiCount: 1 }, { name: 'secret-tag', apiCount: 1 }] });
+      expect(other.body).toEqual({
+        teams: [{ name: 'payments', apiCount: 1 }],
+        tags: [{ name: 'refunds', apiCount: 1 }, { name: 'secret-tag', apiCount: 1 }],
+        kinds: [{ name: 'openapi', apiCount: 1 }],
+      });
     });
 
     it('should refuse an org the caller is not in (403) and a missing orgId (400)', async () => {
