@@ -1,6 +1,7 @@
 import type { ViewContext } from './context.js';
 import { h, replace } from './dom.js';
 import { Session } from './session.js';
+import { assistantView } from './views/assistant.js';
 import { catalogueView } from './views/catalogue.js';
 import { detailView } from './views/detail.js';
 import { registerView } from './views/register.js';
@@ -12,7 +13,7 @@ const main = document.getElementById('app-main')!;
 let session = Session.restore();
 let leaving: (() => void)[] = [];
 
-/** Hash routes: #/search?q=…, #/apis/:id, #/register[?apiId=…], #/catalogue[?page=…]. */
+/** Hash routes: #/search?q=…, #/apis/:id, #/register[?apiId=…], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
   leaving.forEach((cleanup) => cleanup());
   leaving = [];
@@ -38,6 +39,7 @@ async function route(): Promise<void> {
   if (api) return detailView(ctx, api[1]);
   if (path === '/register') return registerView(ctx);
   if (path === '/catalogue') return catalogueView(ctx);
+  if (path === '/assistant') return assistantView(ctx);
   return searchView(ctx);
 }
 
@@ -63,7 +65,8 @@ function drawHeader(path = ''): void {
     h('nav', {},
       link('#/search', 'Search', path === '' || path === '/' || path === '/search'),
       link('#/catalogue', 'Catalogue', path === '/catalogue'),
-      current.can('publisher') ? link('#/register', 'Register', path === '/register') : null),
+      current.can('publisher') ? link('#/register', 'Register', path === '/register') : null,
+      link('#/assistant', 'Assistant', path === '/assistant')),
     h('div', { class: 'who' },
       h('label', {}, 'Org ', orgSwitcher),
       h('span', { class: 'muted', title: current.claims.roles.join(', ') }, current.claims.sub),
