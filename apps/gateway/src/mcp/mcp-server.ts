@@ -58,7 +58,9 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
     ({ query, orgId, filters, maxResults, maxEndpoints }) =>
       run(async () => {
         const answer = await tools.search(caller, { query, orgId, filters, maxResults: maxResults ?? 5, maxEndpoints: maxEndpoints ?? 3 }, requestId);
-        return { text: searchText(answer, query), data: answer };
+        // The cards without their matched chunks and evidence: an agent acts on the API and its endpoints.
+        const results = answer.results.map(({ matchedChunks: _chunks, evidence: _evidence, ...card }) => card);
+        return { text: searchText(answer, query), data: { orgId: answer.orgId, totalFound: answer.totalFound, results, ...(answer.warnings ? { warnings: answer.warnings } : {}) } };
       }),
   );
 
