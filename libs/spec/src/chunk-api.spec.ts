@@ -19,6 +19,13 @@ describe(chunkApi.name, () => {
     expect(new Set(chunks.map((chunk) => chunk.key)).size).toBe(chunks.length);
   });
 
+  it('should give every chunk its own key when a kind names the same verb and address twice (AsyncAPI 3.0 on one channel)', () => {
+    const op = (operationId: string) => ({ method: 'SEND', path: '/', operationId, summary: `Send ${operationId}`, tags: [], inputs: [] });
+    const model = { kind: 'asyncapi', format: 'AsyncAPI 3.0.0', servers: [], securitySchemes: [], tags: [], operations: [op('ping'), op('subscribe'), op('unsubscribe')], schemas: [] };
+    const keys = chunkApi(model, facts('Kraken')).chunks.map((chunk) => chunk.key);
+    expect(keys.filter((key) => key.startsWith('op:'))).toEqual(['op:SEND /', 'op:SEND /#2', 'op:SEND /#3']);
+  });
+
   it('should describe an operation with its summary, parameters, body fields and a context prefix', async () => {
     const chunks = chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify')).chunks;
     const addTracks = chunks.find((chunk) => chunk.key === 'op:POST /playlists/{playlist_id}/tracks')!;

@@ -90,13 +90,27 @@ export function chunkApi(model: ApiModel, facts: ApiFacts, limits: ChunkLimits =
   if (model.schemas.length > limits.maxSchemas) {
     warnings.push(`Indexed the first ${count(limits.maxSchemas)} of ${count(model.schemas.length)} schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search`);
   }
-  const chunks = [...overview, ...keptOperations, ...keptSchemas];
+  const chunks = uniqueKeys([...overview, ...keptOperations, ...keptSchemas]);
   const long = chunks.filter((chunk) => chunk.embedText.length > limits.maxEmbedChars);
   if (long.length > 0) {
     const [noun, verb, pronoun] = long.length === 1 ? ['chunk', 'was', 'its'] : ['chunks', 'were', 'their'];
     warnings.push(`${count(long.length)} ${noun} ${verb} embedded from ${pronoun} first ${count(limits.maxEmbedChars)} characters (EMBED_MAX_CHARS)`);
   }
   return { chunks: chunks.map((chunk) => ({ ...chunk, embedText: truncate(chunk.embedText, limits.maxEmbedChars) })), warnings };
+}
+
+/**
+ * Keys made unique within the API: an OpenAPI method and path are, but other kinds may name the
+ * same verb and address twice (AsyncAPI 3.0 operations that send on one channel; schemas of the
+ * same name in different proto packages). The second becomes `op:SEND /#2`, and so on.
+ */
+function uniqueKeys(chunks: SpecChunk[]): SpecChunk[] {
+  const seen = new Map<string, number>();
+  return chunks.map((chunk) => {
+    const times = (seen.get(chunk.key) ?? 0) + 1;
+    seen.set(chunk.key, times);
+    return times === 1 ? chunk : { ...chunk, key: `${chunk.key}#${times}` };
+  });
 }
 
 function count(value: number): string {
