@@ -1,4 +1,3 @@
-import type { EmbeddingProviderName } from './embedding-provider-factories.js';
 
 /** Turns text into vectors. The provider is chosen by `EMBEDDINGS_PROVIDER` (see `EmbeddingProviders`). */
 export interface EmbeddingProvider {
@@ -20,7 +19,8 @@ export interface EmbeddingProvider {
  * process (or a later start with another model configured) can build its provider again.
  */
 export interface EmbeddingModelSpec {
-  provider: EmbeddingProviderName;
+  /** A factory's name (`EMBEDDING_PROVIDER_NAMES`); a spec stored by another build may name one this build lacks. */
+  provider: string;
   /** The provider's model name (`openai` only). */
   model?: string;
   /** Vector size, where the provider lets you choose (`openai`, `hash`). */

@@ -1,6 +1,8 @@
 import { followRef } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
-import type { AsyncApiDocument } from './read-asyncapi.js';
+
+/** An AsyncAPI document as its JSON or YAML said it (plain data: `$ref`s are followed when read, never resolved in place). */
+export type AsyncApiDocument = Record<string, unknown>;
 
 type Json = Record<string, unknown>;
 

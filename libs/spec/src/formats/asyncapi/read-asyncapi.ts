@@ -2,10 +2,10 @@ import { isObject } from '../../is-object.js';
 import { SpecError } from '../../spec-error.js';
 import { assertSafeSpec, SPEC_LIMITS } from '../../spec-limits.js';
 import type { SpecSource } from '../spec-source.js';
-import { operationCount } from './asyncapi-operations.js';
+import { type AsyncApiDocument, operationCount } from './asyncapi-operations.js';
 
-/** An AsyncAPI document as its JSON or YAML said it (plain data: `$ref`s are followed when read, never resolved in place). */
-export type AsyncApiDocument = Record<string, unknown>;
+export type { AsyncApiDocument };
+
 
 /** AsyncAPI 2.0 to 2.6 and 3.0: what @asyncapi/parser validates and this plugin reads. */
 const SUPPORTED = /^(2\.[0-6]|3\.0)\.\d+$/;

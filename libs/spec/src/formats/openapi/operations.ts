@@ -2,7 +2,8 @@ import { headline } from '../../chunk-api.js';
 import { cleanText } from '../../clean-text.js';
 import type { ApiEndpoint } from '#contracts';
 import { isObject } from '../../is-object.js';
-import type { SpecDocument } from './read-openapi.js';
+
+type SpecDocument = Record<string, unknown>;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
