@@ -47,9 +47,9 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   return lines.join('\n');
 }
 
-export function operationText({ record, overview, detail, example }: OperationView): string {
+export function operationText({ api, overview, detail, example }: OperationView): string {
   const lines = [
-    `${detail.method} ${detail.path}${detail.operationId ? ` (operationId ${detail.operationId})` : ''} — ${record.name} ${record.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
+    `${detail.method} ${detail.path}${detail.operationId ? ` (operationId ${detail.operationId})` : ''} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
   ];
   if (detail.summary) lines.push(detail.summary);
   if (detail.description && detail.description !== detail.summary) lines.push(short(detail.description, 600));

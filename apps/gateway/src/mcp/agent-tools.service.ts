@@ -16,6 +16,7 @@ import { SPEC_FORMATS, type SpecFormats } from '#spec';
 import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
+import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { RegistryService } from '../registry/registry.service.js';
 
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
@@ -48,7 +49,7 @@ export interface ApiView {
 
 /** One operation with what calling it needs: the API's servers and security schemes, and an example call. */
 export interface OperationView {
-  record: ApiRecord;
+  api: { apiId: string; name: string; version: string };
   overview: ApiOperationsResponse;
   detail: ApiOperationDetailResponse;
   example: string;
@@ -88,14 +89,15 @@ export class AgentToolsService {
   }
 
   async operation(caller: Caller, apiId: string, selector: OperationSelector, requestId?: string): Promise<OperationView> {
-    const record = await this.asTool(() => this.registry.get(caller, apiId));
+    // The registry row alone: its indexing status would cost one more call to the AI app.
+    const { id, name, version } = await this.asTool(() => this.registry.findVisible(caller, apiId));
     const query = new URLSearchParams(Object.entries(selector).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const [overview, detail] = await Promise.all([
-      this.overview(caller, record.apiId, requestId),
-      this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${record.apiId}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
+      this.overview(caller, id, requestId),
+      this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
     ]);
     const format = this.formats.byKind(overview.kind);
-    return { record, overview, detail, example: format?.callExample(overview, detail) ?? '' };
+    return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '' };
   }
 
   async list(caller: Caller, args: ListArgs, requestId?: string): Promise<ApiListResponse> {
@@ -107,14 +109,16 @@ export class AgentToolsService {
     const filters = { tags: [args.tag], ...(args.teamName ? { teamNames: [args.teamName] } : {}), ...(args.kind ? { kinds: [args.kind] } : {}) };
     const browsed = await this.aiJson<SearchResponse>('POST', '/search', { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
     const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
-    const records = await Promise.all(ids.map((id) => this.asTool(() => this.registry.get(caller, id))));
-    return { items: records, total: browsed.results.length };
+    return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };
   }
 
-  async spec(caller: Caller, apiId: string): Promise<{ record: ApiRecord; text: string; mediaType: string }> {
-    const record = await this.asTool(() => this.registry.get(caller, apiId));
-    const spec = await this.asTool(() => this.registry.spec(caller, apiId));
-    return { record, text: spec.text, mediaType: spec.type.mediaType };
+  spec(caller: Caller, apiId: string): Promise<RegisteredSpec> {
+    return this.asTool(() => this.registry.spec(caller, apiId));
+  }
+
+  /** The kinds of API this gateway reads (its `SPEC_FORMATS`), for the tools' filters. */
+  get kinds(): string[] {
+    return this.formats.kinds;
   }
 
   private overview(caller: Caller, apiId: string, requestId?: string): Promise<ApiOperationsResponse> {

@@ -30,6 +30,9 @@ export interface McpServerContext {
 export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpServerContext): McpServer {
   const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: INSTRUCTIONS });
   const run = toolRunner(requestId);
+  // The kinds this gateway's spec formats read: a new format is offered without touching the tools.
+  const { kinds } = tools;
+  const kind = z.enum(kinds as [string, ...string[]]).describe(`A kind of API: ${kinds.join(', ')}`);
 
   server.registerTool(
     'search_apis',
@@ -46,7 +49,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
           .object({
             teamNames: words(20).optional().describe('Only APIs of these teams'),
             tags: words(20).optional().describe('Only operations with these tags'),
-            kinds: z.array(z.enum(['openapi', 'asyncapi', 'graphql', 'grpc'])).max(4).optional().describe('Only these kinds of API'),
+            kinds: z.array(kind).max(kinds.length).optional().describe('Only these kinds of API'),
             methods: words(20).optional().describe('Only operations with these verbs: GET, POST…, PUBLISH, SUBSCRIBE, QUERY, MUTATION, RPC'),
           })
           .optional(),
@@ -110,7 +113,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         const view = await tools.operation(caller, apiId, selector, requestId);
         return {
           text: operationText(view),
-          data: { api: { apiId: view.record.apiId, name: view.record.name, version: view.record.version, kind: view.overview.kind }, servers: view.overview.servers, securitySchemes: view.overview.securitySchemes, ...view.detail, example: view.example },
+          data: { api: { ...view.api, kind: view.overview.kind }, servers: view.overview.servers, securitySchemes: view.overview.securitySchemes, ...view.detail, example: view.example },
         };
       }),
   );
@@ -123,7 +126,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
       inputSchema: {
         orgId: ORG_ID.optional().describe('One org (default: every org of your token; with tag: required unless your token has one org)'),
         teamName: z.string().min(1).max(100).optional(),
-        kind: z.enum(['openapi', 'asyncapi', 'graphql', 'grpc']).optional(),
+        kind: kind.optional(),
         tag: z.string().min(1).max(200).optional().describe('Only APIs with an operation carrying this tag'),
         page: z.number().int().min(1).max(1000).optional(),
       },
@@ -147,10 +150,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
     { title: 'Registered spec', description: `An API's spec as it was registered (up to ${specMaxChars.toLocaleString('en-US')} characters, MCP_SPEC_MAX_CHARS)` },
     async (uri, { apiId }) => {
       try {
-        const { text, mediaType } = await tools.spec(caller, String(apiId));
+        const { text, type } = await tools.spec(caller, String(apiId));
         const cut = text.length > specMaxChars;
         const note = `\n\n[Cut at ${specMaxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters (MCP_SPEC_MAX_CHARS). Use get_operation for one operation in full, or GET /api-management/apis/${String(apiId)}/spec for the whole text.]`;
-        return { contents: [{ uri: uri.href, mimeType: mediaType, text: cut ? `${text.slice(0, specMaxChars)}${note}` : text }] };
+        return { contents: [{ uri: uri.href, mimeType: type.mediaType, text: cut ? `${text.slice(0, specMaxChars)}${note}` : text }] };
       } catch (error) {
         // A resource has no isError: the SDK turns this into a JSON-RPC error with the message.
         if (error instanceof ToolError) throw new Error(error.message);
