@@ -55,3 +55,8 @@ function stringExample(format: string | undefined): string {
       return 'string';
   }
 }
+
+/** Single-quoted for a POSIX shell, as the formats' example commands (curl, grpcurl) quote their values. */
+export function quote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

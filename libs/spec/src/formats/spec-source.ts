@@ -8,14 +8,16 @@ import { SpecError } from '../spec-error.js';
  */
 export class SpecSource {
   private structured?: { value: unknown } | { error: SpecError };
+  private serialized?: string;
 
   constructor(readonly input: string | Record<string, unknown>) {
     if (typeof input === 'string' && input.includes('\u0000')) throw new SpecError('The spec contains NUL characters');
   }
 
-  /** The text (JSON for an object input). */
+  /** The text (JSON for an object input, made once: each format may ask). */
   get text(): string {
-    return typeof this.input === 'string' ? this.input : JSON.stringify(this.input);
+    if (typeof this.input === 'string') return this.input;
+    return (this.serialized ??= JSON.stringify(this.input));
   }
 
   /** The source read as a JSON or YAML object, or undefined when it is not one (plain text such as SDL). */

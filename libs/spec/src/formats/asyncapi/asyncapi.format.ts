@@ -139,13 +139,10 @@ function endpoint(document: AsyncApiDocument, entry: AsyncOperation): ApiEndpoin
   };
 }
 
-function modelOperation(document: AsyncApiDocument, entry: AsyncOperation): ApiModelOperation {
+/** What the model and the detail both say of an operation: verb, address, id, texts and tags. */
+function operationHead(document: AsyncApiDocument, entry: AsyncOperation) {
   const summary = operationSummary(entry);
   const description = operationDescription(entry);
-  const parameters = channelParameters(document, entry.channel).map(({ name, description }) => ({ name, in: 'path', ...(description ? { description } : {}) }));
-  const headers = unique(entry.messages.flatMap((message) => schemaFields(document, message.headers))).map(({ name, description }) => ({ name, in: 'header', ...(description ? { description } : {}) }));
-  const fields = unique(entry.messages.flatMap((message) => schemaFields(document, message.payload))).map((field) => field.name);
-  const replies = entry.reply ? replyLines(document, entry.reply.messages) : [];
   return {
     method: entry.method,
     path: entry.path,
@@ -153,6 +150,16 @@ function modelOperation(document: AsyncApiDocument, entry: AsyncOperation): ApiM
     ...(summary ? { summary } : {}),
     ...(description ? { description } : {}),
     tags: operationTags(document, entry),
+  };
+}
+
+function modelOperation(document: AsyncApiDocument, entry: AsyncOperation): ApiModelOperation {
+  const parameters = channelParameters(document, entry.channel).map(({ name, description }) => ({ name, in: 'path', ...(description ? { description } : {}) }));
+  const headers = unique(entry.messages.flatMap((message) => schemaFields(document, message.headers))).map(({ name, description }) => ({ name, in: 'header', ...(description ? { description } : {}) }));
+  const fields = unique(entry.messages.flatMap((message) => schemaFields(document, message.payload))).map((field) => field.name);
+  const replies = entry.reply ? replyLines(document, entry.reply.messages) : [];
+  return {
+    ...operationHead(document, entry),
     inputs: [...parameters, ...headers],
     ...(fields.length ? { body: { label: 'Message', fields } } : {}),
     ...(replies.length ? { outputs: { label: 'Reply', lines: replies } } : {}),
@@ -206,8 +213,6 @@ function channelParameters(document: AsyncApiDocument, channel: Json): ChannelPa
 
 function operationDetail(document: AsyncApiDocument, entry: AsyncOperation, maxChars: number): OperationDetail {
   const budget = new SchemaBudget(maxChars);
-  const summary = operationSummary(entry);
-  const description = operationDescription(entry);
   const parameters: OperationParameter[] = channelParameters(document, entry.channel).map(({ name, description, parameter }) => {
     const schema = parameterSchema(document, parameter, budget);
     return { name, in: 'path', required: true, ...(description ? { description } : {}), ...(schema ? { schema } : {}) };
@@ -233,12 +238,7 @@ function operationDetail(document: AsyncApiDocument, entry: AsyncOperation, maxC
     : [];
   const bodyDescription = messagesDescription(entry.messages);
   return {
-    method: entry.method,
-    path: entry.path,
-    ...(entry.operationId !== undefined ? { operationId: entry.operationId } : {}),
-    ...(summary ? { summary } : {}),
-    ...(description ? { description } : {}),
-    tags: operationTags(document, entry),
+    ...operationHead(document, entry),
     parameters,
     ...(entry.messages.length
       ? { requestBody: { required: true, ...(bodyDescription ? { description: bodyDescription } : {}), content: messageContent(document, entry.messages, budget) } }

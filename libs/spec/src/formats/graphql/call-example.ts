@@ -1,7 +1,6 @@
 import type { ApiOverview, JsonSchema, OperationDetail } from '#contracts';
-import { exampleValue } from '../../example-value.js';
+import { exampleValue, quote } from '../../example-value.js';
 import { isObject } from '../../is-object.js';
-import { quote } from '../openapi/call-example.js';
 
 /** Fields a selection asks for: the return type's scalar ones, first few. */
 const MAX_SELECTED = 8;

@@ -18,8 +18,7 @@ import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import type { SpecSource } from '../spec-source.js';
-import { exampleValue } from '../../example-value.js';
-import { quote } from '../openapi/call-example.js';
+import { exampleValue, quote } from '../../example-value.js';
 
 const MEDIA_TYPE = 'application/grpc';
 /** Messages, enums and services: Google's largest API files have a few hundred. */

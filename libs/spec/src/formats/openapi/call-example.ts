@@ -1,5 +1,5 @@
 import type { ApiOverview, OperationDetail, OperationParameter, SecuritySchemeInfo } from '#contracts';
-import { exampleValue } from '../../example-value.js';
+import { exampleValue, quote } from '../../example-value.js';
 
 /**
  * A curl command that calls the operation: the first server's URL (its variables at their
@@ -64,9 +64,4 @@ function scalar(parameter: OperationParameter): string {
 function formEncoded(body: unknown): string {
   if (typeof body !== 'object' || body === null) return String(body);
   return Object.entries(body).map(([key, value]) => `${key}=${encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value))}`).join('&');
-}
-
-/** Single-quoted for a POSIX shell. */
-export function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
