@@ -39,20 +39,22 @@ export function openApiDirectoryRoot(): string {
  * Real APIs of the other kinds, from npm packages that carry them (and AsyncAPI examples from
  * `@asyncapi/cli`, kept in demo/asyncapi), so that search shows mixed kinds out of the box.
  */
-const OTHER_KINDS: { name: string; version: string; teamName: string; spec: () => string }[] = [
-  { name: 'GitHub GraphQL API', version: packageVersion('@octokit/graphql-schema'), teamName: 'github.com', spec: () => packageFile('@octokit/graphql-schema', 'schema.graphql') },
-  ...[
-    ['Cloud Translation', 'v3', 'google/cloud/translate/v3/translation_service.proto'],
-    ['Cloud Text-to-Speech', 'v1', 'google/cloud/texttospeech/v1/cloud_tts.proto'],
-    ['Cloud Pub/Sub', 'v1', 'google/pubsub/v1/pubsub.proto'],
-    ['UPI Issuer Switch Transactions', 'v1', 'google/cloud/paymentgateway/issuerswitch/v1/transactions.proto'],
-  ].map(([name, version, path]) => ({ name, version, teamName: 'googleapis.com', spec: () => packageFile('google-proto-files', path) })),
-  ...['account-service-2.6.yml', 'streetlights-mqtt-3.0.yml', 'slack-rtm-2.6.yml', 'kraken-websocket-3.0.yml'].map((file) => asyncApiDemo(file)),
-];
+function otherKinds(): DemoApi[] {
+  return [
+    { name: 'GitHub GraphQL API', version: packageVersion('@octokit/graphql-schema'), teamName: 'github.com', spec: packageFile('@octokit/graphql-schema', 'schema.graphql') },
+    ...[
+      ['Cloud Translation', 'v3', 'google/cloud/translate/v3/translation_service.proto'],
+      ['Cloud Text-to-Speech', 'v1', 'google/cloud/texttospeech/v1/cloud_tts.proto'],
+      ['Cloud Pub/Sub', 'v1', 'google/pubsub/v1/pubsub.proto'],
+      ['UPI Issuer Switch Transactions', 'v1', 'google/cloud/paymentgateway/issuerswitch/v1/transactions.proto'],
+    ].map(([name, version, path]) => ({ name, version, teamName: 'googleapis.com', spec: packageFile('google-proto-files', path) })),
+    ...['account-service-2.6.yml', 'streetlights-mqtt-3.0.yml', 'slack-rtm-2.6.yml', 'kraken-websocket-3.0.yml'].map(asyncApiDemo),
+  ];
+}
 
 /** The whole demo catalogue: the OpenAPI APIs, then the other kinds. */
 export function demoCatalogue(): DemoApi[] {
-  return [...DEMO_SPEC_IDS.map(loadDirectorySpec), ...OTHER_KINDS.map(({ spec, ...api }) => ({ ...api, spec: spec() }))];
+  return [...DEMO_SPEC_IDS.map(loadDirectorySpec), ...otherKinds()];
 }
 
 /** A package's folder (its `exports` may hide its package.json from `require.resolve`). */
@@ -79,12 +81,11 @@ function packageVersion(name: string): string {
 }
 
 /** An AsyncAPI example, named by its own `info`. */
-function asyncApiDemo(file: string): (typeof OTHER_KINDS)[number] {
+function asyncApiDemo(file: string): DemoApi {
   // From scripts/ or from its build in dist/scripts/.
-  const path = join(folderWith('demo', dirname(fileURLToPath(import.meta.url))), 'demo/asyncapi', file);
-  const text = () => readFileSync(path, 'utf8');
-  const info = ((yaml.load(text()) as { info?: { title?: string; version?: string } }).info ?? {});
-  return { name: info.title ?? file, version: info.version ?? '1', teamName: 'asyncapi.com', spec: text };
+  const spec = readFileSync(join(folderWith('demo', dirname(fileURLToPath(import.meta.url))), 'demo/asyncapi', file), 'utf8');
+  const info = (yaml.load(spec) as { info?: { title?: string; version?: string } }).info ?? {};
+  return { name: info.title ?? file, version: info.version ?? '1', teamName: 'asyncapi.com', spec };
 }
 
 /** One spec of the package as a registration: title, version, and the provider as team. */
