@@ -12,7 +12,9 @@ const MAX_PROPERTIES = 12;
  * Optional properties are shown too (up to a few), so a caller sees what it may send.
  */
 export function exampleValue(schema: unknown, depth = 0): unknown {
-  if (!isObject(schema) || SCHEMA_MARKERS.circular in schema || SCHEMA_MARKERS.truncated in schema) return {};
+  // A schema cut at the size limit keeps what fit beside its marker: the example is built from that.
+  const cutWhole = isObject(schema) && SCHEMA_MARKERS.truncated in schema && Object.keys(schema).length === 1;
+  if (!isObject(schema) || SCHEMA_MARKERS.circular in schema || cutWhole) return {};
   for (const key of ['example', 'default'] as const) if (schema[key] !== undefined) return schema[key];
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];

@@ -226,7 +226,8 @@ function operationDetail(document: AsyncApiDocument, entry: AsyncOperation, maxC
       if (headerNames.has(name)) continue;
       headerNames.add(name);
       const text = cleanText(followRef(document, property)?.description);
-      parameters.push({ name, in: 'header', required: required.includes(name), ...(text ? { description: text } : {}), schema: expandSchema(document, property, budget) });
+      const schema = expandSchema(document, property, budget);
+      parameters.push({ name, in: 'header', required: required.includes(name), ...(text ? { description: text } : {}), ...(schema ? { schema } : {}) });
     }
   }
   const responses: OperationResponse[] = entry.reply
@@ -261,10 +262,10 @@ function parameterSchema(document: AsyncApiDocument, parameter: Json, budget: Sc
 /** One entry per message, its content type that of the message, else the document's `defaultContentType`, else JSON. */
 function messageContent(document: AsyncApiDocument, messages: AsyncMessage[], budget: SchemaBudget): MediaTypeSchema[] {
   const fallback = typeof document.defaultContentType === 'string' ? document.defaultContentType : 'application/json';
-  return messages.map((message) => ({
-    mediaType: typeof message.message.contentType === 'string' ? message.message.contentType : fallback,
-    ...(message.payload !== undefined ? { schema: expandSchema(document, message.payload, budget) } : {}),
-  }));
+  return messages.map((message) => {
+    const schema = message.payload === undefined ? undefined : expandSchema(document, message.payload, budget);
+    return { mediaType: typeof message.message.contentType === 'string' ? message.message.contentType : fallback, ...(schema ? { schema } : {}) };
+  });
 }
 
 /** Which message (`UserSignedUp: …its summary`), or which messages, in content's order. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JsonSchema } from '#contracts';
+import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
 import { SpecError } from '../../spec-error.js';
 import { SpecSource } from '../spec-source.js';
 import { GraphqlFormat } from './graphql.format.js';
@@ -268,6 +269,30 @@ describe(GraphqlFormat.name, () => {
     it('should refuse too many definitions', () => {
       const scalars = Array.from({ length: 20_001 }, (_, i) => `scalar S${i}`).join('\n');
       expect(() => read(`type Query { a: Int }\n${scalars}`)).toThrow(new SpecError('The GraphQL schema has 20002 definitions; the limit is 20000'));
+    });
+
+    it('should keep a union of 15,000 types within maxChars, cut where a schema stands', () => {
+      const members = Array.from({ length: 15_000 }, (_, i) => `T${i}`);
+      const spec = read(`type Query { u(x: In): U }\nunion U = ${members.join(' | ')}\n${members.map((name) => `type ${name} { a: Int }`).join('\n')}\ninput In { b: Int }`);
+      const detail = format.operation(spec, { operationId: 'u' }, 20_000)!;
+
+      expect(detail.truncated).toBe(true);
+      expect(schemaChars(detail)).toBeLessThanOrEqual(20_000);
+      expect(shapeProblems(detail)).toEqual([]);
+      // One per schema object on the path to the cut (the union, a member, perhaps its field): nothing after it is visited.
+      expect(markerCount(detail)).toBeLessThanOrEqual(3);
+      expect(detail.responses[0].content[0].schema).toMatchObject({ title: 'U', oneOf: expect.any(Array), $truncated: expect.any(String) });
+    });
+
+    it('should cut long descriptions short, as strings', () => {
+      const fields = Array.from({ length: 5000 }, (_, i) => `"${'word '.repeat(100)}" f${i}: String`).join('\n');
+      const spec = read(`type Query { a(x: In): Int }\n"""${'word '.repeat(200_000)}"""\ninput In {\n${fields}\n}`);
+      const detail = format.operation(spec, { operationId: 'a' }, 20_000)!;
+
+      expect(detail.truncated).toBe(true);
+      expect(schemaChars(detail)).toBeLessThanOrEqual(20_000);
+      expect(shapeProblems(detail)).toEqual([]);
+      expect(detail.parameters[0].schema).toEqual({ type: 'object', title: 'In', description: expect.stringMatching(/word…$/), $truncated: expect.any(String) });
     });
 
     it('should refuse more operations than SPEC_LIMITS allow', () => {

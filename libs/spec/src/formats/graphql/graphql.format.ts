@@ -32,7 +32,7 @@ import {
   TokenKind,
 } from 'graphql';
 import { cleanText, truncate } from '../../clean-text.js';
-import { MAX_SCHEMA_DEPTH, SchemaBudget } from '../../expand-schema.js';
+import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
@@ -160,14 +160,18 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
     const types = typeIndex(document);
     const budget = new SchemaBudget(maxChars);
     const writer = new JsonSchemaWriter(types, budget);
-    const parameters = (field.args ?? []).map((arg): OperationParameter => ({
-      name: arg.name,
-      in: 'argument',
-      required: isRequired(arg),
-      ...described(arg.description),
-      ...(arg.deprecated ? { deprecated: true } : {}),
-      schema: withDefault(writer.input(arg.type!), arg.defaultValue),
-    }));
+    const parameters = (field.args ?? []).map((arg): OperationParameter => {
+      const schema = writer.input(arg);
+      return {
+        name: arg.name,
+        in: 'argument',
+        required: isRequired(arg),
+        ...described(arg.description),
+        ...(arg.deprecated ? { deprecated: true } : {}),
+        ...(schema ? { schema } : {}),
+      };
+    });
+    const output = writer.output(field.type);
     return {
       ...endpoint(found),
       // Without a description, the signature says most about what the field does.
@@ -177,7 +181,7 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
       responses: [{
         status: 'data',
         ...described(types.get(namedType(field.type))?.description),
-        content: [{ mediaType: RESPONSE_MEDIA_TYPE, schema: writer.output(field.type) }],
+        content: [{ mediaType: RESPONSE_MEDIA_TYPE, ...(output ? { schema: output } : {}) }],
       }],
       security: [],
       ...(budget.truncated ? { truncated: true } : {}),
@@ -392,13 +396,13 @@ function described(text: string | null | undefined): { description?: string } {
   return description ? { description } : {};
 }
 
-function withDefault(schema: JsonSchema, value: unknown): JsonSchema {
-  return value === undefined ? schema : { ...schema, default: value };
+function defaulted(value: unknown): { default?: unknown } {
+  return value === undefined ? {} : { default: value };
 }
 
 /**
- * GraphQL types as JSON Schema, within one operation's budget: a type met again inside itself
- * becomes `{ "$circular": "Type" }`, and what the budget cannot hold one `$truncated` marker.
+ * GraphQL types as JSON Schema, within one operation's budget (see SchemaBudget): a type met
+ * again inside itself becomes `{ "$circular": "Type" }`.
  */
 class JsonSchemaWriter {
   constructor(
@@ -407,57 +411,45 @@ class JsonSchemaWriter {
   ) {}
 
   /** An argument's type in full: input types only repeat through themselves, which `$circular` cuts. */
-  input(type: string): JsonSchema {
-    return this.schema(type, [], MAX_SCHEMA_DEPTH);
+  input(arg: GraphqlMember): JsonSchema | undefined {
+    return this.budget.root(() => this.schema(arg.type!, [], MAX_SCHEMA_DEPTH, defaulted(arg.defaultValue)));
   }
 
   /** A return type, its object types expanded OUTPUT_LEVELS deep and only named past that. */
-  output(type: string): JsonSchema {
-    return this.schema(type, [], OUTPUT_LEVELS);
+  output(type: string): JsonSchema | undefined {
+    return this.budget.root(() => this.schema(type, [], OUTPUT_LEVELS));
   }
 
-  /** `type` as SDL writes it; `path`: the types this one is inside; `levels`: how many may be expanded. */
-  private schema(type: string, path: string[], levels: number): JsonSchema {
+  /**
+   * `type` as SDL writes it; `path`: the types this one is inside; `levels`: how many may be
+   * expanded; `extra`: what a field says of itself (description, default), beside its type.
+   */
+  private schema(type: string, path: string[], levels: number, extra: JsonSchema = {}): JsonSchema | undefined {
     const nullable = type.endsWith('!') ? type.slice(0, -1) : type;
-    if (!nullable.startsWith('[')) return this.named(nullable, path, levels);
-    this.budget.spend(30);
-    return { type: 'array', items: this.schema(nullable.slice(1, -1), path, levels) };
+    if (!nullable.startsWith('[')) return this.named(nullable, path, levels, extra);
+    return containerSchema(this.budget, 'items', () => this.schema(nullable.slice(1, -1), path, levels), extra);
   }
 
-  private named(name: string, path: string[], levels: number): JsonSchema {
-    if (this.budget.spent) return this.budget.cut();
+  private named(name: string, path: string[], levels: number, extra: JsonSchema = {}): JsonSchema | undefined {
     const type = this.types.get(name);
-    if (!type) return this.leaf(SCALAR_SCHEMAS[name] ?? { title: name });
-    if (type.kind === 'scalar') return this.leaf({ title: name, ...described(type.description) });
-    if (type.kind === 'enum') return this.leaf({ type: 'string', title: name, enum: type.members.map((value) => value.name) });
-    if (path.includes(name)) return this.leaf({ [SCHEMA_MARKERS.circular]: name });
+    const leaf = (schema: JsonSchema) => this.budget.plain({ ...schema, ...extra });
+    if (!type) return leaf(SCALAR_SCHEMAS[name] ?? { title: name });
+    if (type.kind === 'scalar') return leaf({ title: name, ...described(type.description) });
+    if (type.kind === 'enum') return leaf({ type: 'string', title: name, enum: type.members.map((value) => value.name) });
+    if (path.includes(name)) return leaf({ [SCHEMA_MARKERS.circular]: name });
     if (path.length >= MAX_SCHEMA_DEPTH) return this.budget.cut(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
-    if (path.length >= levels) return this.leaf({ type: 'object', title: name });
+    if (path.length >= levels) return leaf({ type: 'object', title: name });
     const inner = [...path, name];
-    if (type.kind === 'union') return { title: name, ...described(type.description), oneOf: type.members.map((member) => this.named(member.name, inner, levels)) };
-    return this.object(type, inner, levels);
-  }
-
-  private object(type: GraphqlType, path: string[], levels: number): JsonSchema {
-    const head = { type: 'object', title: type.name, ...described(type.description) };
-    this.budget.spend(JSON.stringify(head).length);
-    const properties: JsonSchema = {};
-    const required: string[] = [];
-    for (const field of type.members) {
-      if (!this.budget.spend(field.name.length + (field.description?.length ?? 0) + 20)) {
-        properties[SCHEMA_MARKERS.truncated] = this.budget.cutNote();
-        break;
-      }
-      const schema = withDefault(this.schema(field.type!, path, levels), field.defaultValue);
-      properties[field.name] = field.description ? { ...schema, description: field.description } : schema;
-      if (isRequired(field)) required.push(field.name);
+    const head = { title: name, ...described(type.description) };
+    if (type.kind !== 'union') {
+      const write = (field: GraphqlMember) => this.schema(field.type!, inner, levels, { ...described(field.description), ...defaulted(field.defaultValue) });
+      return objectSchema(this.budget, { head, fields: type.members, write, isRequired, extra });
     }
-    return { ...head, properties, ...(required.length > 0 ? { required } : {}) };
-  }
-
-  /** A schema with no parts to expand, if the budget can take it. */
-  private leaf(schema: JsonSchema): JsonSchema {
-    return this.budget.spend(JSON.stringify(schema).length) ? schema : this.budget.cut();
+    return this.budget.object((fields) => {
+      fields.values(head);
+      fields.list('oneOf', type.members, (member) => this.named(member.name, inner, levels));
+      fields.values(extra);
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonSchema } from '#contracts';
+import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
 import { SpecError } from '../../spec-error.js';
 import { SpecSource } from '../spec-source.js';
 import { GrpcFormat } from './grpc.format.js';
@@ -256,6 +257,19 @@ service S { rpc Get(Secret) returns (Secret); }`);
     it('should refuse too many definitions', () => {
       const messages = Array.from({ length: 20_001 }, (_, i) => `message M${i} {}`).join('\n');
       expect(() => read(`syntax = "proto3";\n${messages}`)).toThrow(new SpecError('The .proto file has more than 20000 messages, enums and services'));
+    });
+
+    it('should keep a message of 5,000 commented fields within maxChars, cut where a schema stands', () => {
+      const fields = Array.from({ length: 5000 }, (_, i) => `  // Field ${i}: ${'lorem ipsum '.repeat(40)}\n  ${['string', 'repeated Big', 'map<string, Big>'][i % 3]} f${i} = ${i + 1};`);
+      const spec = read(`syntax = "proto3";\nservice S { rpc Get(Big) returns (Big); }\nmessage Big {\n${fields.join('\n')}\n}`);
+      const detail = format.operation(spec, { operationId: 'S.Get' }, 20_000)!;
+
+      expect(detail.truncated).toBe(true);
+      expect(schemaChars(detail)).toBeLessThanOrEqual(20_000);
+      expect(shapeProblems(detail)).toEqual([]);
+      // The request's message and the field it was cut in; the response, which the budget ran out before, is one marker.
+      expect(markerCount(detail)).toBe(3);
+      expect(detail.responses[0].content[0].schema).toEqual({ $truncated: expect.any(String) });
     });
 
     it('should refuse more rpcs than SPEC_LIMITS allow', () => {

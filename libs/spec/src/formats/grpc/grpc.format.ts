@@ -13,7 +13,7 @@ import type {
 import { SCHEMA_MARKERS } from '#contracts';
 import protobuf from 'protobufjs';
 import { cleanText, truncate } from '../../clean-text.js';
-import { MAX_SCHEMA_DEPTH, SchemaBudget } from '../../expand-schema.js';
+import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
@@ -172,6 +172,8 @@ export class GrpcFormat implements SpecFormat<ProtoDocument> {
     const { service, method } = entry;
     const budget = new SchemaBudget(maxChars);
     const writer = new JsonSchemaWriter(typeIndex(document), budget);
+    const request = writer.root(method.requestType);
+    const response = writer.root(method.responseType);
     return {
       ...endpoint(entry),
       ...(method.description ? { description: method.description } : {}),
@@ -179,12 +181,12 @@ export class GrpcFormat implements SpecFormat<ProtoDocument> {
       requestBody: {
         required: true,
         ...(method.requestStream ? { description: 'A stream of requests (client streaming)' } : {}),
-        content: [{ mediaType: MEDIA_TYPE, schema: writer.schema(method.requestType) }],
+        content: [{ mediaType: MEDIA_TYPE, ...(request ? { schema: request } : {}) }],
       },
       responses: [{
         status: 'OK',
         ...(method.responseStream ? { description: 'A stream of responses (server streaming)' } : {}),
-        content: [{ mediaType: MEDIA_TYPE, schema: writer.schema(method.responseType) }],
+        content: [{ mediaType: MEDIA_TYPE, ...(response ? { schema: response } : {}) }],
       }],
       security: requirements(service),
       ...(budget.truncated ? { truncated: true } : {}),
@@ -401,8 +403,8 @@ function firstSentence(text: string | undefined): string {
 }
 
 /**
- * Messages as JSON Schema, within one operation's budget: a message met again inside itself
- * becomes `{ "$circular": "Message" }`, and what the budget cannot hold one `$truncated` marker.
+ * Messages as JSON Schema, within one operation's budget (see SchemaBudget): a message met again
+ * inside itself becomes `{ "$circular": "Message" }`.
  */
 class JsonSchemaWriter {
   constructor(
@@ -410,43 +412,29 @@ class JsonSchemaWriter {
     private readonly budget: SchemaBudget,
   ) {}
 
-  schema(name: string, path: string[] = []): JsonSchema {
-    if (this.budget.spent) return this.budget.cut();
+  /** A request's or response's message. */
+  root(name: string): JsonSchema | undefined {
+    return this.budget.root(() => this.schema(name, []));
+  }
+
+  /** `path`: the messages this one is inside; `extra`: a field's description, beside its type. */
+  private schema(name: string, path: string[], extra: JsonSchema = {}): JsonSchema | undefined {
     const type = this.types.get(name);
-    if (!type) return this.leaf(Object.hasOwn(SCALARS, name) ? SCALARS[name] : imported(name));
-    if (type.kind === 'enum') return this.leaf({ type: 'string', title: name, enum: type.fields.map((value) => value.name) });
-    if (path.includes(name)) return this.leaf({ [SCHEMA_MARKERS.circular]: name });
+    const leaf = (schema: JsonSchema) => this.budget.plain({ ...schema, ...extra });
+    if (!type) return leaf(Object.hasOwn(SCALARS, name) ? SCALARS[name] : imported(name));
+    if (type.kind === 'enum') return leaf({ type: 'string', title: name, enum: type.fields.map((value) => value.name) });
+    if (path.includes(name)) return leaf({ [SCHEMA_MARKERS.circular]: name });
     if (path.length >= MAX_SCHEMA_DEPTH) return this.budget.cut(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
-    return this.message(type, [...path, name]);
+    const head = { title: type.name, ...(type.description ? { description: type.description } : {}) };
+    const inner = [...path, name];
+    return objectSchema(this.budget, { head, fields: type.fields, write: (field) => this.field(field, inner), isRequired: (field) => field.required === true, extra });
   }
 
-  private message(type: ProtoType, path: string[]): JsonSchema {
-    const head = { type: 'object', title: type.name, ...(type.description ? { description: type.description } : {}) };
-    this.budget.spend(JSON.stringify(head).length);
-    const properties: JsonSchema = {};
-    const required: string[] = [];
-    for (const field of type.fields) {
-      if (!this.budget.spend(field.name.length + (field.description?.length ?? 0) + 20)) {
-        properties[SCHEMA_MARKERS.truncated] = this.budget.cutNote();
-        break;
-      }
-      const schema = this.field(field, path);
-      properties[field.name] = field.description ? { ...schema, description: field.description } : schema;
-      if (field.required) required.push(field.name);
-    }
-    return { ...head, properties, ...(required.length > 0 ? { required } : {}) };
-  }
-
-  private field(field: ProtoField, path: string[]): JsonSchema {
-    const value = this.schema(field.type!, path);
-    // Map keys are strings in JSON, whatever their proto type.
-    if (field.keyType !== undefined) return { type: 'object', additionalProperties: value };
-    return field.repeated ? { type: 'array', items: value } : value;
-  }
-
-  /** A schema with no parts to expand, if the budget can take it. */
-  private leaf(schema: JsonSchema): JsonSchema {
-    return this.budget.spend(JSON.stringify(schema).length) ? schema : this.budget.cut();
+  /** A repeated field as an array of its type, a map field as an object of them (map keys are strings in JSON). */
+  private field(field: ProtoField, path: string[]): JsonSchema | undefined {
+    const extra = field.description ? { description: field.description } : {};
+    if (field.keyType === undefined && !field.repeated) return this.schema(field.type!, path, extra);
+    return containerSchema(this.budget, field.keyType === undefined ? 'items' : 'additionalProperties', () => this.schema(field.type!, path), extra);
   }
 }
 

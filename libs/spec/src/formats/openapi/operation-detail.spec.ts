@@ -1,4 +1,5 @@
 import { readFixture } from '../../../../../test/fixtures/fixtures.js';
+import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
 import { MAX_SCHEMA_DEPTH } from '../../expand-schema.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
 import { readSpecDocument, type SpecDocument } from './read-openapi.js';
@@ -139,6 +140,43 @@ describe(operationDetail.name, () => {
     const text = JSON.stringify(detail.responses[0].content[0].schema);
     expect(text.length).toBeLessThan(6000);
     expect(text).toContain('"$truncated":"Cut here: this operation\'s schemas pass 5000 characters (OPERATION_DETAIL_MAX_CHARS)"');
+  });
+
+  it('should keep 5,000 long properties, a 1 MB description and 10,000 parameters within maxChars, cut where a schema stands', () => {
+    const properties = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}`, enum: ['a'] }]));
+    const parameters = Array.from({ length: 10_000 }, (_, i) => ({ name: `q${i}`, in: 'query', schema: { $ref: '#/components/schemas/Big' } }));
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'Huge', version: '1' },
+      paths: { '/huge': { post: { parameters, requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Big' } } } }, responses: { 200: { description: 'ok' } } } } },
+      components: { schemas: { Big: { type: 'object', description: 'word '.repeat(200_000), properties } } },
+    };
+    const detail = detailOf(spec, { method: 'POST', path: '/huge' });
+
+    expect(detail.truncated).toBe(true);
+    expect(schemaChars(detail)).toBeLessThanOrEqual(MAX_CHARS);
+    expect(shapeProblems(detail)).toEqual([]);
+    // The first parameter's schema, cut in its description; four more whole ones; the rest have no schema.
+    expect(markerCount(detail)).toBe(5);
+    expect(detail.parameters[0].schema).toEqual({ type: 'object', description: expect.stringMatching(/word…$/), $truncated: expect.any(String) });
+    expect(detail.parameters[9999]).toEqual({ name: 'q9999', in: 'query', required: false });
+    expect(detail.requestBody?.content[0]).toEqual({ mediaType: 'application/json' });
+  });
+
+  it('should keep OpenAPI 3.1 boolean schemas', () => {
+    const spec = {
+      openapi: '3.1.0',
+      info: { title: 'Booleans', version: '1' },
+      paths: { '/things': { post: {
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { meta: true, tags: { type: 'array', items: true } }, additionalProperties: false } } } },
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: true } } }, 204: { description: 'none', content: { 'application/json': { schema: false } } } },
+      } } },
+    };
+    const detail = detailOf(spec, { method: 'POST', path: '/things' });
+
+    expect(detail.requestBody?.content[0].schema).toEqual({ type: 'object', properties: { meta: true, tags: { type: 'array', items: true } }, additionalProperties: false });
+    expect(detail.responses.map((response) => response.content[0].schema)).toEqual([{}, { not: {} }]);
+    expect(shapeProblems(detail)).toEqual([]);
   });
 
   it('should cut a chain of schemas nested past the depth limit', () => {

@@ -53,7 +53,10 @@ export function findOperation(document: SpecDocument, selector: OperationSelecto
 export function operationDetail(document: SpecDocument, flavor: SpecFlavor, entry: OperationEntry, maxChars: number): OperationDetail {
   const { operation } = entry;
   const budget = new SchemaBudget(maxChars);
-  const schemaOf = (schema: unknown) => (schema === undefined ? {} : { schema: expandSchema(document, schema, budget) });
+  const schemaOf = (schema: unknown) => {
+    const expanded = schema === undefined ? undefined : expandSchema(document, schema, budget);
+    return expanded ? { schema: expanded } : {};
+  };
   const declared = mergedParameters(document, entry);
   const parameters = declared.flatMap((parameter) => {
     const location = parameter.in as ParameterLocation;
