@@ -1,6 +1,7 @@
 export * from './chunk-api.js';
 export * from './clean-text.js';
 export * from './example-value.js';
+export * from './error-summary.js';
 export * from './expand-schema.js';
 export * from './field-names.js';
 export * from './formats/openapi/dereference.js';
@@ -10,6 +11,7 @@ export * from './formats/openapi/operation-detail.js';
 export * from './formats/spec-format.js';
 export * from './formats/spec-formats.js';
 export * from './formats/spec-source.js';
+export * from './is-object.js';
 export * from './spec-error.js';
 export * from './spec-formats.module.js';
 export * from './spec-limits.js';

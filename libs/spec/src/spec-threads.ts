@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { SpecFormat } from './formats/spec-format.js';
+import { withoutInternals } from './error-summary.js';
 import type { SpecRefusal } from './spec-tasks.js';
 import type { checkRegistration, chunksOf, operationsOf, specDocumentOf } from './spec-worker.js';
 
@@ -68,13 +69,18 @@ export class SpecThreads {
 
   /**
    * Runs one task. A spec's own problem (unreadable, over a limit, too slow, too large to hold in
-   * memory) comes back as a `SpecRefusal`; a full queue throws `SpecThreadsBusyError`.
+   * memory) comes back as a `SpecRefusal`, in words its publisher may read: a reason that quotes a
+   * library's error loses any stack frame and server path in it (`withoutInternals`). A full queue
+   * throws `SpecThreadsBusyError`; any other failure of the task throws its error as it was, for
+   * the caller to log (and to word with `errorSummary` wherever a user sees it).
    */
   async run<K extends SpecTask>(task: K, input: SpecTaskInput<K>): Promise<SpecTaskOutput<K>> {
     if (this.inFlight >= this.capacity) throw new SpecThreadsBusyError('Every spec thread is busy; try again shortly');
     this.inFlight += 1;
     try {
-      return await this.pool.run(input, { name: task, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const output: SpecTaskOutput<K> = await this.pool.run(input, { name: task, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const { refused } = output as Partial<SpecRefusal>;
+      return typeof refused === 'string' ? { ...output, refused: withoutInternals(refused) } : output;
     } catch (error) {
       const refusal = refusalOf(error as Error, this.options.timeoutMs);
       if (refusal) return refusal as SpecTaskOutput<K>;

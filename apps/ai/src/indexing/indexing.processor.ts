@@ -6,7 +6,7 @@ import { type AiConfig, redisConnectionOptions } from '#config';
 import { throttledWarning } from '#http';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import { type ApiFacts, contentHash, isRefusal, type SpecChunk, SpecThreads } from '#spec';
+import { type ApiFacts, contentHash, errorSummary, isRefusal, type SpecChunk, SpecThreads, SpecThreadsBusyError } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { ApiLocks } from './api-lock.js';
@@ -27,6 +27,25 @@ type IndexOutcome = { chunks: number } | { skipped: string } | { failed: string 
 
 /** A job whose API another worker holds waits this long before it tries again. */
 const API_BUSY_DELAY_MS = 1000;
+
+/** Reading, modelling or chunking the spec failed unexpectedly (a bug, or a library that gave up on it): `cause` is what was thrown. */
+export class SpecProcessingError extends Error {
+  override name = 'SpecProcessingError';
+  constructor(override readonly cause: unknown) {
+    super(`the spec could not be processed (${errorSummary(cause)})`, { cause });
+  }
+}
+
+/**
+ * The status text of a job that failed for good: one line that every reader of the API may see,
+ * so no stack and no path of this server, and the error in at most 200 characters (`errorSummary`):
+ * `Indexing failed after 3 attempts: the spec could not be processed (RangeError: Invalid string length)`.
+ * The error itself goes to the log.
+ */
+export function indexingFailure(attempts: number, error: unknown): string {
+  const what = error instanceof SpecProcessingError ? error.message : errorSummary(error);
+  return `Indexing failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${what}`;
+}
 
 /** The indexing pipeline: parse → chunk → embed → store → status. Started once configured (below). */
 @Processor(INDEXING_QUEUE, { autorun: false })
@@ -172,8 +191,14 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
    * Parse → chunk, on a spec thread (seconds of CPU for a large spec), within the index limits; as
    * the format it was registered as (`format`), or the one that recognises it (jobs of older versions).
    */
-  private chunk(spec: string, { name, version, teamName, description, format }: ApiFacts & { format?: string }) {
-    return this.specs.run('chunksOf', { spec, format, facts: { name, version, teamName, description }, limits: this.config.indexLimits });
+  private async chunk(spec: string, { name, version, teamName, description, format }: ApiFacts & { format?: string }) {
+    try {
+      return await this.specs.run('chunksOf', { spec, format, facts: { name, version, teamName, description }, limits: this.config.indexLimits });
+    } catch (error) {
+      // Busy threads are the platform's, and pass; anything else went wrong with this spec.
+      if (error instanceof SpecThreadsBusyError) throw error;
+      throw new SpecProcessingError(error);
+    }
   }
 
   private async embed(provider: EmbeddingProvider, chunks: SpecChunk[]): Promise<EmbeddedChunk[]> {
@@ -209,9 +234,14 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
   async onFailed(job: IndexingJob | undefined, error: Error): Promise<void> {
     if (!job || job.name === IndexingJobName.Delete) return;
     const { apiId, revision } = job.data as IndexApiJob | ReindexApiJob | ReembedApiJob;
-    this.logger.error(`API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${job.opts.attempts ?? 1} failed: ${error.message}`);
+    // The whole error, stack included, in the server's log only; the status gets one line (`indexingFailure`).
+    const thrown = error instanceof SpecProcessingError ? error.cause : error;
+    this.logger.error(
+      `API ${apiId} r${revision} ${job.name} attempt ${job.attemptsMade}/${job.opts.attempts ?? 1} failed: ${error.message}`,
+      (thrown as Error | undefined)?.stack ?? String(thrown),
+    );
     if (!job.finishedOn || (await this.locks.isHeld(apiId))) return;
-    const reason = `Indexing failed after ${job.attemptsMade} attempt${job.attemptsMade === 1 ? '' : 's'}: ${error.message}`;
+    const reason = indexingFailure(job.attemptsMade, error);
     this.metrics.jobs.inc({ kind: job.name, outcome: 'failed' });
     // A failed re-embedding holds up the model switch, not the API: its live index keeps serving.
     if (job.name === IndexingJobName.Reembed) return this.models.recordFailure((job.data as ReembedApiJob).model, apiId, reason);

@@ -1,10 +1,14 @@
 import yaml from 'js-yaml';
 import { isObject } from '../is-object.js';
 import { SpecError } from '../spec-error.js';
+import { assertSafeSpec } from '../spec-limits.js';
 
 /**
  * A registered spec as formats see it: its text (or the object a JSON body carried), and that
- * text read as JSON or YAML once, on demand, for the formats written in them.
+ * text read as JSON or YAML once, on demand, for the formats written in them. What it reads has
+ * passed `assertSafeSpec` (SPEC_LIMITS: values, characters, depth; no NUL, no external `$ref`
+ * outside vendor extensions) before any format, detection included, sees it: a YAML alias bomb
+ * never reaches a parser.
  */
 export class SpecSource {
   private structured?: { value: unknown } | { error: SpecError };
@@ -20,7 +24,10 @@ export class SpecSource {
     return (this.serialized ??= JSON.stringify(this.input));
   }
 
-  /** The source read as a JSON or YAML object, or undefined when it is not one (plain text such as SDL). */
+  /**
+   * The source read as a JSON or YAML object, or undefined when it is not one (plain text such as
+   * SDL) or is one no format may read (over SPEC_LIMITS: `parsed()` says why).
+   */
   object(): Record<string, unknown> | undefined {
     try {
       const value = this.parsed();
@@ -30,7 +37,7 @@ export class SpecSource {
     }
   }
 
-  /** The source read as JSON or YAML; throws the `SpecError` saying why it is neither. */
+  /** The source read as JSON or YAML; throws the `SpecError` saying why it is neither, or why it may not be read. */
   parsed(): unknown {
     this.structured ??= this.parse();
     if ('error' in this.structured) throw this.structured.error;
@@ -38,9 +45,10 @@ export class SpecSource {
   }
 
   private parse(): { value: unknown } | { error: SpecError } {
-    if (typeof this.input !== 'string') return { value: this.input };
     try {
-      return { value: parseStructuredText(this.input) };
+      const value = typeof this.input === 'string' ? parseStructuredText(this.input) : this.input;
+      assertSafeSpec(value);
+      return { value };
     } catch (error) {
       if (error instanceof SpecError) return { error };
       throw error;

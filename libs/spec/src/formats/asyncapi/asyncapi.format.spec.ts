@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SCHEMA_MARKERS } from '#contracts';
+import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec } from '../spec-format.js';
@@ -288,7 +289,7 @@ describe(AsyncApiFormat.name, () => {
     });
 
     it('should cut schemas past maxChars with $truncated', () => {
-      const detail = format.operation(read(tree), { operationId: 'treeChanged' }, 100);
+      const detail = format.operation(read(tree), { operationId: 'treeChanged' }, 500);
 
       expect(detail?.truncated).toBe(true);
       expect(JSON.stringify(detail?.requestBody)).toContain(SCHEMA_MARKERS.truncated);
@@ -394,15 +395,9 @@ describe(AsyncApiFormat.name, () => {
       },
     );
 
-    it('should refuse, when modelled, an external $ref inside a vendor extension (which the safety walk lets through) without fetching it', async () => {
+    it('should refuse when read (at registration) an external $ref inside a vendor extension, which @asyncapi/parser would resolve', () => {
       const document = { ...withPayloadRef('#/components/schemas/Payload'), components: { schemas: { Payload: { type: 'object' } } }, 'x-extra': { $ref: `${base}/extension.yaml` } };
-      const spec = read(document);
-      const error = await format.model(spec).then(
-        () => new Error('accepted'),
-        (reason: Error) => reason,
-      );
-      expect(error).toBeInstanceOf(SpecError);
-      expect(error.message).toBe(`External $ref "${base}/extension.yaml" is not allowed: bundle the spec into one document`);
+      expect(readError(document)).toEqual(new SpecError(`External $ref "${base}/extension.yaml" is not allowed: bundle the spec into one document`));
     });
 
     it('should refuse absurd nesting, NUL characters and YAML alias bombs when read', () => {
@@ -414,6 +409,19 @@ describe(AsyncApiFormat.name, () => {
       for (let level = 0; level < 6; level++) bomb.push(`${'bcdefg'[level]}: &${'bcdefg'[level]} [${Array(10).fill(`*${'abcdef'[level]}`).join(',')}]`);
       bomb.push('channels: {}');
       expect(readError(bomb.join('\n')).message).toMatch(/^The spec expands to more than 1,000,000 values/);
+    });
+
+    it('should keep 5,000 long headers and a payload with a 1 MB description within maxChars, cut where a schema stands', () => {
+      const properties = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}` }]));
+      const payload = { type: 'object', description: 'word '.repeat(200_000), properties };
+      const spec = read({ asyncapi: '2.6.0', info: INFO, channels: { c: { subscribe: { operationId: 'x', message: { headers: { type: 'object', properties }, payload } } } } });
+      const detail = format.operation(spec, { operationId: 'x' }, MAX_CHARS)!;
+
+      expect(detail.truncated).toBe(true);
+      expect(schemaChars(detail)).toBeLessThanOrEqual(MAX_CHARS);
+      expect(shapeProblems(detail)).toEqual([]);
+      // Each header is a whole schema: four the budget ran out before are marked, the rest left out.
+      expect(markerCount(detail)).toBeLessThanOrEqual(6);
     });
 
     it('should refuse more operations than SPEC_LIMITS.maxOperations, and model a large document within the limit', async () => {

@@ -18,7 +18,9 @@ export function majorVersion(document: AsyncApiDocument): 2 | 3 {
 /**
  * The structural checks that need no parser (cheap, synchronous: used at registration): an object
  * with a supported `asyncapi` version, `info` with a title and version, `channels`, `operations`
- * and `components` objects where present, within SPEC_LIMITS. The full validation against the
+ * and `components` objects where present, within SPEC_LIMITS (checked by the source before this
+ * sees the document), and no external `$ref` inside vendor extensions either, which
+ * @asyncapi/parser would resolve (the source lets them through). The full validation against the
  * AsyncAPI schemas (`validateAsyncApi`) is asynchronous and runs when the spec is indexed.
  */
 export function readAsyncApi(source: SpecSource): AsyncApiDocument {
@@ -30,7 +32,7 @@ export function readAsyncApi(source: SpecSource): AsyncApiDocument {
     const hint = typeof version === 'number' ? ` (write it as a string: asyncapi: "${version.toFixed(1)}.0"?)` : '';
     throw new SpecError(`Unsupported AsyncAPI version "${String(version).slice(0, 50)}" (supported: 2.0.x to 2.6.x, 3.0.x)${hint}`);
   }
-  assertSafeSpec(document);
+  assertSafeSpec(document, { extensionRefsResolved: true });
   if (!isObject(document.info)) throw new SpecError('The AsyncAPI document is not valid: it has no "info" object');
   for (const field of ['title', 'version'] as const) {
     if (typeof document.info[field] !== 'string') throw new SpecError(`The AsyncAPI document is not valid: info.${field} must be a string`);

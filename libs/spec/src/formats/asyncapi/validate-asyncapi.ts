@@ -1,5 +1,6 @@
 import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { SpecError } from '../../spec-error.js';
+import { errorSummary, withoutInternals } from '../../error-summary.js';
 import type { AsyncApiDocument } from './read-asyncapi.js';
 
 /** Problems named in the error; the rest are counted. */
@@ -37,8 +38,10 @@ function parser(): Parser {
  * Validates a document with @asyncapi/parser (the AsyncAPI JSON Schemas and the parser's core
  * and recommended rules), reading no file and no URL: a SpecError names the first few errors with
  * their paths (`channels./user/signedup.publish.message: must have required property 'payload'`).
- * Warnings pass. An external `$ref` (which `assertSafeSpec` refuses before this, except inside
- * vendor extensions) is never fetched, and refused here as there.
+ * Warnings pass. An external `$ref` (which `readAsyncApi` refuses before this, vendor extensions
+ * included) is never fetched, and refused here as there. When the parser itself fails (it reports
+ * its own exception as a diagnostic, stack and file paths included), the reason is one line
+ * without them, `The AsyncAPI parser could not process the spec (RangeError: Invalid string length)`.
  */
 export async function validateAsyncApi(document: AsyncApiDocument): Promise<void> {
   const refused: string[] = [];
@@ -51,6 +54,8 @@ export async function validateAsyncApi(document: AsyncApiDocument): Promise<void
   }
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
   if (errors.length === 0) return;
+  const crash = errors.find((diagnostic) => diagnostic.code === UNCAUGHT_ERROR);
+  if (crash) throw new SpecError(`The AsyncAPI parser could not process the spec (${errorSummary(thrownError(crash.message))})`);
   const problems = errors.slice(0, MAX_PROBLEMS).map(({ path, message }) => {
     const where = path.map(String).join('.');
     return truncated(where ? `${where}: ${message}` : message);
@@ -67,7 +72,16 @@ function parserInput(document: AsyncApiDocument): { asyncapi: string } & AsyncAp
   return { ...Object.fromEntries(Object.entries(document).filter(([key]) => !key.startsWith('x-parser-'))), asyncapi: String(document.asyncapi) };
 }
 
+/** The diagnostic @asyncapi/parser makes of an exception it caught (`createUncaghtDiagnostic`). */
+const UNCAUGHT_ERROR = 'uncaught-error';
+
+/** `… Name: RangeError, message: Invalid string length, stack: RangeError: …\n    at …` as the error it was. */
+function thrownError(message: string): { name: string; message: string } {
+  const match = /Name: (\w+), message: ([\s\S]*?), stack: /.exec(message);
+  return match ? { name: match[1], message: match[2] } : { name: '', message };
+}
+
 function truncated(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = withoutInternals(text);
   return line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS)}…` : line;
 }

@@ -1,5 +1,5 @@
 import { isObject } from '../../is-object.js';
-import { assertSafeSpec, SPEC_LIMITS } from '../../spec-limits.js';
+import { SPEC_LIMITS } from '../../spec-limits.js';
 import { SpecError } from '../../spec-error.js';
 import { SpecSource } from '../spec-source.js';
 import { operationEntries } from './operations.js';
@@ -16,8 +16,8 @@ export function readSpecDocument(input: string | Record<string, unknown> | SpecS
   const source = input instanceof SpecSource ? input : new SpecSource(input);
   const document = source.parsed();
   if (!isObject(document)) throw new SpecError('The spec must be a JSON or YAML object (an OpenAPI document)');
+  // `parsed()` has checked it against SPEC_LIMITS (aliases, depth, external $refs).
   const flavor = detectFlavor(document);
-  assertSafeSpec(document);
   const operations = operationEntries(document).length;
   if (operations > SPEC_LIMITS.maxOperations) {
     throw new SpecError(`The spec has ${operations} operations; the limit is ${SPEC_LIMITS.maxOperations}: split it into several APIs`);
