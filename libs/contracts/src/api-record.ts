@@ -37,6 +37,8 @@ export interface ApiEndpoint {
 
 export interface ApiEndpointsResponse {
   items: ApiEndpoint[];
+  /** What the answer's size limit (ANSWER_MAX_CHARS) cut, in words. */
+  cuts?: string[];
 }
 
 /** The body of `POST /api-management/apis` and `PUT /api-management/apis/:apiId`. */

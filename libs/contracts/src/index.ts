@@ -1,3 +1,4 @@
+export * from './answer-limits.js';
 export * from './api-events.js';
 export * from './api-model.js';
 export * from './auth.js';

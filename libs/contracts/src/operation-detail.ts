@@ -1,10 +1,16 @@
 import type { ApiEndpoint } from './api-record.js';
 
 /**
- * A schema as the spec wrote it, with every internal `$ref` replaced by what it points at.
- * Two markers stand in for what is left out: `{ "$circular": "#/components/schemas/Node" }`
- * where a schema contains itself, and `{ "$truncated": "…why…" }` where the operation's
- * schemas passed OPERATION_DETAIL_MAX_CHARS.
+ * A schema as the spec wrote it, with every internal `$ref` replaced by what it points at
+ * (inside it, `true` and `false` stay the boolean schemas they are). Two markers stand in for
+ * what is left out, only ever where a schema stands: `{ "$circular": "#/components/schemas/Node" }`
+ * where a schema contains itself, and `"$truncated": "…why…"` where the operation's schemas
+ * passed OPERATION_DETAIL_MAX_CHARS (or nested too deep). A cut schema object keeps what fit
+ * beside its `$truncated` key (`{ "type": "object", "properties": {…}, "$truncated": "…" }`),
+ * and so does each object it is inside; a schema cut before any of it fit is `{ "$truncated": "…" }`
+ * alone. Never a key of `properties` (or any map of schemas), never in place of a description,
+ * enum or example: those are left out past the cut, a long text cut short with '…'. Past a few
+ * whole cut schemas, the parameters, bodies and responses after them have no `schema`.
  */
 export type JsonSchema = Record<string, unknown>;
 
@@ -96,6 +102,8 @@ export interface OperationDetail {
   security: SecurityRequirement[];
   /** Some schema was cut at OPERATION_DETAIL_MAX_CHARS (see `$truncated`). */
   truncated?: boolean;
+  /** What the answer's size limit (ANSWER_MAX_CHARS) cut, in words: `parameters: 200 of 10,000 items`. */
+  cuts?: string[];
 }
 
 /** An API at a glance, from its live indexed spec: how to reach it and what it offers. */
@@ -111,6 +119,8 @@ export interface ApiOverview {
   /** What every operation requires unless it says otherwise. */
   security: SecurityRequirement[];
   operations: ApiEndpoint[];
+  /** What the answer's size limit (ANSWER_MAX_CHARS) cut, in words: `servers[0].url: 10,000 of 2,097,152 characters`. */
+  cuts?: string[];
 }
 
 /** `GET /api-management/apis/:apiId/operations` */

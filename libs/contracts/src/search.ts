@@ -89,4 +89,6 @@ export const SEARCH_LIMITS = {
   maxResults: { min: 1, max: 50, default: 10 },
   maxEndpoints: { min: 1, max: 50, default: 5 },
   queryMaxLength: 1000,
+  /** A tag a filter may name; longer ones are left out of the index and its facets. */
+  tagMaxChars: 200,
 } as const;

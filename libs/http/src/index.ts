@@ -7,3 +7,4 @@ export * from './throttled-warning.js';
 export * from './metrics.js';
 export * from './public.js';
 export * from './validation.js';
+export * from './fit-json.js';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cleanText, splitText, truncate } from './clean-text.js';
 import type { ApiModel, ApiModelOperation, ApiModelSchema } from '#contracts';
+import { boundModel } from './model-limits.js';
 import { SpecError } from './spec-error.js';
 
 export type ChunkLevel = 'L1' | 'L2' | 'L3';
@@ -70,7 +71,8 @@ const SUMMARY_CHARS = 200;
  * Cuts an API of any kind into L1 (API), L2 (operation) and L3 (named schema) chunks, within
  * `limits`. Only the format-neutral model is read here: a format's plugin fills it.
  */
-export function chunkApi(model: ApiModel, facts: ApiFacts, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): ChunkedSpec {
+export function chunkApi(spec: ApiModel, facts: ApiFacts, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): ChunkedSpec {
+  const model = boundModel(spec);
   const operations = model.operations.map((operation) => operationChunk(facts, operation));
   const schemas = model.schemas.slice(0, limits.maxSchemas).flatMap((schema) => schemaChunk(facts, schema));
   if (operations.length === 0 && schemas.length === 0) {

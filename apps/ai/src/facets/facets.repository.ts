@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { FACET_LIMIT, type FacetCount, type SearchFacets } from '#contracts';
+import { FACET_LIMIT, type FacetCount, SEARCH_LIMITS, type SearchFacets } from '#contracts';
 
 /**
  * Teams of the revisions live in the index, as search's `teamNames` filter sees them (`lower`).
@@ -17,7 +17,8 @@ const TEAMS = `SELECT mode() WITHIN GROUP (ORDER BY p.team_name) AS name, count(
 
 /**
  * Operation tags of the live chunks, as search's `tags` filter sees them: an API counts once per
- * tag however many operations (or embedding models) carry it. Left out: a generation still being
+ * tag however many operations (or embedding models) carry it. A tag longer than a filter may name
+ * is left out (indexing leaves them out since; an index made before may still hold some). Left out: a generation still being
  * staged, and the chunks of a deleted API, which are removed after its status says so.
  */
 const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT api_id) AS "apiCount"
@@ -28,7 +29,7 @@ const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT 
     CROSS JOIN LATERAL unnest(c.tags) AS t(tag)
     WHERE c.org_id = ANY($1) AND c.level = 'L2' AND NOT s.deleted AND s.indexed_revision IS NOT NULL
       AND (s.staging_generation IS NULL OR c.generation IS DISTINCT FROM s.staging_generation)
-      AND btrim(t.tag) <> ''
+      AND btrim(t.tag) <> '' AND length(t.tag) <= $3
   ) tagged
   GROUP BY lower(tag)
   ORDER BY "apiCount" DESC, lower(tag)
@@ -51,14 +52,14 @@ export class FacetsRepository {
   facetsOf(orgIds: string[]): Promise<SearchFacets> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => ({
       teams: await count(manager, TEAMS, orgIds),
-      tags: await count(manager, TAGS, orgIds),
+      tags: await count(manager, TAGS, orgIds, SEARCH_LIMITS.tagMaxChars),
       kinds: await count(manager, KINDS, orgIds),
     }));
   }
 }
 
-async function count(manager: EntityManager, sql: string, orgIds: string[]): Promise<FacetCount[]> {
-  const rows: { name: string; apiCount: string }[] = await manager.query(sql, [orgIds, FACET_LIMIT]);
+async function count(manager: EntityManager, sql: string, orgIds: string[], ...more: unknown[]): Promise<FacetCount[]> {
+  const rows: { name: string; apiCount: string }[] = await manager.query(sql, [orgIds, FACET_LIMIT, ...more]);
   // count() is a bigint, which the driver hands over as text.
   return rows.map((row) => ({ name: row.name, apiCount: Number(row.apiCount) }));
 }

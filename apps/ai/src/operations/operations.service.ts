@@ -1,9 +1,9 @@
 import { Inject, Injectable, NotFoundException, type OnApplicationShutdown, UnprocessableEntityException } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { AiConfig } from '#config';
-import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
-import { ServiceBusyException } from '#http';
-import { isRefusal, type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#spec';
+import { ANSWER_MAX_CHARS, type ApiOperationDetailResponse, type ApiOperationsResponse, type OperationSelector } from '#contracts';
+import { fitJson, ServiceBusyException } from '#http';
+import { isRefusal, type ParsedSpec, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#spec';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
 
@@ -44,7 +44,9 @@ export class OperationsService implements OnApplicationShutdown {
       const named = selector.operationId !== undefined ? `operationId "${selector.operationId}"` : `${selector.method} ${selector.path}`;
       throw new NotFoundException(`API "${apiId}" has no operation ${named} (indexed revision ${revision})`);
     }
-    return { apiId, revision, ...operation };
+    // Its schemas are within OPERATION_DETAIL_MAX_CHARS already; this bounds the rest (texts, lists of parameters).
+    const { value, cuts } = fitJson(operation, this.config.operationDetailMaxChars + ANSWER_MAX_CHARS.detailBeyondSchemas);
+    return { apiId, revision, ...value, ...(cuts.length ? { cuts } : {}) };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -77,6 +79,8 @@ export class OperationsService implements OnApplicationShutdown {
       throw error;
     });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The indexed spec cannot be read: ${read.refused}`);
-    return read;
+    // Fitted once per revision: servers, auth schemes and operations as long as the spec made them.
+    const { value, cuts } = fitJson(read.overview, ANSWER_MAX_CHARS.operations, { items: SPEC_LIMITS.maxOperations });
+    return { ...read, overview: cuts.length ? { ...value, cuts } : value };
   }
 }

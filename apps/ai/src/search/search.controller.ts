@@ -1,5 +1,6 @@
 import { BadRequestException, Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import type { SearchResponse } from '#contracts';
+import { ANSWER_MAX_CHARS, type SearchResponse } from '#contracts';
+import { fitJson } from '#http';
 import { SPEC_FORMATS, type SpecFormats } from '#spec';
 import { SearchRequestDto } from './search.dto.js';
 import { SearchService } from './search.service.js';
@@ -13,11 +14,14 @@ export class SearchController {
 
   @Post('search')
   @HttpCode(200)
-  search(@Body() request: SearchRequestDto): Promise<SearchResponse> {
+  async search(@Body() request: SearchRequestDto): Promise<SearchResponse> {
     const unknown = request.filters?.kinds?.filter((kind) => !this.formats.byKind(kind));
     if (unknown?.length) {
       throw new BadRequestException([`filters.kinds has unknown kinds (${unknown.join(', ')}): the known kinds are ${this.formats.kinds.join(', ')}`]);
     }
-    return this.searchService.search(request);
+    const { value, cuts } = fitJson(await this.searchService.search(request), ANSWER_MAX_CHARS.search);
+    if (cuts.length === 0) return value;
+    const cut = `The answer was cut to fit ${ANSWER_MAX_CHARS.search.toLocaleString('en-US')} characters (fewer endpoints per card, or filters, give all of it): ${cuts.join('; ')}`;
+    return { ...value, warnings: [...(value.warnings ?? []), cut] };
   }
 }

@@ -37,7 +37,7 @@ export class SearchFiltersDto implements SearchFilters {
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
-  @MaxLength(200, { each: true })
+  @MaxLength(SEARCH_LIMITS.tagMaxChars, { each: true })
   @NoNul('tags', { each: true })
   tags?: string[];
 

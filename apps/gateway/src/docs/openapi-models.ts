@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
   type ApiEndpoint,
   type ApiEndpointsResponse,
@@ -95,8 +95,12 @@ export class ApiEndpointDoc implements ApiEndpoint {
   @ApiPropertyOptional() deprecated?: boolean;
 }
 
+/** What an answer's size limit (ANSWER_MAX_CHARS) cut: present only when something was. */
+const CUTS: ApiPropertyOptions = { type: [String], description: 'What the answer size limit cut, in words (`servers[0].url: 10,000 of 2,097,152 characters`)' };
+
 export class ApiEndpointsResponseDoc implements ApiEndpointsResponse {
   @ApiProperty({ type: [ApiEndpointDoc] }) items: ApiEndpointDoc[];
+  @ApiPropertyOptional(CUTS) cuts?: string[];
 }
 
 const SECURITY_REQUIREMENTS = {
@@ -141,6 +145,7 @@ export class ApiOperationsDoc implements ApiOperationsResponse {
   @ApiProperty({ ...SECURITY_REQUIREMENTS, description: `What every operation requires unless it says otherwise. ${SECURITY_REQUIREMENTS.description}` })
   security: SecurityRequirement[];
   @ApiProperty({ type: [ApiEndpointDoc] }) operations: ApiEndpointDoc[];
+  @ApiPropertyOptional(CUTS) cuts?: string[];
 }
 
 export class MediaTypeSchemaDoc implements MediaTypeSchema {
@@ -185,6 +190,7 @@ export class ApiOperationDetailDoc implements ApiOperationDetailResponse {
   @ApiProperty({ type: [OperationResponseDoc] }) responses: OperationResponseDoc[];
   @ApiProperty(SECURITY_REQUIREMENTS) security: SecurityRequirement[];
   @ApiPropertyOptional({ description: 'Some schema was cut at OPERATION_DETAIL_MAX_CHARS' }) truncated?: boolean;
+  @ApiPropertyOptional(CUTS) cuts?: string[];
 }
 
 export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {

@@ -2,10 +2,10 @@ import { BadRequestException, ConflictException, HttpException, Inject, Injectab
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, QueryFailedError, Raw, Repository } from 'typeorm';
-import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
+import { ANSWER_MAX_CHARS, ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
-import { ServiceBusyException } from '#http';
-import { isRefusal, SPEC_FORMATS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
+import { fitJson, ServiceBusyException } from '#http';
+import { isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -108,7 +108,8 @@ export class RegistryService {
     const entity = await this.findVisible(caller, apiId);
     const read = await this.runSpecTask('operationsOf', { text: entity.spec, format: entity.kind });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The registered spec cannot be read: ${read.refused}`);
-    return { items: read.operations };
+    const { value, cuts } = fitJson(read.operations, ANSWER_MAX_CHARS.endpoints, { items: SPEC_LIMITS.maxOperations });
+    return { items: value, ...(cuts.length ? { cuts } : {}) };
   }
 
   /** The spec as it was registered (its JSON, YAML, SDL or .proto text), to view or download. */

@@ -29,11 +29,17 @@ export function apiOverviewSection(overview: ApiOperationsResponse | Error, regi
       h('ul', { class: 'servers' }, overview.servers.map((server) =>
         h('li', {}, h('code', {}, server.url), server.description ? h('span', { class: 'muted' }, ` ${server.description}`) : null))),
     ] : null,
+    cutNotice(overview.cuts),
     h('h2', {}, 'Authentication'),
     overview.securitySchemes.length
       ? h('ul', { class: 'auth-schemes' }, overview.securitySchemes.map(schemeItem))
       : h('p', { class: 'muted' }, 'The spec declares no authentication.'),
   );
+}
+
+/** What the answer's size limit cut, when it cut something: a spec larger than anyone reads whole. */
+function cutNotice(cuts: string[] | undefined): HTMLElement | null {
+  return cuts?.length ? h('p', { class: 'notice' }, `This spec holds more than is shown here: ${cuts.join('; ')}.`) : null;
 }
 
 function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
@@ -90,6 +96,7 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
   return [
     operation.description ? h('p', { class: 'description' }, operation.description) : null,
     operation.truncated ? h('p', { class: 'notice' }, 'Some schemas are too large to show in full: they are cut where it says "$truncated".') : null,
+    cutNotice(operation.cuts),
     operation.parameters.length || http || kind === 'graphql' ? h('h4', {}, labels.inputs) : null,
     operation.parameters.length
       ? h('div', { class: 'table-scroll' }, h('table', { class: 'parameters' },
