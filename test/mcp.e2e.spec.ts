@@ -25,6 +25,7 @@ describe('MCP server (/mcp)', () => {
     return connected;
   };
   const call = async (name: string, args: Record<string, unknown>, as: Client = client) => (await as.callTool({ name, arguments: args })) as CallToolResult;
+  const rawMcp = (body: unknown) => http().post('/mcp').set('authorization', `Bearer ${reader}`).set('accept', 'application/json, text/event-stream').send(body as object);
   const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
   beforeAll(async () => {
@@ -167,6 +168,43 @@ describe('MCP server (/mcp)', () => {
     expect(tooMany).not.toMatch(/\n\s+at /);
   });
 
+  it('should refuse a JSON-RPC batch whole, so that one POST is one call against the rate limit (400, -32600)', async () => {
+    const search = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_apis', arguments: { query: 'playlist' } } });
+    const answer = await rawMcp(Array.from({ length: 100 }, (_, i) => search(i + 1)));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^JSON-RPC batches are not supported/) } });
+    // One message per POST is answered as before.
+    expect((await rawMcp(search(1))).body.result.isError).toBeFalsy();
+  });
+
+  it('should refuse what it would otherwise echo back whole or answer in raw schema JSON: a 1 MB id or tool name, arguments as an array', async () => {
+    const megabyte = 'n'.repeat(1024 * 1024);
+    const longId = await rawMcp({ jsonrpc: '2.0', id: megabyte, method: 'tools/list' });
+    expect(longId.status).toBe(400);
+    expect(longId.body).toMatchObject({ id: null, error: { code: -32600, message: 'The id must be an integer or a string of at most 200 characters' } });
+    const longName = await rawMcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: megabyte, arguments: {} } });
+    expect(longName.status).toBe(400);
+    expect(longName.text.length).toBeLessThan(500);
+    expect(longName.body).toMatchObject({ id: 2, error: { code: -32602 } });
+    const arrayArguments = await rawMcp({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_apis', arguments: ['playlist'] } });
+    expect(arrayArguments.body).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: `params.arguments must be an object of the tool's named arguments, e.g. {"query": "send an SMS"}; it was an array` },
+    });
+    const unknownTool = await rawMcp({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'delete_everything', arguments: {} } });
+    expect(unknownTool.body.result).toMatchObject({ isError: true, content: [{ text: 'MCP error -32602: Tool delete_everything not found' }] });
+  });
+
+  it('should answer a missing resource with the MCP not-found error (-32002), and DELETE and GET with 405', async () => {
+    const missing = await rawMcp({ jsonrpc: '2.0', id: 5, method: 'resources/read', params: { uri: `api-spec://${ids.foreign}` } });
+    expect(missing.body).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32002, message: `MCP error -32002: API "${ids.foreign}" not found` } });
+    for (const method of ['get', 'delete'] as const) {
+      const answer = await http()[method]('/mcp').set('authorization', `Bearer ${reader}`);
+      expect({ method, status: answer.status, allow: answer.headers.allow }).toEqual({ method, status: 405, allow: 'POST' });
+    }
+  });
+
   it('should refuse without a token (401 with WWW-Authenticate), without a role (403), and past the rate limit (429)', async () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
     const post = (token?: string) => {
@@ -178,7 +216,6 @@ describe('MCP server (/mcp)', () => {
     expect(anonymous.headers['www-authenticate']).toBe('Bearer');
     expect((await post(await stack.token([ORG], []))).status).toBe(403);
     expect((await post(reader)).status).toBe(200);
-    expect((await http().get('/mcp').set('authorization', `Bearer ${reader}`)).status).toBe(405);
 
     const flooder = await stack.token([ORG], ['reader'], { sub: 'mcp-flooder' });
     const statuses: number[] = [];

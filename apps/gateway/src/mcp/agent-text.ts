@@ -1,4 +1,5 @@
-import { type ApiListResponse, type JsonSchema, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo } from '#contracts';
+import { type ApiListResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
+import { isObject } from '#spec';
 import type { ApiView, OperationView } from './agent-tools.service.js';
 
 /**
@@ -8,6 +9,11 @@ import type { ApiView, OperationView } from './agent-tools.service.js';
 
 const DESCRIPTION_CHARS = 160;
 const FIELD_DESCRIPTION_CHARS = 80;
+/** A path, channel or URL on one line; longer ones are cut (structuredContent has them whole). */
+const ADDRESS_CHARS = 300;
+const NAME_CHARS = 100;
+/** Items of a list that the text names; the rest are counted. */
+const LISTED = { servers: 3, schemes: 10, scopes: 20, parameters: 40, mediaTypes: 3, responses: 15, enum: 12, alternatives: 6 } as const;
 /** Levels of a schema sketched in full; deeper objects are named only (the detail's JSON has them). */
 const SKETCH_DEPTH = 3;
 const SKETCH_FIELDS = 25;
@@ -19,9 +25,9 @@ export function searchText(answer: SearchResponse & { orgId: string }, query: st
     const match = card.match ? ` — ${card.match} match (${card.relevanceScore.toFixed(2)})` : '';
     lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${match} — apiId ${card.apiId}${card.teamName ? ` — team ${card.teamName}` : ''}`);
     if (card.description) lines.push(`   ${short(card.description, DESCRIPTION_CHARS)}`);
-    for (const endpoint of card.endpoints) lines.push(`   ${endpoint.method} ${endpoint.path}${endpoint.summary ? ` — ${short(endpoint.summary, DESCRIPTION_CHARS)}` : ''}`);
+    for (const endpoint of card.endpoints) lines.push(`   ${endpointText(endpoint)}${endpoint.summary ? ` — ${short(endpoint.summary, DESCRIPTION_CHARS)}` : ''}`);
   });
-  if (answer.warnings?.length) lines.push(`Note: ${answer.warnings.join('; ')}`);
+  if (answer.warnings?.length) lines.push(`Note: ${short(answer.warnings.join('; '), 1000)}`);
   lines.push('Call get_operation with an apiId, method and path for everything needed to call one.');
   return lines.join('\n');
 }
@@ -35,13 +41,13 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   const description = record.description ?? overview?.description;
   if (description) lines.push(`Description: ${short(description, 500)}`);
   if (overview) {
-    if (overview.servers.length) lines.push(`Servers: ${overview.servers.map((server) => server.url).join(', ')}`);
-    if (overview.securitySchemes.length) lines.push(`Auth schemes: ${overview.securitySchemes.map(schemeText).join('; ')}`);
+    if (overview.servers.length) lines.push(`Servers: ${listed(overview.servers.map(serverText), LISTED.servers, ', ')}`);
+    if (overview.securitySchemes.length) lines.push(`Auth schemes: ${listed(overview.securitySchemes.map(schemeText), LISTED.schemes, '; ')}`);
   }
   const total = view.operations.length;
   lines.push(total ? `Operations ${page.from}–${page.to} of ${total} (page ${page.page} of ${page.pages}):` : 'Operations: none');
   for (const op of view.operations.slice(page.from - 1, page.to)) {
-    lines.push(`${op.method} ${op.path}${op.operationId ? ` (${op.operationId})` : ''}${op.summary ? ` — ${short(op.summary, DESCRIPTION_CHARS)}` : ''}${op.deprecated ? ' [deprecated]' : ''}`);
+    lines.push(`${endpointText(op)}${op.operationId ? ` (${short(op.operationId, NAME_CHARS)})` : ''}${op.summary ? ` — ${short(op.summary, DESCRIPTION_CHARS)}` : ''}${op.deprecated ? ' [deprecated]' : ''}`);
   }
   if (page.page < page.pages) lines.push(`More: get_api with page ${page.page + 1}.`);
   return lines.join('\n');
@@ -49,30 +55,33 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
 
 export function operationText({ api, overview, detail, example }: OperationView): string {
   const lines = [
-    `${detail.method} ${detail.path}${detail.operationId ? ` (operationId ${detail.operationId})` : ''} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
+    `${endpointText(detail)}${detail.operationId ? ` (operationId ${short(detail.operationId, NAME_CHARS)})` : ''} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
   ];
-  if (detail.summary) lines.push(detail.summary);
+  if (detail.summary) lines.push(short(detail.summary, 600));
   if (detail.description && detail.description !== detail.summary) lines.push(short(detail.description, 600));
-  if (overview.servers.length) lines.push(`Base URL: ${overview.servers.map((server) => server.url).join(' or ')}`);
+  if (overview.servers.length) lines.push(`Base URL: ${listed(overview.servers.map(serverText), LISTED.servers, ' or ')}`);
   lines.push(`Auth: ${securityText(detail.security, overview.securitySchemes)}`);
   if (detail.parameters.length) {
     lines.push(overview.kind === 'graphql' ? 'Arguments:' : 'Parameters:');
-    for (const parameter of detail.parameters) lines.push(`- ${parameterText(parameter)}`);
+    for (const parameter of detail.parameters.slice(0, LISTED.parameters)) lines.push(`- ${parameterText(parameter)}`);
+    if (detail.parameters.length > LISTED.parameters) lines.push(`- …and ${detail.parameters.length - LISTED.parameters} more (structuredContent lists them)`);
   }
   if (detail.requestBody) {
-    for (const content of detail.requestBody.content) {
-      lines.push(`Request body (${content.mediaType}${detail.requestBody.required ? ', required' : ''}): ${sketch(content.schema)}`);
+    for (const content of detail.requestBody.content.slice(0, LISTED.mediaTypes)) {
+      lines.push(`Request body (${short(content.mediaType, NAME_CHARS)}${detail.requestBody.required ? ', required' : ''}): ${sketch(content.schema)}`);
     }
   }
   if (detail.responses.length) lines.push('Responses:');
-  for (const response of detail.responses) {
+  for (const response of detail.responses.slice(0, LISTED.responses)) {
     const schema = response.content[0]?.schema;
     // Success bodies in full; the others by status and description: a caller acts on those alone.
     const body = schema && /^(2|data|OK|reply)/i.test(response.status) ? `: ${sketch(schema)}` : '';
-    lines.push(`- ${response.status}${response.description ? ` ${short(response.description, FIELD_DESCRIPTION_CHARS)}` : ''}${body}`);
+    lines.push(`- ${short(response.status, NAME_CHARS)}${response.description ? ` ${short(response.description, FIELD_DESCRIPTION_CHARS)}` : ''}${body}`);
   }
+  if (detail.responses.length > LISTED.responses) lines.push(`- …and ${detail.responses.length - LISTED.responses} more`);
   if (detail.truncated) lines.push('Note: some schemas were cut at OPERATION_DETAIL_MAX_CHARS ("$truncated" in structuredContent); the full spec is the resource of this API.');
-  if (example) lines.push(`Example: ${example}`);
+  if (detail.cuts?.length || overview.cuts?.length) lines.push(`Note: this spec's texts and lists passed the answer's size limits and were cut (${short([...(detail.cuts ?? []), ...(overview.cuts ?? [])].join('; '), 300)}).`);
+  if (example) lines.push(`Example: ${short(example, 4000)}`);
   return lines.join('\n');
 }
 
@@ -87,61 +96,87 @@ export function listText(list: ApiListResponse, page: number, pageSize: number):
   return lines.join('\n');
 }
 
+function serverText(server: ServerInfo): string {
+  return short(server.url, ADDRESS_CHARS);
+}
+
+function endpointText({ method, path }: { method: string; path: string }): string {
+  return `${short(method, NAME_CHARS)} ${short(path, ADDRESS_CHARS)}`;
+}
+
 function schemeText(scheme: SecuritySchemeInfo): string {
-  const how = scheme.type === 'apiKey' ? `apiKey in ${scheme.in} "${scheme.parameterName}"` : scheme.type === 'http' ? `http ${scheme.scheme ?? ''}`.trim() : scheme.type;
-  const scopes = scheme.flows?.flatMap((flow) => flow.scopes.map((scope) => scope.name)) ?? [];
-  return `${scheme.name} (${how}${scopes.length ? `; scopes: ${[...new Set(scopes)].slice(0, 30).join(', ')}` : ''})`;
+  const how =
+    scheme.type === 'apiKey'
+      ? `apiKey in ${short(scheme.in ?? '', NAME_CHARS)} "${short(scheme.parameterName ?? '', NAME_CHARS)}"`
+      : short(scheme.type === 'http' ? `http ${scheme.scheme ?? ''}`.trim() : scheme.type, NAME_CHARS);
+  const scopes = [...new Set(scheme.flows?.flatMap((flow) => flow.scopes.map((scope) => short(scope.name, NAME_CHARS))) ?? [])];
+  return `${short(scheme.name, NAME_CHARS)} (${how}${scopes.length ? `; scopes: ${listed(scopes, LISTED.scopes, ', ')}` : ''})`;
+}
+
+/** The first `max` items joined, and how many more there are. */
+function listed(items: string[], max: number, separator: string): string {
+  return items.slice(0, max).join(separator) + (items.length > max ? ` (and ${items.length - max} more)` : '');
 }
 
 function securityText(security: SecurityRequirement[], schemes: SecuritySchemeInfo[]): string {
   if (security.length === 0) return 'none declared';
-  return security
+  const alternatives = security.slice(0, LISTED.alternatives);
+  const more = security.length > alternatives.length ? ` (or ${security.length - alternatives.length} more ways)` : '';
+  return alternatives
     .map((requirement) =>
       requirement.length === 0
         ? 'none'
         : requirement
             .map(({ scheme: name, scopes }) => {
               const scheme = schemes.find((candidate) => candidate.name === name);
-              const how = scheme ? schemeText(scheme).replace(/; scopes: .*\)$/, ')') : name;
-              return `${how}${scopes.length ? ` with scopes ${scopes.join(', ')}` : ''}`;
+              const how = scheme ? schemeText({ ...scheme, flows: undefined }) : short(name, NAME_CHARS);
+              return `${how}${scopes.length ? ` with scopes ${listed(scopes.map((scope) => short(scope, NAME_CHARS)), LISTED.scopes, ', ')}` : ''}`;
             })
             .join(' and '),
     )
-    .join(' or ');
+    .join(' or ') + more;
 }
 
 function parameterText(parameter: OperationParameter): string {
   const flags = [parameter.in, parameter.required ? 'required' : '', parameter.deprecated ? 'deprecated' : ''].filter(Boolean).join(', ');
-  return `${parameter.name} (${flags}): ${sketch(parameter.schema)}${parameter.description ? ` — ${short(parameter.description, FIELD_DESCRIPTION_CHARS)}` : ''}`;
+  return `${short(parameter.name, NAME_CHARS)} (${flags}): ${sketch(parameter.schema)}${parameter.description ? ` — ${short(parameter.description, FIELD_DESCRIPTION_CHARS)}` : ''}`;
 }
 
-/** A schema as a compact type: `{uris*: string[] — A JSON array of Spotify URIs; position: integer}` (`*` required). */
-export function sketch(schema: JsonSchema | undefined, depth = 0): string {
-  if (!schema) return 'any';
-  if (SCHEMA_MARKERS.circular in schema) return `<circular ${String(schema[SCHEMA_MARKERS.circular])}>`;
-  if (SCHEMA_MARKERS.truncated in schema) return '<cut: see the note>';
-  if (Array.isArray(schema.enum)) return schema.enum.slice(0, 12).map((value) => JSON.stringify(value)).join('|') + (schema.enum.length > 12 ? '|…' : '');
+/**
+ * A schema as a compact type: `{uris*: string[] — A JSON array of Spotify URIs; position: integer}`
+ * (`*` required). Any JSON Schema: OpenAPI 3.1 booleans (`true` takes anything), tuples, schemas
+ * cut at the size limit (what was kept, then `…cut`).
+ */
+export function sketch(schema: unknown, depth = 0): string {
+  if (schema === true || schema === undefined) return 'any';
+  if (schema === false) return 'never';
+  if (!isObject(schema)) return 'any';
+  if (SCHEMA_MARKERS.circular in schema) return `<circular ${short(String(schema[SCHEMA_MARKERS.circular]), NAME_CHARS)}>`;
+  const cut = SCHEMA_MARKERS.truncated in schema ? ' …cut' : '';
+  if (Array.isArray(schema.enum)) return listed(schema.enum.map((value) => short(JSON.stringify(value) ?? 'null', NAME_CHARS)), LISTED.enum, '|') + cut;
   for (const key of ['oneOf', 'anyOf'] as const) {
-    if (Array.isArray(schema[key])) return (schema[key] as JsonSchema[]).slice(0, 6).map((part) => sketch(part, depth)).join(' | ');
+    const parts = schema[key];
+    if (Array.isArray(parts)) return listed(parts.map((part) => sketch(part, depth)), LISTED.alternatives, ' | ') + cut;
   }
-  if (Array.isArray(schema.allOf)) return (schema.allOf as JsonSchema[]).map((part) => sketch(part, depth)).join(' & ');
-  const type = Array.isArray(schema.type) ? schema.type.join('|') : (schema.type as string | undefined);
-  if (type === 'array' || schema.items) return `${sketch(schema.items as JsonSchema | undefined, depth)}[]`;
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (properties && Object.keys(properties).length) {
-    const name = typeof schema.title === 'string' ? schema.title : 'object';
-    if (depth >= SKETCH_DEPTH) return name;
-    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-    const entries = Object.entries(properties);
-    const fields = entries.slice(0, SKETCH_FIELDS).map(([field, value]) => {
-      const description = typeof value?.description === 'string' ? ` — ${short(value.description, FIELD_DESCRIPTION_CHARS)}` : '';
-      return `${field}${required.has(field) ? '*' : ''}: ${sketch(value, depth + 1)}${description}`;
+  if (Array.isArray(schema.allOf)) return listed(schema.allOf.map((part) => sketch(part, depth)), LISTED.alternatives, ' & ') + cut;
+  const type = Array.isArray(schema.type) ? schema.type.map(String).join('|') : typeof schema.type === 'string' ? schema.type : undefined;
+  const title = typeof schema.title === 'string' ? short(schema.title, NAME_CHARS) : undefined;
+  if (Array.isArray(schema.items)) return `[${listed(schema.items.map((item) => sketch(item, depth)), LISTED.alternatives, ', ')}]${cut}`;
+  if (type === 'array' || schema.items !== undefined) return `${sketch(schema.items, depth)}[]${cut}`;
+  const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
+  if (properties.length) {
+    if (depth >= SKETCH_DEPTH) return title ?? 'object';
+    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const fields = properties.slice(0, SKETCH_FIELDS).map(([field, value]) => {
+      const description = isObject(value) && typeof value.description === 'string' ? ` — ${short(value.description, FIELD_DESCRIPTION_CHARS)}` : '';
+      return `${short(field, NAME_CHARS)}${required.has(field) ? '*' : ''}: ${sketch(value, depth + 1)}${description}`;
     });
-    if (entries.length > SKETCH_FIELDS) fields.push(`…${entries.length - SKETCH_FIELDS} more`);
-    return `{${fields.join('; ')}}`;
+    if (properties.length > SKETCH_FIELDS) fields.push(`…${properties.length - SKETCH_FIELDS} more`);
+    return `{${fields.join('; ')}${cut ? '; …cut' : ''}}`;
   }
-  const format = typeof schema.format === 'string' ? `(${schema.format})` : '';
-  return `${type ?? (typeof schema.title === 'string' ? schema.title : 'any')}${format}`;
+  if (cut) return '<cut: see the note>';
+  const format = typeof schema.format === 'string' ? `(${short(schema.format, NAME_CHARS)})` : '';
+  return `${type ?? title ?? 'any'}${format}`;
 }
 
 function short(text: string, max: number): string {

@@ -22,6 +22,14 @@ import { RegistryService } from '../registry/registry.service.js';
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
 export class ToolError extends Error {
   override name = 'ToolError';
+
+  /** The HTTP status the REST API gives for the same refusal (404 for what the caller cannot see). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface SearchArgs {
@@ -128,7 +136,7 @@ export class AgentToolsService {
   /** The AI app's answer as JSON; its problem's detail as a `ToolError` when it refused. */
   private async aiJson<T>(method: string, path: string, options: { body?: unknown; requestId?: string; headers?: Record<string, string> }): Promise<T> {
     const answer = await this.asTool(() => this.ai.call(method, path, options));
-    if (answer.status >= 400) throw new ToolError(problemText(answer));
+    if (answer.status >= 400) throw new ToolError(problemText(answer), answer.status);
     return JSON.parse(answer.body) as T;
   }
 
@@ -137,8 +145,8 @@ export class AgentToolsService {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof AiUnavailableError) throw new ToolError(`${error.message} (in about ${error.retryAfterSeconds} s)`);
-      if (error instanceof HttpException) throw new ToolError(exceptionText(error));
+      if (error instanceof AiUnavailableError) throw new ToolError(`${error.message} (in about ${error.retryAfterSeconds} s)`, 503);
+      if (error instanceof HttpException) throw new ToolError(exceptionText(error), error.getStatus());
       throw error;
     }
   }

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ANSWER_MAX_CHARS } from '#contracts';
+import { fitJson } from '#http';
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import { type AgentToolsService, LIST_PAGE_SIZE, ToolError } from './agent-tools.service.js';
@@ -9,6 +11,8 @@ import { apiText, listText, operationText, searchText } from './agent-text.js';
 /** Operations `get_api` lists per page: a big API's list would cost an agent thousands of tokens at once. */
 export const OPERATIONS_PAGE_SIZE = 50;
 export const SPEC_URI_PREFIX = 'api-spec://';
+/** The MCP specification's code for a resource that does not exist (or that the caller may not see). */
+const RESOURCE_NOT_FOUND = -32002;
 
 const INSTRUCTIONS =
   "This server finds the APIs of your organisation (REST/OpenAPI, AsyncAPI events, GraphQL and gRPC) and tells you how to call them. " +
@@ -29,7 +33,8 @@ export interface McpServerContext {
 /** The tools and the spec resource, for one caller (a server per request: the transport is stateless). */
 export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpServerContext): McpServer {
   const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: INSTRUCTIONS });
-  const run = toolRunner(requestId);
+  const logger = new Logger('McpTools');
+  const run = toolRunner(logger, requestId);
   // The kinds this gateway's spec formats read: a new format is offered without touching the tools.
   const { kinds } = tools;
   const kind = z.enum(kinds as [string, ...string[]]).describe(`A kind of API: ${kinds.join(', ')}`);
@@ -155,9 +160,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         const note = `\n\n[Cut at ${specMaxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters (MCP_SPEC_MAX_CHARS). Use get_operation for one operation in full, or GET /api-management/apis/${String(apiId)}/spec for the whole text.]`;
         return { contents: [{ uri: uri.href, mimeType: type.mediaType, text: cut ? `${text.slice(0, specMaxChars)}${note}` : text }] };
       } catch (error) {
-        // A resource has no isError: the SDK turns this into a JSON-RPC error with the message.
-        if (error instanceof ToolError) throw new Error(error.message);
-        throw error;
+        // A resource has no isError: the SDK answers a thrown McpError as that JSON-RPC error.
+        if (error instanceof ToolError) throw new McpError(error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, error.message);
+        logger.error(`Resource read failed (request ${requestId}): ${(error as Error).stack ?? String(error)}`);
+        throw new McpError(ErrorCode.InternalError, `The resource could not be read; request id: ${requestId ?? 'unknown'}`);
       }
     },
   );
@@ -165,16 +171,29 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
 }
 
 /** A tool's outcome: its text and data, or its failure in words (`isError`); an unexpected failure is logged, never shown. */
-function toolRunner(requestId: string | undefined) {
-  const logger = new Logger('McpTools');
+function toolRunner(logger: Logger, requestId: string | undefined) {
   return async (task: () => Promise<{ text: string; data: object }>): Promise<CallToolResult> => {
     try {
       const { text, data } = await task();
-      return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> };
+      return { content: [{ type: 'text', text: fittedText(text) }], structuredContent: fittedData(data) };
     } catch (error) {
       if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
       logger.error(`Tool failed (request ${requestId}): ${(error as Error).stack ?? String(error)}`);
       return { content: [{ type: 'text', text: `The tool failed unexpectedly; nothing was changed. Request id: ${requestId ?? 'unknown'}` }], isError: true };
     }
   };
+}
+
+/** The text within ANSWER_MAX_CHARS.mcpText, however the spec behind it was built (each part is bounded; this holds for their sum). */
+function fittedText(text: string): string {
+  const max = ANSWER_MAX_CHARS.mcpText;
+  if (text.length <= max) return text;
+  const note = `\n[Cut at ${max.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters: structuredContent has the rest, within its own limit.]`;
+  return text.slice(0, max - note.length) + note;
+}
+
+/** The structured content within ANSWER_MAX_CHARS.mcpData, with what was cut in `cuts`. */
+function fittedData(data: object): Record<string, unknown> {
+  const { value, cuts } = fitJson(data as Record<string, unknown>, ANSWER_MAX_CHARS.mcpData);
+  return cuts.length ? { ...value, cuts: [...(Array.isArray(value.cuts) ? (value.cuts as string[]) : []), ...cuts] } : value;
 }

@@ -8,6 +8,7 @@ import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AgentToolsService } from './agent-tools.service.js';
+import { envelopeRefusal } from './mcp-envelope.js';
 import { createMcpServer } from './mcp-server.js';
 
 /**
@@ -32,9 +33,14 @@ export class McpController {
     summary: 'MCP (Streamable HTTP, JSON responses): tools search_apis, get_api, get_operation, list_apis; resource api-spec://{apiId}',
     description: 'Send JSON-RPC messages with `Accept: application/json, text/event-stream`. See the README, "Use it from an AI assistant".',
   })
-  @ApiBody({ schema: { type: 'object', description: 'A JSON-RPC 2.0 request, notification or batch' } })
+  @ApiBody({ schema: { type: 'object', description: 'One JSON-RPC 2.0 request or notification (batches are refused: 400, -32600)' } })
   @ApiOkResponse({ description: 'The JSON-RPC response' })
   async handle(@CurrentCaller() caller: Caller, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const refusal = envelopeRefusal(request.body);
+    if (refusal) {
+      response.status(400).json(refusal);
+      return;
+    }
     const server = createMcpServer({ tools: this.tools, caller, requestId: requestIdOf(request), specMaxChars: this.config.mcpSpecMaxChars });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     response.on('close', () => {
@@ -45,14 +51,24 @@ export class McpController {
     await transport.handleRequest(request, response, request.body);
   }
 
-  /** No server-sent event stream and no sessions to end: a stateless server answers every POST in full. */
+  /** No server-sent event stream: a stateless server answers every POST in full. */
   @Get()
+  @ApiOperation({ summary: 'Not used: this MCP server is stateless (405)' })
+  noStream(@Res() response: Response): void {
+    methodNotAllowed(response);
+  }
+
+  /** No session to end. */
   @Delete()
   @ApiOperation({ summary: 'Not used: this MCP server is stateless (405)' })
-  notAllowed(@Res() response: Response): void {
-    response
-      .status(405)
-      .setHeader('Allow', 'POST')
-      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send each message with POST' }, id: null });
+  noSession(@Res() response: Response): void {
+    methodNotAllowed(response);
   }
+}
+
+function methodNotAllowed(response: Response): void {
+  response
+    .status(405)
+    .setHeader('Allow', 'POST')
+    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send each message with POST' }, id: null });
 }
