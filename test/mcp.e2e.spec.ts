@@ -39,6 +39,7 @@ describe('MCP server (/mcp)', () => {
     ids.spotify = (await register('Spotify', restbenchSpec('spotify'))).body.apiId;
     ids.tmdb = (await register('TMDB', restbenchSpec('tmdb'))).body.apiId;
     ids.capped = (await register('Capped', cappedSpec())).body.apiId;
+    ids.booleans = (await register('Booleans', booleanSchemasSpec())).body.apiId;
     ids.graphql = (await register('Code review', 'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\ntype Mutation {\n  "Close a pull request"\n  closePullRequest(id: ID!, reason: CloseReason): PullRequest\n}\nenum CloseReason { MERGED ABANDONED }\ntype PullRequest { id: ID! title: String closed: Boolean }')).body.apiId;
     ids.foreign = (await register('Foreign', restbenchSpec('spotify'), outsider, OTHER_ORG)).body.apiId;
     for (const id of Object.values(ids)) await waitForStatus(stack, id === ids.foreign ? outsider : reader, id, ['COMPLETED'], 120_000);
@@ -119,6 +120,19 @@ describe('MCP server (/mcp)', () => {
     expect(text(result)).toContain('Note: some schemas were cut at OPERATION_DETAIL_MAX_CHARS');
     expect(result.structuredContent).toMatchObject({ truncated: true });
     expect(JSON.stringify(result).length).toBeLessThan(60_000);
+  });
+
+  it('should describe an operation whose OpenAPI 3.1 schemas are booleans, and one cut at the size limit, as REST does (no tool failure)', async () => {
+    const booleans = await call('get_operation', { apiId: ids.booleans, operationId: 'putNote' });
+    expect(booleans.isError).toBeFalsy();
+    expect(text(booleans)).toContain('Request body (application/json, required): {text*: string; meta: any; tags: any[]; secret: never}');
+    const rest = await http().get(`/api-management/apis/${ids.booleans}/operations/detail?operationId=putNote`).set('authorization', `Bearer ${reader}`);
+    expect(rest.body.requestBody.content[0].schema.properties).toMatchObject({ meta: true, tags: { items: true }, secret: false });
+    // The schema cut at OPERATION_DETAIL_MAX_CHARS: what was kept, then the cut, and a runnable example.
+    const cut = await call('get_operation', { apiId: ids.capped, operationId: 'getTree' });
+    expect(cut.isError).toBeFalsy();
+    expect(text(cut)).toMatch(/huge: \{field0: string — Field number 0 of a very large object; .*; …cut\}/);
+    expect(text(cut)).toMatch(/^Example: curl /m);
   });
 
   it('should read a registered spec as a resource, cut at MCP_SPEC_MAX_CHARS with a note', async () => {
@@ -251,5 +265,15 @@ function cappedSpec(): object {
         Huge: { type: 'object', properties: huge },
       },
     },
+  };
+}
+
+/** OpenAPI 3.1 boolean schemas: `true` takes anything, `false` nothing. */
+function booleanSchemasSpec(): object {
+  const note = { type: 'object', required: ['text'], properties: { text: { type: 'string' }, meta: true, tags: { type: 'array', items: true }, secret: false } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Booleans', version: '1' },
+    paths: { '/notes/{id}': { put: { operationId: 'putNote', requestBody: { required: true, content: { 'application/json': { schema: note } } }, responses: { '204': { description: 'Saved' } } } } },
   };
 }
