@@ -79,6 +79,7 @@ describe('Answer bounds on hostile documents', () => {
         await measure(`GET status (${name})`, () => get(`/api-management/ai/indexing-status/${apiId}`));
         const endpoints = await measure(`GET /endpoints (${name})`, () => get(`/api-management/apis/${apiId}/endpoints`));
         await measure(`GET /operations (${name})`, () => get(`/api-management/apis/${apiId}/operations`));
+        await measure(`GET /operations?operations=false (${name})`, () => get(`/api-management/apis/${apiId}/operations?operations=false`));
         // A path cut in the list (the 100,000-character one) cannot name its operation: the others can.
         const named = (endpoints.body.items as { method: string; path: string }[]).filter(({ path }) => !path.endsWith('…')).slice(0, 3);
         for (const { method, path } of named) {
@@ -100,7 +101,8 @@ describe('Answer bounds on hostile documents', () => {
     const bound = (what: string): number => {
       if (what.startsWith('MCP')) return MCP_ANSWER_MAX_BYTES;
       if (what.startsWith('GET /operations/detail')) return DETAIL_MAX_CHARS + ANSWER_MAX_CHARS.detailBeyondSchemas + 5_000;
-      if (what.startsWith('GET /operations')) return ANSWER_MAX_CHARS.operations * 1.05;
+      if (what.startsWith('GET /operations?operations=false')) return ANSWER_MAX_CHARS.overview * 1.05;
+      if (what.startsWith('GET /operations')) return (ANSWER_MAX_CHARS.overview + ANSWER_MAX_CHARS.operations) * 1.05;
       if (what.startsWith('GET /endpoints')) return ANSWER_MAX_CHARS.endpoints * 1.05;
       if (what.startsWith('POST /ai/search')) return ANSWER_MAX_CHARS.search * 1.05;
       if (what === 'GET /ai/facets') return FACET_LIMIT * 3 * (SEARCH_LIMITS.tagMaxChars + 50);

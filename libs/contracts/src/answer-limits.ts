@@ -4,7 +4,9 @@
  * a search's `warnings`). Far above what real APIs give (the largest demo API's overview is 60 kB).
  */
 export const ANSWER_MAX_CHARS = {
-  /** `GET …/apis/:apiId/operations`: description, servers, auth schemes and up to 5,000 operations. */
+  /** `GET …/apis/:apiId/operations`: the API's description, servers and auth schemes… */
+  overview: 100_000,
+  /** …and its list of up to 5,000 operations. */
   operations: 1_000_000,
   /** `GET …/apis/:apiId/endpoints`: the registered spec's operations. */
   endpoints: 1_000_000,

@@ -10,6 +10,8 @@ const MAX_DEPTH = 250;
 export interface FitOptions {
   /** Items of a list (and keys of an object) kept on the first try, for answers that list many things (5,000 operations). */
   items?: number;
+  /** Where the value stands in its answer, for the cuts' words: `operations` gives `operations[3].path: …`. */
+  path?: string;
 }
 
 export interface Fitted<T> {
@@ -30,7 +32,7 @@ export function fitJson<T>(value: T, maxChars: number, options: FitOptions = {})
     const last = limits.chars <= LAST_TRY.chars && limits.items <= LAST_TRY.items;
     // A try that cannot fit stops early: no try walks much more than the answer may hold.
     const walk = new FitWalk(limits, last ? Infinity : maxChars);
-    const fitted = walk.copy(value, '', 0) as T;
+    const fitted = walk.copy(value, options.path ?? '', 0) as T;
     if (walk.size <= maxChars || last) return { value: fitted, cuts: walk.notes() };
     // Texts get shorter first: a list keeps its length (a search its cards) while it can.
     limits =

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, Headers, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Headers, Param, ParseBoolPipe, ParseUUIDPipe, Query } from '@nestjs/common';
 import { type ApiOperationDetailResponse, type ApiOperationsResponse, decodeOrgList, InternalHeader } from '#contracts';
 import { OperationSelectorDto, selectorProblem } from './operations.dto.js';
 import { OperationsService } from './operations.service.js';
@@ -12,8 +12,9 @@ export class OperationsController {
   overview(
     @Param('apiId', ParseUUIDPipe) apiId: string,
     @Headers(InternalHeader.CallerOrgs) callerOrgs: string | undefined,
+    @Query('operations', new ParseBoolPipe({ optional: true })) withOperations?: boolean,
   ): Promise<ApiOperationsResponse> {
-    return this.operations.overview(apiId, decodeOrgList(callerOrgs));
+    return this.operations.overview(apiId, decodeOrgList(callerOrgs), withOperations);
   }
 
   @Get('detail')

@@ -30,10 +30,10 @@ export class OperationsService implements OnApplicationShutdown {
     this.threads = new SpecThreads({ threads: 1, queue: 16, timeoutMs: config.specTimeoutMs, formats: formats.all });
   }
 
-  /** The overview carries the API's `kind` and its document's `format`. */
-  async overview(apiId: string, orgIds: string[]): Promise<ApiOperationsResponse> {
+  /** The overview carries the API's `kind` and its document's `format`; without its operations when the caller only wants the rest (an MCP get_operation). */
+  async overview(apiId: string, orgIds: string[], withOperations = true): Promise<ApiOperationsResponse> {
     const { revision, spec } = await this.liveSpec(apiId, orgIds);
-    return { apiId, revision, ...spec.overview };
+    return { apiId, revision, ...spec.overview, ...(withOperations ? {} : { operations: [] }) };
   }
 
   async detail(apiId: string, orgIds: string[], selector: OperationSelector): Promise<ApiOperationDetailResponse> {
@@ -80,7 +80,10 @@ export class OperationsService implements OnApplicationShutdown {
     });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The indexed spec cannot be read: ${read.refused}`);
     // Fitted once per revision: servers, auth schemes and operations as long as the spec made them.
-    const { value, cuts } = fitJson(read.overview, ANSWER_MAX_CHARS.operations, { items: SPEC_LIMITS.maxOperations });
-    return { ...read, overview: cuts.length ? { ...value, cuts } : value };
+    const { operations, ...head } = read.overview;
+    const fittedHead = fitJson(head, ANSWER_MAX_CHARS.overview);
+    const fittedOperations = fitJson(operations, ANSWER_MAX_CHARS.operations, { items: SPEC_LIMITS.maxOperations, path: 'operations' });
+    const cuts = [...fittedHead.cuts, ...fittedOperations.cuts];
+    return { ...read, overview: { ...fittedHead.value, operations: fittedOperations.value, ...(cuts.length ? { cuts } : {}) } };
   }
 }

@@ -101,7 +101,7 @@ export class AgentToolsService {
     const { id, name, version } = await this.asTool(() => this.registry.findVisible(caller, apiId));
     const query = new URLSearchParams(Object.entries(selector).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const [overview, detail] = await Promise.all([
-      this.overview(caller, id, requestId),
+      this.overview(caller, id, requestId, { withOperations: false }),
       this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
     ]);
     const format = this.formats.byKind(overview.kind);
@@ -129,8 +129,9 @@ export class AgentToolsService {
     return this.formats.kinds;
   }
 
-  private overview(caller: Caller, apiId: string, requestId?: string): Promise<ApiOperationsResponse> {
-    return this.aiJson<ApiOperationsResponse>('GET', `/apis/${apiId}/operations`, { requestId, headers: orgHeaders(caller) });
+  /** What the API's indexed spec says of it; `withOperations: false` leaves out its list of operations (up to 5,000), which one operation's call does not need. */
+  private overview(caller: Caller, apiId: string, requestId?: string, { withOperations = true } = {}): Promise<ApiOperationsResponse> {
+    return this.aiJson<ApiOperationsResponse>('GET', `/apis/${apiId}/operations${withOperations ? '' : '?operations=false'}`, { requestId, headers: orgHeaders(caller) });
   }
 
   /** The AI app's answer as JSON; its problem's detail as a `ToolError` when it refused. */

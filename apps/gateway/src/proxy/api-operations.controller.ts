@@ -26,6 +26,7 @@ export class ApiOperationsController {
 
   @Get()
   @ApiOperation({ summary: "An API's description, servers, security schemes and operations (no schemas), from its indexed spec" })
+  @ApiQuery({ name: 'operations', required: false, type: Boolean, description: '`false` leaves out the list of operations (default `true`)' })
   @ApiOkResponse({ type: ApiOperationsDoc })
   async overview(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     await this.forward(caller, apiId, '', request, response);
