@@ -4,12 +4,12 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { type AiConfig, loadAiConfig, redisConnectionOptions } from '#config';
 import { type IndexApiJob, INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, indexingJobId, InternalHeader, type SearchResponse } from '#contracts';
-import { contentHash, type SpecChunk } from '#spec';
+import { contentHash, defaultSpecFormats, type SpecChunk } from '#spec';
 import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
 import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';
 import { starting, stoppable } from './support/leftovers.js';
-import { stackEnv, until } from './support/stack.js';
+import { stackEnv, startStack, type TestStack, until } from './support/stack.js';
 
 const ORG = 'acme';
 const PETS = randomUUID();
@@ -166,5 +166,68 @@ describe('API kinds (AI app)', () => {
       .set(InternalHeader.ServiceToken, config.serviceToken)
       .set(InternalHeader.CallerOrgs, ORG);
     expect(other.status).toBe(404);
+  });
+});
+
+/**
+ * `GET /api-management/kinds` on the gateway (no AI app): every kind its spec format plugins
+ * read, in their order, as plain data, to any caller with a valid token.
+ */
+describe('API kinds (gateway)', () => {
+  let stack: TestStack;
+  const http = () => request(stack.gateway.getHttpServer());
+
+  beforeAll(async () => {
+    stack = await startStack({ withoutAi: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('should refuse a caller without a token, or with a bad one', async () => {
+    const none = await http().get('/api-management/kinds');
+    expect(none.status).toBe(401);
+    expect(none.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect((await http().get('/api-management/kinds').set('authorization', 'Bearer not-a-token')).status).toBe(401);
+  });
+
+  it("should list every plugin's kind in plugin order, with its verbs, parts and file extensions", async () => {
+    const response = await http().get('/api-management/kinds').set('authorization', `Bearer ${await stack.token([ORG], ['reader'])}`);
+    expect(response.status).toBe(200);
+    const formats = defaultSpecFormats().all;
+    expect(response.body).toEqual({
+      items: formats.map((format) => ({
+        kind: format.kind,
+        name: format.name,
+        label: format.label,
+        verbs: [...format.verbs],
+        parts: { ...format.parts },
+        fileExtensions: [...format.fileExtensions],
+      })),
+    });
+    // The four kinds the platform has always read, and any a newer plugin adds.
+    expect(response.body.items.map((info: { kind: string }) => info.kind)).toEqual(expect.arrayContaining(['openapi', 'asyncapi', 'graphql', 'grpc']));
+    expect(response.body.items.find((info: { kind: string }) => info.kind === 'graphql')).toMatchObject({
+      verbs: ['QUERY', 'MUTATION', 'SUBSCRIPTION'],
+      parts: { inputs: 'Arguments', body: 'Input', responses: 'Returns' },
+      fileExtensions: ['.graphql', '.graphqls', '.gql'],
+    });
+  });
+
+  it('should answer any org\'s caller with any role: the kinds are the platform\'s, not an org\'s', async () => {
+    for (const [orgs, roles] of [[['elsewhere'], ['reader']], [[ORG], ['admin']]] as const) {
+      const response = await http().get('/api-management/kinds').set('authorization', `Bearer ${await stack.token([...orgs], [...roles])}`);
+      expect(response.status).toBe(200);
+      expect(response.body.items).toHaveLength(defaultSpecFormats().all.length);
+    }
+  });
+
+  it('should be in the gateway\'s own OpenAPI document, with its schema and problem responses', async () => {
+    const document = (await http().get('/docs/openapi.json')).body;
+    const route = document.paths['/api-management/kinds'].get;
+    expect(route.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiKindsResponseDoc' });
+    expect(route.responses['401'].content['application/problem+json']).toBeDefined();
+    expect(Object.keys(document.components.schemas.ApiKindInfoDoc.properties)).toEqual(['kind', 'name', 'label', 'verbs', 'parts', 'fileExtensions']);
   });
 });

@@ -96,6 +96,12 @@ const ROUTES: Route[] = [
     call: (http, _f, token) => withToken(http().get('/api-management/ai/admin/embedding-models'), token),
     expected: { ...UNAUTHENTICATED, otherOrg: 200, reader: 403, publisher: 403, admin: 200 },
   },
+  {
+    // The platform's kinds, the same for every org.
+    name: 'GET /api-management/kinds',
+    call: (http, _f, token) => withToken(http().get('/api-management/kinds'), token),
+    expected: { ...UNAUTHENTICATED, otherOrg: 200, reader: 200, publisher: 200, admin: 200 },
+  },
 ];
 
 describe('Gateway edge: identity provider tokens, roles and tenancy on every route', () => {

@@ -147,7 +147,8 @@ describe('MCP server (/mcp)', () => {
 
   it('should browse APIs by org, kind and tag', async () => {
     const all = await call('list_apis', {});
-    expect((all.structuredContent as { total: number }).total).toBe(4);
+    // The org's five (Spotify, TMDB, Capped, Booleans, Code review); not the other org's.
+    expect((all.structuredContent as { total: number }).total).toBe(5);
     const graphql = await call('list_apis', { kind: 'graphql' });
     expect((graphql.structuredContent as { items: { apiId: string }[] }).items.map((api) => api.apiId)).toEqual([ids.graphql]);
     const tagged = await call('list_apis', { tag: 'playlists' });

@@ -59,6 +59,8 @@ describe('specInfo of other kinds of spec', () => {
     expect(specInfo('syntax = "proto2";\npackage shop;\nservice Orders {}', 'orders.proto')).toEqual({ title: 'Orders', version: undefined });
     // Nothing to go by but the file's name.
     expect(specInfo('syntax = "proto3";\nmessage Empty {}\n', 'empty.proto')).toEqual({ title: 'empty', version: undefined });
+    // Without a syntax line or package, its top-level service says what it is.
+    expect(specInfo('// Orders\nservice Orders {\n  rpc Get(Empty) returns (Empty);\n}\n', 'orders.proto')).toEqual({ title: 'Orders', version: undefined });
   });
 
   it('should name a GraphQL schema after its file', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
+import { defaultSpecFormats } from '#spec';
 import { readFixture } from './fixtures/fixtures.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
@@ -105,7 +106,9 @@ describe('Web UI: registering and updating, in Chromium', () => {
   it('should offer every format\'s files, and fill the name from an AsyncAPI info block, a .proto\'s service or an SDL file\'s name', async () => {
     await freshForm();
     const file = page.locator('#api-spec-file');
-    expect(await file.getAttribute('accept')).toBe('.json,.yaml,.yml,.graphql,.graphqls,.gql,.proto,.txt');
+    // Every kind's file names, as the server's format plugins say them.
+    expect((await file.getAttribute('accept'))?.split(',')).toEqual([...new Set([...defaultSpecFormats().all.flatMap((format) => format.fileExtensions), '.txt'])]);
+    expect((await file.getAttribute('accept'))?.split(',')).toEqual(expect.arrayContaining(['.json', '.yaml', '.yml', '.graphql', '.graphqls', '.gql', '.proto', '.txt']));
     await file.setInputFiles({ name: 'account-service.yml', mimeType: 'application/yaml', buffer: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-3.0.yml')) });
     await valueIs('api-name', (value) => value === 'Account Service');
     expect(await page.locator('#api-version').inputValue()).toBe('1.0.0');
@@ -128,7 +131,9 @@ describe('Web UI: registering and updating, in Chromium', () => {
     };
     page.on('request', listen);
     await freshForm();
-    expect(await page.locator('#api-format option').allTextContents()).toEqual(['Detect automatically', 'OpenAPI', 'AsyncAPI', 'GraphQL SDL', 'Protocol Buffers (gRPC)']);
+    // Each kind the server reads, by the formats it reads.
+    expect(await page.locator('#api-format option').allTextContents()).toEqual(['Detect automatically', ...defaultSpecFormats().all.map((format) => format.label)]);
+    expect(await page.locator('#api-format option').allTextContents()).toEqual(expect.arrayContaining(['OpenAPI 2.0, 3.0 and 3.1', 'AsyncAPI 2.x and 3.0', 'GraphQL SDL', 'Protocol Buffers (gRPC)']));
     expect(await page.locator('#api-format').inputValue()).toBe('');
     await page.locator('#api-name').fill('Code review');
     await page.locator('#api-version').fill('4');

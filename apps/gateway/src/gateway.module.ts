@@ -13,6 +13,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
+import { KindsModule } from './kinds/kinds.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { ProxyModule } from './proxy/proxy.module.js';
 import { ApiEntity } from './registry/api.entity.js';
@@ -41,6 +42,7 @@ export class GatewayModule {
         SpecFormatsModule,
         AuthModule,
         RegistryModule,
+        KindsModule,
         IndexingModule,
         ProxyModule,
         McpModule,

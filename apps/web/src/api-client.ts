@@ -1,5 +1,6 @@
 import type {
   ApiEndpointsResponse,
+  ApiKindsResponse,
   ApiListResponse,
   ApiOperationDetailResponse,
   ApiOperationsResponse,
@@ -94,6 +95,9 @@ async function specText(token: string, apiId: string, download: boolean): Promis
 export const ragApiClient = {
   authInfo: () => call<AuthInfo>('GET', '/auth/info'),
   devToken: (request: DevTokenRequest) => call<DevTokenResponse>('POST', '/auth/dev-token', undefined, request),
+
+  /** The kinds of API the server reads, as its format plugins say them. */
+  listKinds: (token: string) => call<ApiKindsResponse>('GET', '/api-management/kinds', token),
 
   searchApis: (token: string, request: SearchRequest) => call<SearchResponse>('POST', '/api-management/ai/search', token, request),
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),

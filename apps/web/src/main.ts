@@ -1,5 +1,6 @@
 import type { ViewContext } from './context.js';
 import { h, replace } from './dom.js';
+import { forgetKinds, loadKinds } from './kinds.js';
 import { Session } from './session.js';
 import { assistantView } from './views/assistant.js';
 import { catalogueView } from './views/catalogue.js';
@@ -15,6 +16,8 @@ let leaving: (() => void)[] = [];
 
 /** Hash routes: #/search?q=…, #/apis/:id, #/register[?apiId=…], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
+  // Asked once a session, before anything is drawn or left: the views name kinds, verbs and formats from it.
+  if (session) await loadKinds(session.token);
   leaving.forEach((cleanup) => cleanup());
   leaving = [];
   if (!session) {
@@ -72,6 +75,7 @@ function drawHeader(path = ''): void {
       h('span', { class: 'muted', title: current.claims.roles.join(', ') }, current.claims.sub),
       h('button', { type: 'button', class: 'link', id: 'sign-out', onclick: () => {
         Session.clear();
+        forgetKinds();
         session = undefined;
         navigate('#/');
       } }, 'Sign out')),

@@ -5,13 +5,14 @@ export interface SpecInfo {
 }
 
 /**
- * What a spec says its name and version are, without a parser for any format:
+ * What a spec says its name and version are, without a parser for any format, by what its text
+ * looks like (no kind of API is named here: the server says which it reads):
  *
- * - OpenAPI and AsyncAPI (JSON or YAML): `info.title` and `info.version`; from YAML, the plain or
- *   quoted one-line scalars directly under a top-level `info:` block.
- * - A .proto file: its first `service` (else its `package`) as the name, and the package's last
- *   part as the version when it is one (`payments.v1` is `v1`).
- * - A GraphQL schema (SDL) names nothing: the file's name does.
+ * - A JSON or YAML document: `info.title` and `info.version` (OpenAPI's and AsyncAPI's); from
+ *   YAML, the plain or quoted one-line scalars directly under a top-level `info:` block.
+ * - Protocol Buffers text: its first `service` (else its `package`) as the name, and the
+ *   package's last part as the version when it is one (`payments.v1` is `v1`).
+ * - Other text (a GraphQL schema) names nothing: the file's name does.
  *
  * With `fileName`, a spec that names nothing is named after its file (`github.graphql` is
  * "github"). What it cannot read for certain (flow style, block scalars, anchors) it leaves out:
@@ -20,19 +21,17 @@ export interface SpecInfo {
 export function specInfo(text: string, fileName?: string): SpecInfo {
   const trimmed = text.trim();
   const extension = /\.([a-z]+)$/i.exec(fileName ?? '')?.[1].toLowerCase();
-  // The file's name says which format where it can; text without one (pasted, or .txt) is looked at.
+  // A JSON or YAML file is a document whatever its text mentions; other text is looked at.
   const found =
-    extension === 'proto' ? protoInfo(trimmed)
-    : extension !== undefined && SDL_EXTENSIONS.has(extension) ? {}
-    : !DOCUMENT_EXTENSIONS.has(extension ?? '') && looksLikeProto(trimmed) ? protoInfo(trimmed)
+    !DATA_EXTENSIONS.has(extension ?? '') && looksLikeProto(trimmed) ? protoInfo(trimmed)
     : trimmed.startsWith('{') ? jsonInfo(trimmed)
     : yamlInfo(trimmed);
   const stem = fileName?.replace(/^.*[\\/]/, '').replace(/\.[a-z]+$/i, '').trim();
   return found.title === undefined && stem ? { ...found, title: stem } : found;
 }
 
-const SDL_EXTENSIONS = new Set(['graphql', 'graphqls', 'gql']);
-const DOCUMENT_EXTENSIONS = new Set(['json', 'yaml', 'yml']);
+/** JSON's and YAML's file names: data formats, whichever kinds of API are written in them. */
+const DATA_EXTENSIONS = new Set(['json', 'yaml', 'yml']);
 
 function jsonInfo(text: string): SpecInfo {
   try {
@@ -43,10 +42,13 @@ function jsonInfo(text: string): SpecInfo {
   }
 }
 
-/** `syntax = "proto3";`, or a `package x.y;` statement: no JSON, YAML or SDL starts a line so. */
+/**
+ * `syntax = "proto3";`, a `package x.y;` statement, or a top-level `service X {` or `message X {`:
+ * no JSON, YAML or GraphQL SDL starts a line so.
+ */
 function looksLikeProto(text: string): boolean {
   const code = withoutProtoComments(text);
-  return /^\s*syntax\s*=\s*["']proto[23]["']\s*;/m.test(code) || /^\s*package\s+[\w.]+\s*;/m.test(code);
+  return /^\s*syntax\s*=\s*["']proto[23]["']\s*;/m.test(code) || /^\s*package\s+[\w.]+\s*;/m.test(code) || /^(service|message)\s+[A-Za-z_]\w*\s*\{/m.test(code);
 }
 
 function protoInfo(text: string): SpecInfo {

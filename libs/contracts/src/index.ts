@@ -7,6 +7,7 @@ export * from './api-record.js';
 export * from './indexing-job.js';
 export * from './indexing-status.js';
 export * from './internal-headers.js';
+export * from './kinds.js';
 export * from './operation-detail.js';
 export * from './problem.js';
 export * from './reindex.js';

@@ -20,7 +20,10 @@ export class ApiIndexingStatusEntity {
   @Column({ type: 'text' })
   status: IndexingState;
 
-  /** The kind of API the live revision's spec is (`openapi`, `graphql`…): the `SpecFormat` that read it. */
+  /**
+   * The kind of API the live revision's spec is: the `SpecFormat` that read it. The column's
+   * default is the schema's (migration ApiKinds): what every API indexed before kinds existed was.
+   */
   @Column({ type: 'text', default: 'openapi' })
   kind: string;
 

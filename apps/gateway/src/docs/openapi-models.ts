@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
   type ApiEndpoint,
+  type ApiKindInfo,
+  type ApiKindsResponse,
   type ApiEndpointsResponse,
   type ApiOperationDetailResponse,
   type ApiOperationsResponse,
@@ -21,6 +23,7 @@ import {
   type JsonSchema,
   type MediaTypeSchema,
   type OAuthFlowInfo,
+  type OperationPartNames,
   type OperationParameter,
   type OperationRequestBody,
   type OperationResponse,
@@ -41,11 +44,16 @@ import {
   type ServerInfo,
 } from '#contracts';
 import { EMBEDDING_PROVIDER_NAMES } from '#embeddings';
+import { DECLARED_KIND_NAMES as KIND_NAMES, DECLARED_KINDS as KINDS } from '../kinds/kind-info.js';
 
 /*
  * Schemas of the gateway's own OpenAPI document (`GET /docs`). Each class implements its
  * contract type, so the documentation cannot drift from what the code sends.
  */
+
+/** The kinds of API, as the spec format plugins say them (what `GET /api-management/kinds` answers): the docs name no kind of their own. */
+const [FIRST_KIND, SECOND_KIND = FIRST_KIND] = KINDS;
+const KIND = `The kind of API: ${KIND_NAMES} (\`GET /api-management/kinds\` says how to read its operations' method and path)`;
 
 export class ProblemDoc implements Problem {
   @ApiProperty({ example: 'https://httpstatuses.io/404' }) type: string;
@@ -58,7 +66,7 @@ export class ProblemDoc implements Problem {
 
 export class IndexingDoc {
   @ApiProperty({ enum: INDEXING_STATES }) status: IndexingState;
-  @ApiPropertyOptional({ example: 'openapi', description: 'The kind the indexed spec was read as' }) kind?: string;
+  @ApiPropertyOptional({ example: FIRST_KIND.kind, description: `The kind the indexed spec was read as: ${KIND_NAMES}` }) kind?: string;
   @ApiPropertyOptional({ format: 'date-time' }) indexedAt?: string;
   @ApiPropertyOptional() chunkCount?: number;
   @ApiPropertyOptional({ type: [String], description: 'COMPLETED with parts of the spec left out by the index limits: what, in words' }) warnings?: string[];
@@ -72,7 +80,7 @@ export class ApiRecordDoc implements ApiRecord {
   @ApiProperty() version: string;
   @ApiPropertyOptional() teamName?: string;
   @ApiPropertyOptional() description?: string;
-  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
+  @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
   @ApiProperty({ description: 'Increases with every update' }) revision: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
@@ -86,7 +94,7 @@ export class ApiListResponseDoc implements ApiListResponse {
 }
 
 export class ApiEndpointDoc implements ApiEndpoint {
-  @ApiProperty({ example: 'GET', description: 'The verb in its kind\'s notation: GET…, PUBLISH/SUBSCRIBE (AsyncAPI 2), SEND/RECEIVE (AsyncAPI 3), QUERY/MUTATION/SUBSCRIPTION (GraphQL), RPC (gRPC)' })
+  @ApiProperty({ example: FIRST_KIND.verbs[0], description: `The verb in its kind's notation: ${KINDS.map((known) => `${known.verbs.join('/')} (${known.name})`).join(', ')}` })
   method: string;
   @ApiProperty({ example: '/payments/{id}', description: 'The address: a path, a channel, a field name, or package.Service/Method' }) path: string;
   @ApiPropertyOptional() summary?: string;
@@ -137,7 +145,7 @@ export class SecuritySchemeDoc implements SecuritySchemeInfo {
 export class ApiOperationsDoc implements ApiOperationsResponse {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty({ description: 'The indexed revision these details come from' }) revision: number;
-  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
+  @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
   @ApiProperty({ example: 'OpenAPI 3.0.3', description: 'The document\'s own format and version' }) format: string;
   @ApiPropertyOptional({ description: "The spec's own description, as plain text" }) description?: string;
   @ApiProperty({ type: [ServerDoc] }) servers: ServerDoc[];
@@ -200,9 +208,9 @@ export class IndexingStatusDoc extends IndexingDoc implements IndexingStatus {
 export class SearchFiltersDoc implements SearchFilters {
   @ApiPropertyOptional({ type: [String] }) teamNames?: string[];
   @ApiPropertyOptional({ type: [String] }) tags?: string[];
-  @ApiPropertyOptional({ type: [String], example: ['GET', 'POST'], description: 'Verbs of any kind: HTTP methods, PUBLISH, SUBSCRIBE, SEND, RECEIVE, QUERY, MUTATION, SUBSCRIPTION, RPC' })
+  @ApiPropertyOptional({ type: [String], example: FIRST_KIND.verbs.slice(0, 2), description: `Verbs of any kind, in any case: ${KINDS.flatMap((known) => known.verbs).join(', ')}…` })
   methods?: string[];
-  @ApiPropertyOptional({ type: [String], example: ['graphql', 'grpc'], description: 'API kinds: openapi, asyncapi, graphql, grpc' }) kinds?: string[];
+  @ApiPropertyOptional({ type: [String], example: [SECOND_KIND.kind], description: `API kinds: ${KIND_NAMES}` }) kinds?: string[];
 }
 
 export class SearchRequestDoc implements SearchRequest {
@@ -224,7 +232,7 @@ export class FacetCountDoc implements FacetCount {
 export class SearchFacetsDoc implements SearchFacets {
   @ApiProperty({ type: [FacetCountDoc], description: `Team names, most APIs first (up to ${FACET_LIMIT})` }) teams: FacetCountDoc[];
   @ApiProperty({ type: [FacetCountDoc], description: `Operation tags, most APIs first (up to ${FACET_LIMIT})` }) tags: FacetCountDoc[];
-  @ApiProperty({ type: [FacetCountDoc], description: 'API kinds (openapi, asyncapi, graphql, grpc), most APIs first' }) kinds: FacetCountDoc[];
+  @ApiProperty({ type: [FacetCountDoc], description: `API kinds (${KIND_NAMES}), most APIs first` }) kinds: FacetCountDoc[];
 }
 
 export class EndpointDoc implements EndpointMatch {
@@ -256,7 +264,7 @@ export class SearchResultDoc implements SearchResult {
   @ApiProperty() version: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() teamName?: string;
-  @ApiProperty({ example: 'openapi', description: 'The kind of API: openapi, asyncapi, graphql or grpc (how to read its operations\' method and path)' }) kind: string;
+  @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
   @ApiProperty({
     minimum: 0,
     maximum: 1,
@@ -328,4 +336,23 @@ export class EmbeddingModelsStatusDoc implements EmbeddingModelsStatus {
 export class HealthDoc {
   @ApiProperty({ example: 'ok' }) status: 'ok';
   @ApiPropertyOptional({ example: { database: 'ok', redis: 'ok', ai: 'ok' } }) checks?: Record<string, string>;
+}
+
+export class OperationPartNamesDoc implements OperationPartNames {
+  @ApiProperty({ example: FIRST_KIND.parts.inputs, description: 'Named inputs' }) inputs: string;
+  @ApiProperty({ example: FIRST_KIND.parts.body, description: 'What is sent' }) body: string;
+  @ApiProperty({ example: FIRST_KIND.parts.responses, description: 'What comes back' }) responses: string;
+}
+
+export class ApiKindInfoDoc implements ApiKindInfo {
+  @ApiProperty({ example: FIRST_KIND.kind, description: 'The `kind` of records and cards, a `kinds` filter\'s value, and a registration\'s `format`' }) kind: string;
+  @ApiProperty({ example: FIRST_KIND.name, description: 'What people call it' }) name: string;
+  @ApiProperty({ example: FIRST_KIND.label, description: 'The formats it reads' }) label: string;
+  @ApiProperty({ type: [String], example: FIRST_KIND.verbs, description: 'The verbs its operations use (`method`), in the order people expect them' }) verbs: string[];
+  @ApiProperty({ type: OperationPartNamesDoc, description: 'What an operation\'s parts are called in this kind' }) parts: OperationPartNamesDoc;
+  @ApiProperty({ type: [String], example: FIRST_KIND.fileExtensions, description: 'Endings of its documents\' file names' }) fileExtensions: string[];
+}
+
+export class ApiKindsResponseDoc implements ApiKindsResponse {
+  @ApiProperty({ type: [ApiKindInfoDoc], description: 'Every kind this platform reads, in the order it tries them on a spec whose format is not named' }) items: ApiKindInfoDoc[];
 }

@@ -53,7 +53,8 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   return lines.join('\n');
 }
 
-export function operationText({ api, overview, detail, example }: OperationView): string {
+/** One operation for a model to call it, each part headed as its kind names it (`Arguments:`, `Message (…)`, `Returns:`). */
+export function operationText({ api, overview, detail, example, parts }: OperationView): string {
   const lines = [
     `${endpointText(detail)}${detail.operationId ? ` (operationId ${short(detail.operationId, NAME_CHARS)})` : ''} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
   ];
@@ -62,20 +63,20 @@ export function operationText({ api, overview, detail, example }: OperationView)
   if (overview.servers.length) lines.push(`Base URL: ${listed(overview.servers.map(serverText), LISTED.servers, ' or ')}`);
   lines.push(`Auth: ${securityText(detail.security, overview.securitySchemes)}`);
   if (detail.parameters.length) {
-    lines.push(overview.kind === 'graphql' ? 'Arguments:' : 'Parameters:');
+    lines.push(`${parts.inputs}:`);
     for (const parameter of detail.parameters.slice(0, LISTED.parameters)) lines.push(`- ${parameterText(parameter)}`);
     if (detail.parameters.length > LISTED.parameters) lines.push(`- …and ${detail.parameters.length - LISTED.parameters} more (structuredContent lists them)`);
   }
   if (detail.requestBody) {
     for (const content of detail.requestBody.content.slice(0, LISTED.mediaTypes)) {
-      lines.push(`Request body (${short(content.mediaType, NAME_CHARS)}${detail.requestBody.required ? ', required' : ''}): ${sketch(content.schema)}`);
+      lines.push(`${parts.body} (${short(content.mediaType, NAME_CHARS)}${detail.requestBody.required ? ', required' : ''}): ${sketch(content.schema)}`);
     }
   }
-  if (detail.responses.length) lines.push('Responses:');
+  if (detail.responses.length) lines.push(`${parts.responses}:`);
   for (const response of detail.responses.slice(0, LISTED.responses)) {
     const schema = response.content[0]?.schema;
-    // Success bodies in full; the others by status and description: a caller acts on those alone.
-    const body = schema && /^(2|data|OK|reply)/i.test(response.status) ? `: ${sketch(schema)}` : '';
+    // Success bodies in full (HTTP 2xx, or a kind's own word: data, OK, reply, result); redirects and errors by status and description.
+    const body = schema && !/^([345]|default|error)/i.test(response.status) ? `: ${sketch(schema)}` : '';
     lines.push(`- ${short(response.status, NAME_CHARS)}${response.description ? ` ${short(response.description, FIELD_DESCRIPTION_CHARS)}` : ''}${body}`);
   }
   if (detail.responses.length > LISTED.responses) lines.push(`- …and ${detail.responses.length - LISTED.responses} more`);

@@ -7,6 +7,7 @@ import {
   type ApiRecord,
   encodeOrgList,
   InternalHeader,
+  type OperationPartNames,
   type OperationSelector,
   type Problem,
   type SearchFilters,
@@ -61,7 +62,12 @@ export interface OperationView {
   overview: ApiOperationsResponse;
   detail: ApiOperationDetailResponse;
   example: string;
+  /** What its kind calls an operation's parts (its format plugin's `parts`). */
+  parts: OperationPartNames;
 }
+
+/** The parts' names for a kind no format of this gateway reads (an API indexed by a newer AI app): what most APIs call them. */
+export const GENERIC_PART_NAMES: OperationPartNames = { inputs: 'Parameters', body: 'Request body', responses: 'Responses' };
 
 /** APIs a page of `list_apis` holds. */
 export const LIST_PAGE_SIZE = 20;
@@ -105,7 +111,7 @@ export class AgentToolsService {
       this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
     ]);
     const format = this.formats.byKind(overview.kind);
-    return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '' };
+    return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '', parts: format?.parts ?? GENERIC_PART_NAMES };
   }
 
   async list(caller: Caller, args: ListArgs, requestId?: string): Promise<ApiListResponse> {

@@ -14,6 +14,7 @@ import {
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { ApiRegistration } from '#contracts';
 import { NoNul, NotBlank } from '#http';
+import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
 /** What `ORG_ID` allows, in words. */
@@ -28,7 +29,10 @@ export const MAX_PAGE = 1_000_000;
 
 /** A spec format's name (a `SpecFormat` kind); which names exist, the formats registered in the app say. */
 export const KIND = /^[a-z][a-z0-9-]{0,31}$/;
-const KIND_MESSAGE = (field: string) => `${field} must be a format name such as openapi, asyncapi, graphql or grpc`;
+const KIND_MESSAGE = (field: string) => `${field} must be a format name such as ${DECLARED_KIND_NAMES}`;
+/** Examples for the docs: kinds the plugins name, not of this file's choosing. */
+const FIRST_KIND = DECLARED_KINDS[0];
+const LAST_KIND = DECLARED_KINDS.at(-1);
 
 /** `spec` is a document as an object (OpenAPI, AsyncAPI), or its text (JSON, YAML, GraphQL SDL, .proto). */
 function IsSpecInput() {
@@ -82,14 +86,14 @@ export class ApiBodyDto implements ApiRegistration {
 
   @ApiProperty({
     description:
-      'The spec (up to SPEC_MAX_BYTES): an OpenAPI 2.0/3.x or AsyncAPI 2.x/3.0 document as an object or its JSON/YAML text, a GraphQL schema (SDL text) or a Protocol Buffers file (.proto text)',
+      `The spec (up to SPEC_MAX_BYTES), of any kind this platform reads (${DECLARED_KINDS.map((known) => known.label).join('; ')}): a JSON or YAML document as an object or its text, or a document's text in its own syntax`,
     oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
   })
   @IsDefined({ message: 'spec is required' })
   @IsSpecInput()
   spec: string | Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: 'graphql', description: 'The spec\'s format: openapi, asyncapi, graphql or grpc. Detected when absent' })
+  @ApiPropertyOptional({ example: LAST_KIND?.kind, description: `The spec's format: ${DECLARED_KIND_NAMES} (\`GET /api-management/kinds\`). Detected when absent` })
   @IsOptional()
   @IsString()
   @Matches(KIND, { message: KIND_MESSAGE('format') })
@@ -110,7 +114,7 @@ export class ListApisQueryDto {
   @NoNul('teamName')
   teamName?: string;
 
-  @ApiPropertyOptional({ example: 'grpc', description: 'Only APIs of this kind: openapi, asyncapi, graphql or grpc' })
+  @ApiPropertyOptional({ example: FIRST_KIND?.kind, description: `Only APIs of this kind: ${DECLARED_KIND_NAMES}` })
   @IsOptional()
   @IsString()
   @Matches(KIND, { message: KIND_MESSAGE('kind') })

@@ -24,7 +24,10 @@ export class ApiEntity {
   @Column({ type: 'text' })
   spec: string;
 
-  /** The `SpecFormat` that read the spec (`openapi`, `asyncapi`, `graphql`, `grpc`). */
+  /**
+   * The kind of the `SpecFormat` that read the spec (`GET /api-management/kinds`). The column's
+   * default is the schema's (migration ApiKinds): what every API registered before kinds existed was.
+   */
   @Column({ type: 'text', default: 'openapi' })
   kind: string;
 

@@ -3,7 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, statusBadge } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
-import { KINDS, kindLabel } from '../kinds.js';
+import { kindLabel, knownKinds } from '../kinds.js';
 
 const PAGE_SIZE = 50;
 
@@ -70,7 +70,7 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
 
 /** Which kind of API to list; a choice takes effect at once and lives in the URL (#/catalogue?kind=grpc). */
 function kindFilter(ctx: ViewContext, kind: string): HTMLElement {
-  const kinds = [...new Set([...KINDS.map((known) => known.kind), ...(kind ? [kind] : [])])];
+  const kinds = [...new Set([...knownKinds().map((known) => known.kind), ...(kind ? [kind] : [])])];
   const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(`#/catalogue${select.value ? `?kind=${encodeURIComponent(select.value)}` : ''}`) },
     h('option', { value: '', selected: !kind }, 'Every kind'),
     kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))));

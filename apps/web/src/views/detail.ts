@@ -3,6 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
+import { speaksHttp } from '../kinds.js';
 import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
 
@@ -72,7 +73,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
     apiOverviewSection(details, api.description),
-    h('h2', {}, `${kind === 'openapi' || !kind ? 'Endpoints' : 'Operations'} (${endpoints.length})`),
+    h('h2', {}, `${speaksHttp(kind) ? 'Endpoints' : 'Operations'} (${endpoints.length})`),
     endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
     [...byTag].map(([tag, items]) =>
       h('section', { class: 'tag-group' },

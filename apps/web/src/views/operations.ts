@@ -9,7 +9,7 @@ import type {
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
 import { h, replace } from '../dom.js';
-import { operationLabels } from '../kinds.js';
+import { operationLabels, speaksHttp } from '../kinds.js';
 
 /** A value short enough to read on one line stays on one line: schemas read like the spec, not like a log. */
 const ONE_LINE_CHARS = 60;
@@ -91,13 +91,15 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
   const places = new Set(operation.parameters.map((parameter) => parameter.in));
   const showIn = places.size > 1 || (places.size === 1 && !places.has('argument') && labels.inputs !== 'Headers');
   const columns = ['Name', ...(showIn ? ['In'] : []), 'Required', 'Schema', 'Description'];
-  // HTTP operations always say what they take; the other kinds' sections show when there is something in them.
-  const http = kind === undefined || kind === 'openapi';
+  // HTTP operations always say what they take; the other kinds' sections show when there is
+  // something in them, and one that takes nothing at all says so under its inputs.
+  const http = speaksHttp(kind);
+  const takesNothing = operation.parameters.length === 0 && !operation.requestBody;
   return [
     operation.description ? h('p', { class: 'description' }, operation.description) : null,
     operation.truncated ? h('p', { class: 'notice' }, 'Some schemas are too large to show in full: they are cut where it says "$truncated".') : null,
     cutNotice(operation.cuts),
-    operation.parameters.length || http || kind === 'graphql' ? h('h4', {}, labels.inputs) : null,
+    operation.parameters.length || http || takesNothing ? h('h4', {}, labels.inputs) : null,
     operation.parameters.length
       ? h('div', { class: 'table-scroll' }, h('table', { class: 'parameters' },
           h('thead', {}, h('tr', {}, columns.map((title) => h('th', {}, title)))),
@@ -109,8 +111,8 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
               h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
               h('td', {}, parameter.description ?? '')))),
         ))
-      : http || kind === 'graphql' ? h('p', { class: 'muted' }, 'None.') : null,
-    operation.requestBody || http || kind === 'grpc' || kind === 'asyncapi' ? h('h4', {}, labels.body) : null,
+      : http || takesNothing ? h('p', { class: 'muted' }, 'None.') : null,
+    operation.requestBody || http ? h('h4', {}, labels.body) : null,
     operation.requestBody
       ? h('div', { class: 'request-body' },
           // A message or request message is what the operation is: required goes without saying.
@@ -118,7 +120,7 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
             ? h('p', {}, operation.requestBody.required ? 'Required.' : 'Optional.', operation.requestBody.description ? ` ${operation.requestBody.description}` : '')
             : operation.requestBody.description ? h('p', {}, operation.requestBody.description) : null,
           mediaList(operation.requestBody.content))
-      : http || kind === 'grpc' || kind === 'asyncapi' ? h('p', { class: 'muted' }, 'None.') : null,
+      : http ? h('p', { class: 'muted' }, 'None.') : null,
     operation.responses.length || http ? h('h4', {}, labels.responses) : null,
     operation.responses.length
       ? h('ul', { class: 'responses' }, operation.responses.map((response) =>

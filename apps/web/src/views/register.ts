@@ -3,18 +3,25 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
+import { fileExtensions, knownKinds } from '../kinds.js';
 import { specInfo } from '../spec-info.js';
 
-/** The `format` a registration may name (`ApiRegistration.format`); empty: the server detects it. */
-const FORMATS: [string, string][] = [
-  ['', 'Detect automatically'],
-  ['openapi', 'OpenAPI'],
-  ['asyncapi', 'AsyncAPI'],
-  ['graphql', 'GraphQL SDL'],
-  ['grpc', 'Protocol Buffers (gRPC)'],
-];
-/** What the file chooser offers: every format's usual names (and .txt, for text a tool wrote out). */
-const SPEC_FILE_TYPES = '.json,.yaml,.yml,.graphql,.graphqls,.gql,.proto,.txt';
+/** The `format` a registration may name (`ApiRegistration.format`): each kind the server reads; empty: the server detects it. */
+function formatOptions(): [string, string][] {
+  return [['', 'Detect automatically'], ...knownKinds().map((known): [string, string] => [known.kind, known.label])];
+}
+
+/** ` (OpenAPI 2.0, 3.0 and 3.1; …)`: what the server reads, as its kinds say; nothing when they are not known. */
+function formatsRead(): string {
+  const labels = knownKinds().map((known) => known.label);
+  return labels.length ? ` (${labels.join('; ')})` : '';
+}
+
+/** What the file chooser offers: every kind's file names (and .txt, for text a tool wrote out); any file while the kinds are not known. */
+function specFileTypes(): string | undefined {
+  const extensions = fileExtensions();
+  return extensions.length ? [...extensions, '.txt'].join(',') : undefined;
+}
 
 /** Register an API (or update one: #/register?apiId=…), then watch it index. */
 export async function registerView(ctx: ViewContext): Promise<void> {
@@ -49,9 +56,9 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: existing?.version ?? '' });
   const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
   const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
-  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: 'Paste an OpenAPI or AsyncAPI document (JSON or YAML), a GraphQL schema (SDL) or a .proto file, or choose a file above' });
+  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above` });
   // Detected by the server unless a person names it: then the server reads it as that, and says why it is not.
-  const format = h('select', { id: 'api-format', name: 'format' }, FORMATS.map(([value, label]) => h('option', { value }, label)));
+  const format = h('select', { id: 'api-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
   // What the last chosen file put in Name and Version: the next file may replace it, never what a person typed.
   const filled = { name: '', version: '' };
   const fill = (input: HTMLInputElement, key: keyof typeof filled, value: string | undefined) => {
@@ -59,7 +66,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     input.value = value ?? '';
     filled[key] = input.value;
   };
-  const file = h('input', { id: 'api-spec-file', type: 'file', accept: SPEC_FILE_TYPES, onchange: async () => {
+  const file = h('input', { id: 'api-spec-file', type: 'file', accept: specFileTypes(), onchange: async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     spec.value = await chosen.text();
@@ -74,7 +81,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     outcome.scrollIntoView({ block: 'start' });
     outcome.focus({ preventScroll: true });
   };
-  const specHint = !existing ? 'OpenAPI or AsyncAPI as JSON or YAML, GraphQL SDL or .proto text'
+  const specHint = !existing ? `its text or JSON${formatsRead()}`
     : current !== undefined ? `the spec registered now (revision ${existing.revision}): edit it or choose a file; the update sends it whole`
     : 'the whole spec again';
   const submit = h('button', { type: 'submit', class: 'primary' }, existing ? 'Update' : 'Register');

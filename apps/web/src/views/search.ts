@@ -3,7 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, methodBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
-import { KINDS, kindLabel, kindOfVerb, verbsOf } from '../kinds.js';
+import { kindLabel, kindOfVerb, knownKinds, speaksHttp, verbsOf } from '../kinds.js';
 
 /** Cards per page of a search, and the most one search may return (SEARCH_LIMITS.maxResults). */
 const PAGE_SIZE = 20;
@@ -28,7 +28,7 @@ export function searchView(ctx: ViewContext): void {
   const box = (name: string, value: string, text: string, checked: boolean, className: string) =>
     h('label', { class: className }, h('input', { type: 'checkbox', name, value, checked, onchange: () => form.requestSubmit() }), text);
   // The known kinds, and any other the URL names (so it can be unticked).
-  const kindNames = [...new Set([...KINDS.map((known) => known.kind), ...chosenKinds])];
+  const kindNames = [...new Set([...knownKinds().map((known) => known.kind), ...chosenKinds])];
   const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosenKinds.has(kind), 'kind-filter'));
   const methodGroups = verbGroups(chosenKinds, chosen).map(({ kind, verbs }) =>
     h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.has(verb), 'method-filter'))));
@@ -45,7 +45,10 @@ export function searchView(ctx: ViewContext): void {
       const ticked = (name: string) => [...form.querySelectorAll<HTMLInputElement>(`input[name=${name}]:checked`)].map((checkbox) => checkbox.value);
       const kinds = ticked('kind');
       // A verb of a kind no longer chosen would only hide every result: HTTP verbs stay, they are always offered.
-      const methods = ticked('method').filter((verb) => [undefined, 'openapi', ...kinds].includes(kindOfVerb(verb)));
+      const methods = ticked('method').filter((verb) => {
+        const kind = kindOfVerb(verb);
+        return kind === undefined || speaksHttp(kind) || kinds.includes(kind);
+      });
       if (kinds.length) next.set('kinds', kinds.join(','));
       if (methods.length) next.set('methods', methods.join(','));
       ctx.navigate(`#/search?${next}`);
@@ -81,12 +84,13 @@ function listParam(params: URLSearchParams, name: string): string[] {
 }
 
 /**
- * The method boxes, a group a kind: HTTP's always (the verbs most people filter by), each other
- * chosen kind's after them, and any verb the URL ticks that neither covers (so it can be unticked).
- * Four kinds' thirteen verbs at once would crowd a phone; choosing a kind brings its few.
+ * The method boxes, a group a kind: HTTP kinds' always (the verbs most people filter by), each
+ * other chosen kind's after them, and any verb the URL ticks that neither covers (so it can be
+ * unticked). Every kind's verbs at once would crowd a phone; choosing a kind brings its few.
  */
 function verbGroups(kinds: Set<string>, ticked: Set<string>): { kind: string; verbs: string[] }[] {
-  const shown = ['openapi', ...KINDS.map((known) => known.kind).filter((kind) => kind !== 'openapi' && kinds.has(kind))];
+  const all = knownKinds().map((known) => known.kind);
+  const shown = [...all.filter((kind) => speaksHttp(kind)), ...all.filter((kind) => !speaksHttp(kind) && kinds.has(kind))];
   const groups = shown.map((kind) => ({ kind, verbs: verbsOf([kind]) }));
   const offered = new Set(groups.flatMap((group) => group.verbs));
   const others = [...ticked].filter((verb) => !offered.has(verb));

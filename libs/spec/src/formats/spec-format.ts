@@ -1,4 +1,4 @@
-import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
+import type { ApiKindInfo, ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
 import type { SpecSource } from './spec-source.js';
 
 /**
@@ -13,11 +13,7 @@ import type { SpecSource } from './spec-source.js';
  * and its module's default export is its class: spec threads run outside Nest and load it by
  * `moduleUrl`.
  */
-export interface SpecFormat<Document = unknown> {
-  /** Its name, also the API's `kind` on cards and in `kinds` filters, and `format` in a registration: `openapi`. */
-  readonly kind: string;
-  /** For people, in docs and errors: `OpenAPI 2.0, 3.0 and 3.1`. */
-  readonly label: string;
+export interface SpecFormat<Document = unknown> extends ApiKindInfo {
   /** What a document of this format has that others lack, for the "not recognised" error: `an "openapi" or "swagger" field`. */
   readonly signature: string;
   /** This plugin's module (`import.meta.url`), which spec threads import. */

@@ -49,7 +49,11 @@ const MAX_REPLY_LINES = 8;
  */
 export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   readonly kind = 'asyncapi';
+  readonly name = 'AsyncAPI';
   readonly label = 'AsyncAPI 2.x and 3.0';
+  readonly verbs = ['PUBLISH', 'SUBSCRIBE', 'SEND', 'RECEIVE'];
+  readonly parts = { inputs: 'Parameters', body: 'Message', responses: 'Reply' };
+  readonly fileExtensions = ['.json', '.yaml', '.yml'];
   readonly signature = 'an "asyncapi" field';
   readonly moduleUrl = import.meta.url;
 

@@ -106,7 +106,11 @@ interface RootOperation {
 /** GraphQL schemas in SDL: each root field is an operation, each other named type a schema. */
 export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
   readonly kind = 'graphql';
+  readonly name = 'GraphQL';
   readonly label = 'GraphQL SDL';
+  readonly verbs = ['QUERY', 'MUTATION', 'SUBSCRIPTION'];
+  readonly parts = { inputs: 'Arguments', body: 'Input', responses: 'Returns' };
+  readonly fileExtensions = ['.graphql', '.graphqls', '.gql'];
   readonly signature = 'a GraphQL schema (SDL type definitions)';
   readonly moduleUrl = import.meta.url;
 

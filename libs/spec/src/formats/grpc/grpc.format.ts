@@ -116,7 +116,11 @@ interface RpcEntry {
 /** Protocol Buffers files: each rpc of each service is an operation, each message and enum a schema. */
 export class GrpcFormat implements SpecFormat<ProtoDocument> {
   readonly kind = 'grpc';
+  readonly name = 'gRPC';
   readonly label = 'Protocol Buffers (gRPC)';
+  readonly verbs = ['RPC'];
+  readonly parts = { inputs: 'Parameters', body: 'Request', responses: 'Returns' };
+  readonly fileExtensions = ['.proto'];
   readonly signature = 'a Protocol Buffers file (.proto with a service or message)';
   readonly moduleUrl = import.meta.url;
 

@@ -10,7 +10,12 @@ import { type OpenApiDocument, readSpecDocument } from './read-openapi.js';
 /** OpenAPI 3.0 and 3.1, and Swagger 2.0: internal `$ref`s only, read with swagger-parser. */
 export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
   readonly kind = 'openapi';
+  readonly name = 'OpenAPI';
   readonly label = 'OpenAPI 2.0, 3.0 and 3.1';
+  // The ones people filter by; HEAD, OPTIONS and TRACE operations are rare.
+  readonly verbs = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  readonly parts = { inputs: 'Parameters', body: 'Request body', responses: 'Responses' };
+  readonly fileExtensions = ['.json', '.yaml', '.yml'];
   readonly signature = 'an OpenAPI document (an "openapi" or "swagger" field)';
   readonly moduleUrl = import.meta.url;
 
