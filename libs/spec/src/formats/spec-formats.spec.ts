@@ -9,8 +9,8 @@ const demoFile = (name: string) => readFileSync(new URL(`../../../../demo/${name
 const openapi = { openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } } };
 
 describe('SpecFormats', () => {
-  it('should list the four formats in detection order', () => {
-    expect(formats.kinds).toEqual(['openapi', 'asyncapi', 'grpc', 'graphql']);
+  it('should list the five formats in detection order', () => {
+    expect(formats.kinds).toEqual(['openapi', 'asyncapi', 'grpc', 'graphql', 'mcp']);
   });
 
   it.each([
@@ -29,11 +29,11 @@ describe('SpecFormats', () => {
   it('should read a spec as the format it is registered as, and say what that format finds wrong', () => {
     expect(formats.read('type Query { a: String }', 'graphql').spec.format).toBe('GraphQL SDL');
     expect(() => formats.read('type Query { a: String }', 'openapi')).toThrow(/Not an OpenAPI document|must be a JSON or YAML object/);
-    expect(() => formats.read(openapi, 'wsdl')).toThrow('Unknown format "wsdl": known formats are openapi, asyncapi, grpc, graphql');
+    expect(() => formats.read(openapi, 'wsdl')).toThrow('Unknown format "wsdl": known formats are openapi, asyncapi, grpc, graphql, mcp');
   });
 
   it.each([
-    ['an object of no format', { name: 'left-pad', version: '1.3.0' }, /format was not recognised: expected an OpenAPI document \(an "openapi" or "swagger" field\), an "asyncapi" field, .* or a GraphQL schema/],
+    ['an object of no format', { name: 'left-pad', version: '1.3.0' }, /format was not recognised: expected an OpenAPI document \(an "openapi" or "swagger" field\), an "asyncapi" field, .*, a GraphQL schema .* or an MCP tools\/list result/],
     ['a sentence', 'hello world, this is not a spec', /format was not recognised/],
     ['broken JSON', '{"openapi": "3.0.3", "info": {', /not valid JSON/],
     ['broken YAML', 'openapi: [3.0\n  info: {', /neither valid JSON nor valid YAML/],
