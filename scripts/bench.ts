@@ -5,6 +5,7 @@ import { dataDir, type GatewayConfig, loadGatewayConfig } from '#config';
 import type { SearchRequest } from '#contracts';
 import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { agentBench } from './bench-agent.js';
+import { hostileBench } from './bench-hostile.js';
 import { ensureIndexedOrg, flood } from './bench-flood.js';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
 import { chaosSoak } from './chaos-stack.js';
@@ -19,7 +20,8 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
  * Against a running stack (`npm start`). `--soak [--soak-count 500]`: see `soak.ts`; with `--chaos`
  * on a stack of its own, see `chaos-stack.ts`; `--flood`: see `bench-flood.ts`; `--filters`: filtered
  * searches in `--org`; `--agent`: an agent's first calls over MCP for RestBench's queries, on the
- * stack `npm run eval` indexed (see `bench-agent.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
+ * stack `npm run eval` indexed (see `bench-agent.ts`); `--hostile`: answers to documents built to
+ * make them huge (see `bench-hostile.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
       ef: { type: 'string', default: '200' },
       filters: { type: 'boolean', default: false },
       agent: { type: 'boolean', default: false },
+      hostile: { type: 'boolean', default: false },
     },
   });
   const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
   if (values.flood) return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
   if (values.filters) return runFilters(client, values.shared, orgId, config);
+  if (values.hostile) return hostileBench(client, org, token);
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) {
     // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
