@@ -25,7 +25,7 @@ describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
     const org = `pg-${Date.now()}`;
     const publisher = await stack.token([org], ['publisher']);
     const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
-      .send({ orgId: org, name: 'Petstore', version: '1', spec: readFixture('petstore-swagger2.yaml') });
+      .send({ orgId: org, name: 'Petstore', version: '1', labels: { tier: 'Gold' }, spec: readFixture('petstore-swagger2.yaml') });
     await expect(waitForStatus(stack, publisher, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
     const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
       .send({ orgId: org, query: 'place an order for a pet' });
@@ -39,5 +39,15 @@ describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
     const noTag = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
       .send({ orgId: org, query: 'place an order for a pet', filters: { tags: ['inventory'] } });
     expect(noTag.body.results).toEqual([]);
+
+    // Labels (migrations ApiLabels: jsonb containment on lower-cased values, GIN-indexed), in search and the catalogue.
+    const byLabel = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet', filters: { labels: { tier: 'gold' } } });
+    expect(byLabel.body.results.map((result: { apiId: string; labels: object }) => [result.apiId, result.labels])).toEqual([[created.body.apiId, { tier: 'Gold' }]]);
+    const otherLabel = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet', filters: { labels: { tier: 'silver' } } });
+    expect(otherLabel.body.results).toEqual([]);
+    const listed = await request(stack.gateway.getHttpServer()).get(`/api-management/apis?orgId=${org}&label=tier:GOLD`).set('authorization', `Bearer ${publisher}`);
+    expect(listed.body.items.map((item: { apiId: string }) => item.apiId)).toEqual([created.body.apiId]);
   }, 120_000);
 });

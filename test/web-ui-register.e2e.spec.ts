@@ -218,6 +218,76 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(stored.body).toBe(yaml);
   });
 
+  it('should take labels, one key=value a line, check them before sending, and offer them to update', async () => {
+    const sent: { method: string; body: Record<string, unknown> }[] = [];
+    const listen = (sentRequest: { url(): string; method(): string; postDataJSON(): unknown }) => {
+      if (/\/api-management\/apis(\/[^/]+)?$/.test(sentRequest.url()) && ['POST', 'PUT'].includes(sentRequest.method())) {
+        sent.push({ method: sentRequest.method(), body: sentRequest.postDataJSON() as Record<string, unknown> });
+      }
+    };
+    page.on('request', listen);
+    await freshForm();
+    const labels = page.locator('#api-labels');
+    expect(await page.locator('.register-form').textContent()).toContain('one key=value a line');
+    await page.locator('#api-name').fill('Labelled shop');
+    await page.locator('#api-version').fill('1');
+    await page.locator('#api-spec').fill(sdl);
+
+    // Told beside the field, naming the line and the label; nothing is sent.
+    await labels.fill('tier=gold\nTeam=payments');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#api-labels-error').waitFor();
+    expect(await page.locator('#api-labels-error').textContent()).toMatch(/^Labels, line 2: label key "Team" must be .*lower case/);
+    expect(await focusedId()).toBe('api-labels');
+    expect(await labels.getAttribute('aria-invalid')).toBe('true');
+    expect(await noHorizontalOverflow()).toBe(true);
+    for (const [text, message] of [
+      ['tier gold', /line 1: "tier gold" is not key=value/],
+      ['tier=', /line 1: label "tier" must have a value of 1-100 characters/],
+      [`note=${'x'.repeat(101)}`, /line 1: label "note" must have a value of 1-100 characters/],
+      ['tier=gold\n\ntier=silver', /line 3: the key "tier" is given twice/],
+      [Array.from({ length: 21 }, (_, index) => `k${index}=v`).join('\n'), /^21 labels: at most 20/],
+    ] as const) {
+      await labels.fill(text);
+      // Typing clears the last message.
+      expect(await page.locator('#api-labels-error').textContent()).toBe('');
+      await page.locator('.register-form button[type=submit]').click();
+      await page.locator('#api-labels-error:not(:empty)').waitFor();
+      expect(await page.locator('#api-labels-error').textContent()).toMatch(message);
+    }
+    expect(sent).toEqual([]);
+
+    // Trimmed, blank lines skipped, a value may hold "=" and ",".
+    await labels.fill(' tier = gold \n\nteam/owner=payments, EU\nquery=a=b');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(sent.at(-1)).toEqual({ method: 'POST', body: expect.objectContaining({ labels: { tier: 'gold', 'team/owner': 'payments, EU', query: 'a=b' } }) });
+    const apiId = (await page.locator('#register-outcome a').getAttribute('href'))!.replace('#/apis/', '');
+    const stored = async () => (await http().get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`)).body.labels as Record<string, string>;
+    expect(await stored()).toEqual({ query: 'a=b', 'team/owner': 'payments, EU', tier: 'gold' });
+
+    // An update starts from the API's labels; a changed field replaces them, an emptied one clears them.
+    await page.goto(`${stack.url}/#/register?apiId=${apiId}`);
+    await page.locator('h1', { hasText: 'Update Labelled shop' }).waitFor();
+    expect((await labels.inputValue()).split('\n').sort()).toEqual(['query=a=b', 'team/owner=payments, EU', 'tier=gold']);
+    await labels.fill('tier=silver');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(sent.at(-1)).toEqual({ method: 'PUT', body: expect.objectContaining({ labels: { tier: 'silver' } }) });
+    expect(await stored()).toEqual({ tier: 'silver' });
+
+    await page.goto(`${stack.url}/#/register?apiId=${apiId}`);
+    await page.reload();
+    await page.locator('h1', { hasText: 'Update Labelled shop' }).waitFor();
+    expect(await labels.inputValue()).toBe('tier=silver');
+    await labels.fill('');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#registered-status [data-status]').waitFor();
+    expect(sent.at(-1)).toEqual({ method: 'PUT', body: expect.objectContaining({ labels: {} }) });
+    expect(await stored()).toEqual({});
+    page.off('request', listen);
+  });
+
   it('should have no horizontal overflow on the register page at 390 px', async () => {
     await page.goto(`${stack.url}/#/register`);
     await page.locator('.register-form').waitFor();

@@ -51,6 +51,8 @@ describe('Web UI in Chromium', () => {
   let publisher: string;
   let petstoreId: string;
   let reviewId: string;
+  let paymentsId: string;
+  let refundsId: string;
   const dialogs: string[] = [];
 
   const register = async (body: object) => {
@@ -343,6 +345,103 @@ describe('Web UI in Chromium', () => {
     await page.unroute('**/api-management/ai/search');
   });
 
+  it('should show labels on cards, the catalogue and the detail page, and filter by them', async () => {
+    const cardSpec = (title: string, path: string, summary: string) => ({
+      openapi: '3.0.3', info: { title, version: '1' },
+      paths: { [path]: { post: { summary, responses: { 200: { description: 'ok' } } } } },
+    });
+    paymentsId = await register({ orgId: ORG, name: 'Card payments', version: '1', teamName: 'payments', labels: { tier: 'gold', env: 'prod' }, spec: cardSpec('Card payments', '/payments', 'Charge a credit card') });
+    // A key and a value as long as the rules allow: they must wrap on a phone.
+    refundsId = await register({ orgId: ORG, name: 'Card refunds', version: '1', teamName: 'payments', spec: cardSpec('Card refunds', '/refunds', 'Refund a credit card charge'),
+      labels: { tier: 'silver', env: 'prod', [`cost-center/${'k'.repeat(51)}`]: `CC-${'1234567890'.repeat(9)}-end` } });
+    const cardLabels = (apiId: string) => page.locator(`.card[data-api-id="${apiId}"] .labels .label-chip`).allTextContents();
+    /** The cards' API ids once the new search's cards have replaced the last one's. */
+    const settledCards = async (expected: string[]) => {
+      const deadline = Date.now() + 15_000;
+      let ids: string[] = [];
+      while (Date.now() < deadline) {
+        ids = (await page.locator('.card').evaluateAll((cards) => cards.map((card) => (card as unknown as { dataset: { apiId: string } }).dataset.apiId))).sort();
+        if (JSON.stringify(ids) === JSON.stringify([...expected].sort())) break;
+        await page.waitForTimeout(50);
+      }
+      return ids;
+    };
+    const query = encodeURIComponent('charge or refund a credit card');
+
+    // On the cards: key=value chips, keys in order.
+    await page.goto(`${stack.url}/#/search?q=${query}`);
+    await page.locator(`.card[data-api-id="${paymentsId}"]`).waitFor();
+    expect(await cardLabels(paymentsId)).toEqual(['env=prod', 'tier=gold']);
+    expect(await cardLabels(refundsId)).toEqual(expect.arrayContaining(['tier=silver', 'env=prod']));
+    expect(await page.locator('.card', { hasText: 'Weather' }).locator('.labels').count()).toBe(0);
+
+    // A chip, by keyboard: the search narrows to the APIs that carry it, and the URL says so.
+    await page.locator(`.card[data-api-id="${paymentsId}"] .label-chip[data-label="tier=gold"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/label=tier%3Agold/);
+    expect(await settledCards([paymentsId])).toEqual([paymentsId]);
+    expect(page.url()).toContain(`q=${query.replace(/%20/g, '+')}`);
+    expect(await page.locator('.label-filters .label-chip').allTextContents()).toEqual(['tier=gold ×']);
+
+    // Typed: a second label (values in any case), kept beside the first.
+    await page.locator('#filter-labels').fill('env=PROD');
+    await page.locator('#filter-labels').press('Enter');
+    await page.waitForURL(/label=env%3APROD/);
+    expect(page.url()).toContain('label=tier%3Agold');
+    expect(await settledCards([paymentsId])).toEqual([paymentsId]);
+
+    // A mistake is told beside the box, and nothing is searched.
+    await page.locator('#filter-labels').fill('Tier=gold');
+    await page.locator('#filter-labels').press('Enter');
+    expect(await page.locator('#filter-labels-error').textContent()).toMatch(/label key "Tier" must be .*lower case/);
+    expect(await page.locator('#filter-labels').getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).not.toContain('Tier');
+
+    // A chip removed: the other filter stays.
+    await page.locator('#filter-labels').fill('');
+    await page.locator('.label-filters .label-chip[data-label="tier=gold"]').click();
+    await page.waitForURL((url) => !url.hash.includes('tier'));
+    expect(page.url()).toContain('label=env%3APROD');
+    expect(await settledCards([paymentsId, refundsId])).toEqual([paymentsId, refundsId].sort());
+
+    // Without words: the labelled APIs, every one.
+    await page.goto(`${stack.url}/#/search?label=tier:silver`);
+    expect(await settledCards([refundsId])).toEqual([refundsId]);
+
+    // The catalogue: chips in the rows, a filter kept in the URL, and kept when the kind changes.
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator(`tr[data-api-id="${paymentsId}"] .label-chip`).first().waitFor();
+    expect(await page.locator(`tr[data-api-id="${paymentsId}"] .label-chip`).allTextContents()).toEqual(['env=prod', 'tier=gold']);
+    await page.locator('#catalogue-label').fill('tier=silver');
+    await page.locator('#catalogue-label').press('Enter');
+    await page.waitForURL(/#\/catalogue\?label=tier%3Asilver$/);
+    await page.locator(`tr[data-api-id="${paymentsId}"]`).waitFor({ state: 'detached' });
+    await page.locator(`tr[data-api-id="${refundsId}"]`).waitFor();
+    expect(await page.locator('table.catalogue tbody tr').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { apiId: string } }).dataset.apiId))).toEqual([refundsId]);
+    await page.locator('#catalogue-kind').selectOption('graphql');
+    await page.waitForURL(/kind=graphql&label=tier%3Asilver/);
+    await page.locator('.empty', { hasText: 'with these labels' }).waitFor();
+    await page.locator('.label-filters .label-chip[data-label="tier=silver"]').click();
+    await page.waitForURL(/#\/catalogue\?kind=graphql$/);
+    await page.locator(`tr[data-api-id="${reviewId}"]`).waitFor();
+    // A chip in a row adds its label to the filter.
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator(`tr[data-api-id="${paymentsId}"] .label-chip[data-label="tier=gold"]`).click();
+    await page.waitForURL(/label=tier%3Agold/);
+    await page.locator(`tr[data-api-id="${refundsId}"]`).waitFor({ state: 'detached' });
+    await page.locator(`tr[data-api-id="${paymentsId}"]`).waitFor();
+    expect(await page.locator('table.catalogue tbody tr').count()).toBe(1);
+
+    // The detail page: chips in the header, each a link to the catalogue of its label.
+    await page.goto(`${stack.url}/#/apis/${paymentsId}`);
+    await page.locator('.detail-header .label-chip').first().waitFor();
+    expect(await page.locator('.detail-header .label-chip').allTextContents()).toEqual(['env=prod', 'tier=gold']);
+    await page.locator('.detail-header .label-chip[data-label="env=prod"]').click();
+    await page.waitForURL(/#\/catalogue\?label=env%3Aprod$/);
+    await page.locator(`tr[data-api-id="${refundsId}"]`).waitFor();
+    expect(await page.locator('table.catalogue tbody tr').count()).toBe(2);
+  });
+
   it('should fit a 390 px phone screen on every page', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const fits = () => phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
@@ -356,10 +455,16 @@ describe('Web UI in Chromium', () => {
     for (const hash of [
       '#/search', `#/search?q=${encodeURIComponent('review comments of a pull request')}`, `#/search?q=${encodeURIComponent('pull request or signed up')}&${everyKind}`,
       '#/catalogue', '#/catalogue?kind=graphql', `#/apis/${petstoreId}`, `#/apis/${reviewId}`, '#/register',
+      // Labels: chips on cards and rows, the chosen ones beside the filter boxes; a key and a value as long as allowed.
+      `#/search?q=${encodeURIComponent('refund a credit card')}&label=env:prod&label=tier:silver`, '#/catalogue?label=env:prod', `#/apis/${refundsId}`,
     ]) {
       await phone.goto(`${stack.url}/${hash}`);
+      // Loaded anew: a hash change alone would leave the last page on screen until this one is drawn.
+      await phone.reload();
       await phone.locator('#app-main > *').first().waitFor();
       await phone.waitForLoadState('networkidle');
+      // Signed in: the page itself, not the sign-in form.
+      expect(await phone.locator('#sign-out').count()).toBe(1);
       expect({ hash, fits: await fits() }).toEqual({ hash, fits: true });
     }
     await phone.close();

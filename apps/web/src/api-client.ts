@@ -103,8 +103,10 @@ export const ragApiClient = {
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
   getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
 
-  listApis: (token: string, query: { orgId: string; teamName?: string; kind?: string; page?: number; pageSize?: number }) => {
+  /** `labels`: `key:value` each, repeated as `label=`; an API must carry every one. */
+  listApis: (token: string, { labels = [], ...query }: { orgId: string; teamName?: string; kind?: string; labels?: string[]; page?: number; pageSize?: number }) => {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+    for (const label of labels) params.append('label', label);
     return call<ApiListResponse>('GET', `/api-management/apis?${params}`, token);
   },
   getApi: (token: string, apiId: string) => call<ApiRecord>('GET', `/api-management/apis/${enc(apiId)}`, token),

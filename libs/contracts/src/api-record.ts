@@ -8,6 +8,8 @@ export interface ApiRecord {
   version: string;
   teamName?: string;
   description?: string;
+  /** The org's labels on the API (`LABEL_LIMITS`); `{}` when none. */
+  labels: Record<string, string>;
   /** Which kind of API its spec is (`openapi`, `asyncapi`, `graphql`, `grpc`). */
   kind: string;
   /** Increases with every update; the indexer only ever applies the newest one. */
@@ -48,6 +50,11 @@ export interface ApiRegistration {
   version: string;
   teamName?: string;
   description?: string;
+  /**
+   * Up to 20 `{key: value}` labels (`LABEL_LIMITS`: lower-case keys, values of 1-100 characters,
+   * stored trimmed). On `PUT`, leaving `labels` out keeps the API's labels and `{}` clears them.
+   */
+  labels?: Record<string, string>;
   /** An OpenAPI or AsyncAPI document (an object, or JSON/YAML text), a GraphQL schema (SDL) or a .proto file. */
   spec: string | Record<string, unknown>;
   /** The spec's format (a kind: `openapi`, `asyncapi`, `graphql`, `grpc`); detected when absent. */

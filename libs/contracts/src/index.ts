@@ -8,6 +8,7 @@ export * from './indexing-job.js';
 export * from './indexing-status.js';
 export * from './internal-headers.js';
 export * from './kinds.js';
+export * from './labels.js';
 export * from './operation-detail.js';
 export * from './problem.js';
 export * from './reindex.js';

@@ -42,6 +42,8 @@ export interface IndexApiJob {
   version: string;
   teamName?: string;
   description?: string;
+  /** The API's labels; absent in jobs of older versions (none). */
+  labels?: Record<string, string>;
   /** The spec exactly as registered (JSON, YAML or plain text). */
   spec: string;
   /** The format the registry read it as (a `SpecFormat` kind); absent in jobs of older versions: the worker detects it. */

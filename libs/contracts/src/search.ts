@@ -11,6 +11,11 @@ export interface SearchFilters {
   methods?: string[];
   /** API kinds: `openapi`, `asyncapi`, `graphql`, `grpc`. */
   kinds?: string[];
+  /**
+   * Labels an API must carry, every one (AND across keys): keys as given (lower case by rule),
+   * values in any case.
+   */
+  labels?: Record<string, string>;
 }
 
 export interface SearchRequest {
@@ -62,6 +67,8 @@ export interface SearchResult {
   version: string;
   description?: string;
   teamName?: string;
+  /** The API's labels (of its live indexed revision); `{}` when none. */
+  labels: Record<string, string>;
   /** Which kind of API (`openapi`, `asyncapi`, `graphql`, `grpc`): how to read its endpoints' method and path. */
   kind: string;
   /**

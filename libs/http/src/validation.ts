@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
-import { Matches, type ValidationError } from 'class-validator';
+import { Matches, registerDecorator, type ValidationError } from 'class-validator';
+import { labelsProblem } from '#contracts';
 
 /**
  * PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail the query with a 500.
@@ -10,6 +11,20 @@ export const NoNul = (field: string, { each = false } = {}) =>
 
 /** Text that must hold more than spaces: it is stored trimmed, and an empty name or version names nothing. */
 export const NotBlank = (field: string) => Matches(/\S/, { message: `${field} must not be blank` });
+
+/** Labels by the registry's rules (`LABEL_LIMITS`), `field` being what the request calls them; the message names the label at fault. */
+export function IsLabels(field: string) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isLabels',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate: (value: unknown) => labelsProblem(value, field) === undefined,
+        defaultMessage: (args) => labelsProblem(args?.value, field) ?? `${field} are invalid`,
+      },
+    });
+}
 
 /** Constraints on a value's kind: when one fails, the others (length, range, pattern) say nothing useful. */
 const KIND_CONSTRAINTS = new Set(['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'nestedValidation']);

@@ -19,9 +19,10 @@ export class ApiSpecsRepository {
   /** Keeps the revision's copy (once: a repeated job keeps the first). */
   async keep(manager: EntityManager, job: IndexApiJob): Promise<void> {
     await manager.query(
-      `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (api_id, revision) DO NOTHING`,
-      [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec, job.format ?? null],
+      `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format, labels)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb) ON CONFLICT (api_id, revision) DO NOTHING`,
+      // A job of an older gateway has no labels: none.
+      [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec, job.format ?? null, JSON.stringify(job.labels ?? {})],
     );
   }
 
@@ -30,9 +31,9 @@ export class ApiSpecsRepository {
    * `latest` (registered) or its `indexed` (live) one and the API is not deleted.
    */
   async keptSpec(apiId: string, revision: number, which: 'latest' | 'indexed'): Promise<IndexApiJob | undefined> {
-    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string; format: string | null }[] =
+    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string; format: string | null; labels: Record<string, string> }[] =
       await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format
+        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels
          FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
          WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
         [apiId, revision],
@@ -46,6 +47,7 @@ export class ApiSpecsRepository {
       version: row.version,
       teamName: row.team_name ?? undefined,
       description: row.description ?? undefined,
+      labels: row.labels ?? {},
       spec: row.spec,
       ...(row.format ? { format: row.format } : {}),
     };

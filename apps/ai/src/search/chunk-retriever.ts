@@ -20,6 +20,8 @@ export interface ApiCard {
   version: string;
   teamName: string | null;
   description: string | null;
+  /** The live revision's labels (`{}` when none). */
+  labels: Record<string, string> | null;
   /** The kind of API (`openapi`, `graphql`…) its live revision is. */
   kind: string;
 }
@@ -55,7 +57,7 @@ interface FilteredApis {
  * Card facts (alias `s` status, `p` spec) of the revision that is live in the index, described by
  * the registration or else by the spec itself; none for a deleted API whose chunks are not removed yet.
  */
-const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description, s.kind
+const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description, p.labels, s.kind
   FROM platform_ai.api_indexing_status s
   JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision AND NOT s.deleted`;
 
@@ -313,8 +315,8 @@ export class ChunkRetriever {
    * as a sub-query of each chunk query, the tag test ran again for every chunk the HNSW index scanned.
    */
   private filteredApis(): Promise<FilteredApis | undefined> {
-    const { teamNames, tags, methods, kinds } = this.scope.filters;
-    if (!teamNames?.length && !tags?.length && !methods?.length && !kinds?.length) return Promise.resolve(undefined);
+    const { teamNames, tags, methods, kinds, labels } = this.scope.filters;
+    if (!teamNames?.length && !tags?.length && !methods?.length && !kinds?.length && !hasLabels(labels)) return Promise.resolve(undefined);
     this.filtered ??= (async () => {
       const params = new Params();
       const rows: { apiId: string; chunkCount: number | null }[] = await this.manager.query(
@@ -336,13 +338,14 @@ export class ChunkRetriever {
    * a card with no endpoints.
    */
   private allowedApis(params: Params, staged: string[], columns = 's.api_id'): string {
-    const { teamNames, tags, methods, kinds } = this.scope.filters;
+    const { teamNames, tags, methods, kinds, labels } = this.scope.filters;
     const org = params.add(this.scope.orgId);
     return `SELECT ${columns} FROM platform_ai.api_indexing_status s
       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
       WHERE s.org_id = ${org} AND NOT s.deleted
       ${teamNames?.length ? `AND lower(p.team_name) = ANY(${params.add(lower(teamNames))})` : ''}
       ${kinds?.length ? `AND s.kind = ANY(${params.add(kinds)})` : ''}
+      ${hasLabels(labels) ? `AND ${hasLabelsOf('p', labels, params)}` : ''}
       ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)} ${notStaged('t', staged, params)})` : ''}
       ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}) ${notStaged('m', staged, params)})` : ''}`;
   }
@@ -356,6 +359,20 @@ function notStaged(alias: string, staged: string[], params: Params): string {
 /** Whether the chunk (`alias`) carries one of the tags, in any case: the expression `api_chunks_tags_idx` indexes. */
 function hasTag(alias: string, tags: string[], params: Params): string {
   return `platform_ai.lower_tags(${alias}.tags) && ${params.add(lower(tags))}::text[]`;
+}
+
+/**
+ * Whether the spec row (`alias`) carries every one of the labels, values in any case: the
+ * expression `api_specs_labels_idx` indexes (migration ApiLabels), against the labels with their
+ * values lower-cased.
+ */
+function hasLabelsOf(alias: string, labels: Record<string, string>, params: Params): string {
+  const wanted = Object.fromEntries(Object.entries(labels).map(([key, value]) => [key, value.trim().toLowerCase()]));
+  return `platform_ai.lower_labels(${alias}.labels) @> ${params.add(JSON.stringify(wanted))}::jsonb`;
+}
+
+function hasLabels(labels: Record<string, string> | undefined): labels is Record<string, string> {
+  return labels !== undefined && Object.keys(labels).length > 0;
 }
 
 /** The query's terms and their rarity weights as a table `t(lexeme, weight)`. */

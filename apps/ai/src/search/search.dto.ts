@@ -14,7 +14,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { NoNul } from '#http';
+import { IsLabels, NoNul } from '#http';
 import { OPERATION_VERB } from '../ai.constants.js';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
@@ -23,6 +23,7 @@ const FILTERS_MESSAGE = 'filters must be an object';
 const KIND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const inCase = (toCase: (text: string) => string) => ({ value }: { value: unknown }) =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? toCase(item) : item)) : value;
+
 
 export class SearchFiltersDto implements SearchFilters {
   @IsOptional()
@@ -58,6 +59,11 @@ export class SearchFiltersDto implements SearchFilters {
   @IsString({ each: true })
   @Matches(KIND_NAME, { each: true, message: 'kinds must be names of API kinds (openapi, asyncapi, graphql, grpc…)' })
   kinds?: string[];
+
+  /** Labels an API must carry, every one; values compared trimmed and in any case (`ChunkRetriever`). */
+  @IsOptional()
+  @IsLabels('labels')
+  labels?: Record<string, string>;
 }
 
 export class SearchRequestDto implements SearchRequest {

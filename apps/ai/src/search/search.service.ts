@@ -243,13 +243,14 @@ export class SearchService implements OnModuleInit {
   }
 }
 
-function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName' | 'kind'> {
+function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName' | 'labels' | 'kind'> {
   return {
     apiId: card.apiId,
     apiName: card.name,
     version: card.version,
     ...(card.description ? { description: card.description } : {}),
     ...(card.teamName ? { teamName: card.teamName } : {}),
+    labels: card.labels ?? {},
     kind: card.kind,
   };
 }

@@ -21,6 +21,7 @@ import {
   type RelevanceEvidence,
   type IndexingStatus,
   type JsonSchema,
+  LABEL_LIMITS,
   type MediaTypeSchema,
   type OAuthFlowInfo,
   type OperationPartNames,
@@ -73,6 +74,14 @@ export class IndexingDoc {
   @ApiPropertyOptional({ description: 'Why indexing failed (FAILED only)' }) error?: string;
 }
 
+/** An API's labels, as records and cards show them. */
+const LABELS: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  example: { tier: 'gold', 'cost-center': 'CC-1234' },
+  description: `The org's labels on the API (up to ${LABEL_LIMITS.maxLabels}, keys lower case); \`{}\` when none`,
+};
+
 export class ApiRecordDoc implements ApiRecord {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty() orgId: string;
@@ -80,6 +89,7 @@ export class ApiRecordDoc implements ApiRecord {
   @ApiProperty() version: string;
   @ApiPropertyOptional() teamName?: string;
   @ApiPropertyOptional() description?: string;
+  @ApiProperty(LABELS) labels: Record<string, string>;
   @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
   @ApiProperty({ description: 'Increases with every update' }) revision: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
@@ -211,6 +221,14 @@ export class SearchFiltersDoc implements SearchFilters {
   @ApiPropertyOptional({ type: [String], example: FIRST_KIND.verbs.slice(0, 2), description: `Verbs of any kind, in any case: ${KINDS.flatMap((known) => known.verbs).join(', ')}…` })
   methods?: string[];
   @ApiPropertyOptional({ type: [String], example: [SECOND_KIND.kind], description: `API kinds: ${KIND_NAMES}` }) kinds?: string[];
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    maxProperties: LABEL_LIMITS.maxLabels,
+    example: { tier: 'gold' },
+    description: 'Labels an API must carry, every one (AND): keys as given (lower case by rule), values in any case',
+  })
+  labels?: Record<string, string>;
 }
 
 export class SearchRequestDoc implements SearchRequest {
@@ -264,6 +282,7 @@ export class SearchResultDoc implements SearchResult {
   @ApiProperty() version: string;
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional() teamName?: string;
+  @ApiProperty({ ...LABELS, description: "The labels of the API's indexed revision; `{}` when none" }) labels: Record<string, string>;
   @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
   @ApiProperty({
     minimum: 0,

@@ -111,6 +111,7 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       version: api.version,
       ...(api.teamName ? { teamName: api.teamName } : {}),
       ...(api.description ? { description: api.description } : {}),
+      labels: api.labels ?? {},
       spec: api.spec,
       format: api.kind,
     };

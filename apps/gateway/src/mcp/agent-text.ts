@@ -25,6 +25,7 @@ export function searchText(answer: SearchResponse & { orgId: string }, query: st
     const match = card.match ? ` — ${card.match} match (${card.relevanceScore.toFixed(2)})` : '';
     lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${match} — apiId ${card.apiId}${card.teamName ? ` — team ${card.teamName}` : ''}`);
     if (card.description) lines.push(`   ${short(card.description, DESCRIPTION_CHARS)}`);
+    if (card.labels && Object.keys(card.labels).length) lines.push(`   ${labelsText(card.labels)}`);
     for (const endpoint of card.endpoints) lines.push(`   ${endpointText(endpoint)}${endpoint.summary ? ` — ${short(endpoint.summary, DESCRIPTION_CHARS)}` : ''}`);
   });
   if (answer.warnings?.length) lines.push(`Note: ${short(answer.warnings.join('; '), 1000)}`);
@@ -40,6 +41,7 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   ];
   const description = record.description ?? overview?.description;
   if (description) lines.push(`Description: ${short(description, 500)}`);
+  if (record.labels && Object.keys(record.labels).length) lines.push(labelsText(record.labels));
   if (overview) {
     if (overview.servers.length) lines.push(`Servers: ${listed(overview.servers.map(serverText), LISTED.servers, ', ')}`);
     if (overview.securitySchemes.length) lines.push(`Auth schemes: ${listed(overview.securitySchemes.map(schemeText), LISTED.schemes, '; ')}`);
@@ -92,9 +94,15 @@ export function listText(list: ApiListResponse, page: number, pageSize: number):
   const lines = [`APIs ${Math.min(from, list.total)}–${Math.min(from + list.items.length - 1, list.total)} of ${list.total}:`];
   for (const api of list.items) {
     lines.push(`- ${api.name} ${api.version} [${api.kind}] — apiId ${api.apiId} — org ${api.orgId}${api.teamName ? ` — team ${api.teamName}` : ''} — ${api.indexing?.status ?? 'status unknown'}`);
+    if (api.labels && Object.keys(api.labels).length) lines.push(`  ${labelsText(api.labels)}`);
   }
   if (from + list.items.length - 1 < list.total) lines.push(`More: list_apis with page ${page + 1}.`);
   return lines.join('\n');
+}
+
+/** One line: `Labels: key=value, …` (up to 20 labels of bounded size: never cut). */
+function labelsText(labels: Record<string, string>): string {
+  return `Labels: ${Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(', ')}`;
 }
 
 function serverText(server: ServerInfo): string {

@@ -9,6 +9,7 @@ import {
   InternalHeader,
   type OperationPartNames,
   type OperationSelector,
+  parseLabelSelector,
   type Problem,
   type SearchFilters,
   type SearchResponse,
@@ -46,6 +47,8 @@ export interface ListArgs {
   teamName?: string;
   kind?: string;
   tag?: string;
+  /** `key:value`: only APIs carrying this label (the value in any case). */
+  label?: string;
   page: number;
 }
 
@@ -115,12 +118,21 @@ export class AgentToolsService {
   }
 
   async list(caller: Caller, args: ListArgs, requestId?: string): Promise<ApiListResponse> {
+    const label = args.label === undefined ? undefined : parseLabelSelector(args.label);
+    if (label && 'problem' in label) throw new ToolError(label.problem, 400);
     if (!args.tag) {
-      return this.asTool(() => this.registry.list(caller, { orgId: args.orgId, teamName: args.teamName, kind: args.kind, page: args.page, pageSize: LIST_PAGE_SIZE }));
+      return this.asTool(() =>
+        this.registry.list(caller, { orgId: args.orgId, teamName: args.teamName, kind: args.kind, ...(args.label ? { label: [args.label] } : {}), page: args.page, pageSize: LIST_PAGE_SIZE }),
+      );
     }
     // Tags belong to operations, which only the index knows: browse the index, then read the records.
     const orgId = orgOf(caller, args.orgId);
-    const filters = { tags: [args.tag], ...(args.teamName ? { teamNames: [args.teamName] } : {}), ...(args.kind ? { kinds: [args.kind] } : {}) };
+    const filters: SearchFilters = {
+      tags: [args.tag],
+      ...(args.teamName ? { teamNames: [args.teamName] } : {}),
+      ...(args.kind ? { kinds: [args.kind] } : {}),
+      ...(label ? { labels: { [label.key]: label.value } } : {}),
+    };
     const browsed = await this.aiJson<SearchResponse>('POST', '/search', { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
     const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
     return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };

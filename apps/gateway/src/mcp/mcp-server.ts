@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ANSWER_MAX_CHARS } from '#contracts';
+import { ANSWER_MAX_CHARS, LABEL_LIMITS } from '#contracts';
 import { fitJson } from '#http';
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
@@ -56,6 +56,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
             tags: words(20).optional().describe('Only operations with these tags'),
             kinds: z.array(kind).max(kinds.length).optional().describe('Only these kinds of API'),
             methods: words(20).optional().describe('Only operations with these verbs: GET, POST…, PUBLISH, SUBSCRIBE, QUERY, MUTATION, RPC'),
+            labels: z
+              .record(z.string().min(1).max(63), z.string().min(1).max(LABEL_LIMITS.valueMaxChars))
+              .optional()
+              .describe('Only APIs carrying every one of these labels, e.g. {"tier": "gold"} (keys lower case; values in any case)'),
           })
           .optional(),
         maxResults: z.number().int().min(1).max(50).optional().describe('APIs to return (default 5)'),
@@ -77,7 +81,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
     {
       title: 'Get an API',
       description:
-        "One API: name, version, kind, team, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
+        "One API: name, version, kind, team, labels, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
         `${OPERATIONS_PAGE_SIZE} per page.`,
       inputSchema: { apiId: API_ID, page: z.number().int().min(1).max(1000).optional().describe('Page of the operation list (default 1)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -127,19 +131,20 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
     'list_apis',
     {
       title: 'List APIs',
-      description: `Browse the APIs you can see, ${LIST_PAGE_SIZE} per page, by name: optionally of one org, team, kind or operation tag.`,
+      description: `Browse the APIs you can see, ${LIST_PAGE_SIZE} per page, by name: optionally of one org, team, kind, label or operation tag.`,
       inputSchema: {
         orgId: ORG_ID.optional().describe('One org (default: every org of your token; with tag: required unless your token has one org)'),
         teamName: z.string().min(1).max(100).optional(),
         kind: kind.optional(),
         tag: z.string().min(1).max(200).optional().describe('Only APIs with an operation carrying this tag'),
+        label: z.string().min(3).max(200).optional().describe('Only APIs carrying this label, as "key:value" (e.g. "tier:gold"; the value in any case)'),
         page: z.number().int().min(1).max(1000).optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ orgId, teamName, kind, tag, page = 1 }) =>
+    ({ orgId, teamName, kind, tag, label, page = 1 }) =>
       run(async () => {
-        const list = await tools.list(caller, { orgId, teamName, kind, tag, page }, requestId);
+        const list = await tools.list(caller, { orgId, teamName, kind, tag, label, page }, requestId);
         return { text: listText(list, page, LIST_PAGE_SIZE), data: { ...list, page, pageSize: LIST_PAGE_SIZE } };
       }),
   );

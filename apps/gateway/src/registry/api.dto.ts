@@ -1,5 +1,7 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsDefined,
   IsIn,
   IsInt,
@@ -12,8 +14,8 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { ApiRegistration } from '#contracts';
-import { NoNul, NotBlank } from '#http';
+import { type ApiRegistration, LABEL_LIMITS, parseLabelSelector } from '#contracts';
+import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 
 export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
@@ -50,6 +52,38 @@ function IsSpecInput() {
     });
 }
 
+
+/** Each `?label=` is `key:value` with a key and value that keep the rules of `LABEL_LIMITS`. */
+function IsLabelSelectors() {
+  const problem = (value: unknown) => {
+    if (!Array.isArray(value)) return 'label must be "key:value"';
+    for (const item of value) {
+      if (typeof item !== 'string') return 'label must be "key:value"';
+      const parsed = parseLabelSelector(item);
+      if ('problem' in parsed) return parsed.problem;
+    }
+    return undefined;
+  };
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isLabelSelectors',
+      target: target.constructor,
+      propertyName,
+      validator: { validate: (value: unknown) => problem(value) === undefined, defaultMessage: (args) => problem(args?.value) ?? 'label must be "key:value"' },
+    });
+}
+
+const LABELS_DOC = {
+  type: 'object',
+  additionalProperties: { type: 'string', minLength: LABEL_LIMITS.valueMinChars, maxLength: LABEL_LIMITS.valueMaxChars },
+  maxProperties: LABEL_LIMITS.maxLabels,
+  example: { tier: 'gold', 'cost-center': 'CC-1234' },
+  description:
+    `The org's own labels, up to ${LABEL_LIMITS.maxLabels}: each key ${LABEL_LIMITS.keyRule} (\`${LABEL_LIMITS.key.source}\`), ` +
+    `each value ${LABEL_LIMITS.valueMinChars}-${LABEL_LIMITS.valueMaxChars} characters without control characters, stored trimmed. ` +
+    'On PUT, leaving labels out keeps the API\'s labels; `{}` clears them',
+} as const;
+
 export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
@@ -83,6 +117,11 @@ export class ApiBodyDto implements ApiRegistration {
   @MaxLength(5000)
   @NoNul('description')
   description?: string;
+
+  @ApiPropertyOptional(LABELS_DOC)
+  @IsOptional()
+  @IsLabels('labels')
+  labels?: Record<string, string>;
 
   @ApiProperty({
     description:
@@ -119,6 +158,19 @@ export class ListApisQueryDto {
   @IsString()
   @Matches(KIND, { message: KIND_MESSAGE('kind') })
   kind?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['tier:gold'],
+    description: `Only APIs with this label, as \`key:value\` (repeat it: every one must match; the value in any case); at most ${LABEL_LIMITS.maxLabels}`,
+  })
+  @IsOptional()
+  // One `?label=` is a string, several an array.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @IsArray({ message: 'label must be "key:value" (repeat label=… for several)' })
+  @ArrayMaxSize(LABEL_LIMITS.maxLabels, { message: `at most ${LABEL_LIMITS.maxLabels} label filters` })
+  @IsLabelSelectors()
+  label?: string[];
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()

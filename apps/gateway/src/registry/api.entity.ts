@@ -24,6 +24,10 @@ export class ApiEntity {
   @Column({ type: 'text' })
   spec: string;
 
+  /** The org's labels (`LABEL_LIMITS`), values trimmed, keys sorted; `{}` when none (migration ApiLabels). */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  labels: Record<string, string>;
+
   /**
    * The kind of the `SpecFormat` that read the spec (`GET /api-management/kinds`). The column's
    * default is the schema's (migration ApiKinds): what every API registered before kinds existed was.

@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, HttpException, Inject, Injectab
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, QueryFailedError, Raw, Repository } from 'typeorm';
-import { ANSWER_MAX_CHARS, ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
+import { ANSWER_MAX_CHARS, ApiDeletedEvent, normalizeLabels, parseLabelSelector, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, ApiUpdatedEvent } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { fitJson, ServiceBusyException } from '#http';
 import { isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError } from '#spec';
@@ -39,6 +39,7 @@ export class RegistryService {
           version: body.version.trim(),
           teamName: body.teamName?.trim() || null,
           description: body.description?.trim() || null,
+          labels: normalizeLabels(body.labels ?? {}),
           spec,
           kind,
         }),
@@ -65,6 +66,8 @@ export class RegistryService {
           version: body.version.trim(),
           teamName: body.teamName?.trim() || null,
           description: body.description?.trim() || null,
+          // Left out, the API keeps its labels; `{}` clears them.
+          ...(body.labels !== undefined ? { labels: normalizeLabels(body.labels) } : {}),
           spec,
           kind,
           revision: () => 'revision + 1',
@@ -126,6 +129,7 @@ export class RegistryService {
       ...(query.kind ? { kind: query.kind } : {}),
       // In any case, as search's teamNames filter matches.
       ...(query.teamName?.trim() ? { teamName: Raw((column) => `lower(${column}) = lower(:teamName)`, { teamName: query.teamName.trim() }) } : {}),
+      ...(query.label?.length ? { labels: labelsFilter(query.label) } : {}),
     };
     const [items, total] = await this.apis.findAndCount({
       where,
@@ -196,6 +200,21 @@ function refused(refusal: SpecRefusal): HttpException {
   return refusal.tooLarge ? new PayloadTooLargeException(refusal.refused) : new UnprocessableEntityException(refusal.refused);
 }
 
+/**
+ * Every `key:value` must be among the API's labels, the value in any case (as search's
+ * `filters.labels`): the expression the GIN index `apis_labels_idx` holds (migration ApiLabels).
+ */
+function labelsFilter(selectors: string[]) {
+  const parameters: Record<string, string> = {};
+  for (const [index, selector] of selectors.entries()) {
+    const parsed = parseLabelSelector(selector);
+    // The DTO refused malformed ones already.
+    if ('problem' in parsed) throw new BadRequestException(parsed.problem);
+    parameters[`label${index}`] = JSON.stringify({ [parsed.key]: parsed.value.toLowerCase() });
+  }
+  return Raw((column) => Object.keys(parameters).map((name) => `platform_backend.lower_labels(${column}) @> CAST(:${name} AS jsonb)`).join(' AND '), parameters);
+}
+
 function notFound(apiId: string): NotFoundException {
   return new NotFoundException(`API "${apiId}" not found`);
 }
@@ -208,6 +227,7 @@ function toRecord(entity: ApiEntity, indexing: ApiRecord['indexing']): ApiRecord
     version: entity.version,
     ...(entity.teamName ? { teamName: entity.teamName } : {}),
     ...(entity.description ? { description: entity.description } : {}),
+    labels: entity.labels ?? {},
     kind: entity.kind,
     revision: entity.revision,
     createdAt: new Date(entity.createdAt).toISOString(),

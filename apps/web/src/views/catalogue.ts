@@ -4,6 +4,7 @@ import { errorBox, kindBadge, statusBadge } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
 import { kindLabel, knownKinds } from '../kinds.js';
+import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
 
 const PAGE_SIZE = 50;
 
@@ -12,16 +13,20 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   const { session } = ctx;
   const page = Math.max(1, Number(ctx.params.get('page') ?? 1) || 1);
   const kind = ctx.params.get('kind') ?? '';
+  const labels = labelsFromParams(ctx.params);
+  const filtered = Object.keys(labels).length > 0;
   replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
   let items: ApiRecord[];
   let total: number;
   try {
-    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, page, pageSize: PAGE_SIZE }));
+    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, labels: labelParams(labels), page, pageSize: PAGE_SIZE }));
   } catch (error) {
-    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), kindFilter(ctx, kind), errorBox(error, 'Could not list the APIs'));
+    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), catalogueFilters(ctx, kind, labels), errorBox(error, 'Could not list the APIs'));
     return;
   }
-  const pageLink = (to: number) => `#/catalogue?${new URLSearchParams({ ...(kind ? { kind } : {}), page: String(to) })}`;
+  const pageLink = (to: number) => catalogueHash(kind, labels, to);
+  // A label in a row narrows the list to the APIs that carry it too.
+  const addLabel = (key: string, value: string) => ctx.navigate(catalogueHash(kind, { ...labels, [key]: value }));
 
   const progress = h('div', { id: 'reindex-progress', 'aria-live': 'polite' });
   const reindex = async (request: { orgId?: string; apiIds?: string[] }) => {
@@ -41,9 +46,11 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
       h('div', { class: 'actions' },
         session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
         session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: () => reindex({ orgId: session.org }) }, 'Re-index the org') : null)),
-    kindFilter(ctx, kind),
+    catalogueFilters(ctx, kind, labels),
     progress,
-    total === 0 && kind
+    total === 0 && filtered
+      ? h('p', { class: 'empty' }, `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these labels. `, h('a', { href: catalogueHash(kind, {}) }, 'Show every label.'))
+    : total === 0 && kind
       ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
     : total === 0
       ? h('p', { class: 'empty' }, `No API in ${session.org} yet. `, session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.')
@@ -53,7 +60,8 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
           h('tbody', {}, items.map((api) =>
             h('tr', { 'data-api-id': api.apiId },
               // The kind beside the name, not a column of its own: on a phone the status must still fit.
-              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name), api.kind ? [' ', kindBadge(api.kind)] : null),
+              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name), api.kind ? [' ', kindBadge(api.kind)] : null,
+                labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` })),
               h('td', {}, api.version),
               h('td', { class: 'optional-column' }, api.teamName ?? ''),
               h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
@@ -68,13 +76,34 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   );
 }
 
-/** Which kind of API to list; a choice takes effect at once and lives in the URL (#/catalogue?kind=grpc). */
-function kindFilter(ctx: ViewContext, kind: string): HTMLElement {
+/** The catalogue's route: #/catalogue?kind=grpc&label=team:payments&page=2 (labels repeated, as the API takes them). */
+function catalogueHash(kind: string, labels: Labels, page?: number): string {
+  const params = new URLSearchParams();
+  if (kind) params.set('kind', kind);
+  for (const label of labelParams(labels)) params.append('label', label);
+  if (page) params.set('page', String(page));
+  const query = params.toString();
+  return `#/catalogue${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Which kind of API to list, and which labels it must carry; a kind takes effect at once, a label
+ * on Enter (or Filter); both live in the URL (#/catalogue?kind=grpc&label=env:prod).
+ */
+function catalogueFilters(ctx: ViewContext, kind: string, labels: Labels): HTMLElement {
   const kinds = [...new Set([...knownKinds().map((known) => known.kind), ...(kind ? [kind] : [])])];
-  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(`#/catalogue${select.value ? `?kind=${encodeURIComponent(select.value)}` : ''}`) },
+  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(catalogueHash(select.value, labels)) },
     h('option', { value: '', selected: !kind }, 'Every kind'),
     kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))));
-  return h('div', { class: 'filters catalogue-filters' }, h('label', {}, 'Kind ', select));
+  const labelBox = labelFilter({ id: 'catalogue-label', chosen: labels, onRemove: (rest) => ctx.navigate(catalogueHash(kind, rest)) });
+  return h('form', { class: 'filters catalogue-filters', role: 'search', 'aria-label': 'Filter the catalogue', onsubmit: (event: Event) => {
+    event.preventDefault();
+    const chosen = labelBox.read();
+    if (chosen) ctx.navigate(catalogueHash(select.value, chosen));
+  } },
+  h('label', {}, 'Kind ', select),
+  labelBox.element,
+  h('button', { type: 'submit', class: 'small', id: 'catalogue-filter' }, 'Filter'));
 }
 
 /** Polls a re-index run until it completes, drawing its progress. */

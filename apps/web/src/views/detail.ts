@@ -4,6 +4,7 @@ import { errorBox, kindBadge, statusLine, versionLabel, watchStatus } from '../c
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
 import { speaksHttp } from '../kinds.js';
+import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
 
@@ -66,6 +67,11 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     h('header', { class: 'detail-header' },
       h('h1', {}, api.name, ' ', h('span', { class: 'version' }, versionLabel(api.version))),
       kind ? h('div', { class: 'kind-line' }, kindBadge(kind), format ? h('span', { class: 'format', id: 'api-format' }, format) : null) : null,
+      // Each label a link to the catalogue's APIs that carry it too.
+      labelChips(api.labels, {
+        href: (key, value) => `#/catalogue?${new URLSearchParams({ label: labelParams({ [key]: value })[0] })}`,
+        title: (key, value) => `Every API labelled ${labelText(key, value)}`,
+      }),
       h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '', `org ${api.orgId} · revision ${api.revision} · updated ${formatDate(api.updatedAt)}`),
       status,
       actions,

@@ -4,6 +4,7 @@ import { errorBox, statusLine, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
 import { fileExtensions, knownKinds } from '../kinds.js';
+import { LABEL_LIMITS, labelLines, parseLabelLines } from '../labels.js';
 import { specInfo } from '../spec-info.js';
 
 /** The `format` a registration may name (`ApiRegistration.format`): each kind the server reads; empty: the server detects it. */
@@ -56,6 +57,16 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: existing?.version ?? '' });
   const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
   const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
+  // One key=value a line, checked here as the server checks them; an update starts from the API's own.
+  const labelsError = h('span', { id: 'api-labels-error', class: 'error-text field-error', role: 'alert' });
+  const labelsField = h('textarea', {
+    id: 'api-labels', name: 'labels', rows: 3, spellcheck: false, autocomplete: 'off', value: existing ? labelLines(existing.labels) : '',
+    placeholder: 'team=payments\nenv=prod', 'aria-describedby': 'api-labels-hint api-labels-error',
+    oninput: () => {
+      labelsError.textContent = '';
+      labelsField.removeAttribute('aria-invalid');
+    },
+  });
   const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above` });
   // Detected by the server unless a person names it: then the server reads it as that, and says why it is not.
   const format = h('select', { id: 'api-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
@@ -94,6 +105,14 @@ export async function registerView(ctx: ViewContext): Promise<void> {
         showOutcome(errorBox(new Error('An update needs the whole spec again: paste it or choose the file.'), 'Nothing sent'));
         return;
       }
+      const parsed = parseLabelLines(labelsField.value);
+      if ('error' in parsed) {
+        labelsError.textContent = parsed.error;
+        labelsField.setAttribute('aria-invalid', 'true');
+        labelsField.focus();
+        return;
+      }
+      // Always sent: on an update, what the field holds replaces the API's labels (emptied, `{}` clears them).
       const body: ApiRegistration = {
         orgId: existing?.orgId ?? session.org,
         name: name.value.trim(),
@@ -102,6 +121,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
         ...(description.value.trim() ? { description: description.value.trim() } : {}),
         spec: spec.value,
         ...(format.value ? { format: format.value } : {}),
+        labels: parsed.labels,
       };
       submit.disabled = true;
       replace(outcome, h('p', { class: 'loading' }, 'Sending…'));
@@ -126,6 +146,10 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     field('Version', version),
     field('Team', team, 'optional'),
     field('Description', description, 'optional; the spec\'s own description is indexed too'),
+    // Not all in a <label>: the error is told once, by its alert, not again as the box's name.
+    h('div', { class: 'field' }, h('label', { for: 'api-labels' }, h('span', {}, 'Labels')), labelsField,
+      h('small', { class: 'muted', id: 'api-labels-hint' }, `optional; one key=value a line, at most ${LABEL_LIMITS.maxLabels}; keys: ${LABEL_LIMITS.keyRule}; values up to ${LABEL_LIMITS.valueMaxChars} characters`),
+      labelsError),
     field('Format', format, 'what kind of spec it is; detected from the text when not chosen'),
     field('Spec file', file),
     field('Spec', spec, specHint),

@@ -4,6 +4,7 @@ import { errorBox, kindBadge, methodBadge, versionLabel } from '../components.js
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
 import { kindLabel, kindOfVerb, knownKinds, speaksHttp, verbsOf } from '../kinds.js';
+import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
 
 /** Cards per page of a search, and the most one search may return (SEARCH_LIMITS.maxResults). */
 const PAGE_SIZE = 20;
@@ -24,6 +25,17 @@ export function searchView(ctx: ViewContext): void {
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
   const chosen = new Set(listParam(params, 'methods'));
   const chosenKinds = new Set(listParam(params, 'kinds'));
+  // Labels chosen so far (label=key:value, repeated); a chip removed, or one clicked on a card, searches again.
+  const chosenLabels = labelsFromParams(params);
+  let nextLabels: Labels | undefined;
+  const labels = labelFilter({ id: 'filter-labels', chosen: chosenLabels, onRemove: (rest) => {
+    nextLabels = rest;
+    form.requestSubmit();
+  } });
+  const addLabel = (key: string, value: string) => {
+    nextLabels = { ...chosenLabels, [key]: value };
+    form.requestSubmit();
+  };
   // A box takes effect at once, as a filter does in any search page.
   const box = (name: string, value: string, text: string, checked: boolean, className: string) =>
     h('label', { class: className }, h('input', { type: 'checkbox', name, value, checked, onchange: () => form.requestSubmit() }), text);
@@ -38,6 +50,10 @@ export function searchView(ctx: ViewContext): void {
     'form',
     { class: 'search-form', role: 'search', onsubmit: (event: Event) => {
       event.preventDefault();
+      // What the label box holds joins the chips; a mistake in it is told there, and nothing is searched.
+      const labelsChosen = nextLabels ?? labels.read();
+      nextLabels = undefined;
+      if (!labelsChosen) return;
       const next = new URLSearchParams();
       if (input.value.trim()) next.set('q', input.value.trim());
       if (team.value.trim()) next.set('team', team.value.trim());
@@ -51,12 +67,14 @@ export function searchView(ctx: ViewContext): void {
       });
       if (kinds.length) next.set('kinds', kinds.join(','));
       if (methods.length) next.set('methods', methods.join(','));
+      for (const label of labelParams(labelsChosen)) next.append('label', label);
       ctx.navigate(`#/search?${next}`);
     } },
     h('div', { class: 'search-row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Search')),
     h('div', { class: 'filters' },
       h('label', {}, 'Team ', team, teamSuggestions),
       h('label', {}, 'Tags ', tags, tagSuggestions),
+      labels.element,
       h('span', { class: 'kinds', role: 'group', 'aria-labelledby': 'kinds-label' }, h('span', { id: 'kinds-label' }, 'Kinds'), kindBoxes),
       h('span', { class: 'methods', role: 'group', 'aria-labelledby': 'methods-label' }, h('span', { id: 'methods-label' }, 'Methods'), methodGroups)),
   );
@@ -68,6 +86,7 @@ export function searchView(ctx: ViewContext): void {
     ...(params.get('tags') ? { tags: params.get('tags')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
     ...(chosen.size ? { methods: [...chosen] } : {}),
     ...(chosenKinds.size ? { kinds: [...chosenKinds] } : {}),
+    ...(Object.keys(chosenLabels).length ? { labels: chosenLabels } : {}),
   };
   const hasFilters = Object.keys(filters).length > 0;
   if (!query && !hasFilters) {
@@ -76,7 +95,7 @@ export function searchView(ctx: ViewContext): void {
     return;
   }
   const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
-  void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading');
+  void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading', addLabel);
 }
 
 function listParam(params: URLSearchParams, name: string): string[] {
@@ -123,7 +142,7 @@ async function suggestFacets(ctx: ViewContext, teams: HTMLDataListElement, tags:
  * whether any of them matches well. Focus moves to the results' heading, or after "Show more" to
  * the first card it added.
  */
-async function runSearch(results: HTMLElement, token: string, request: SearchRequest, shown: number, focus: 'heading' | number): Promise<void> {
+async function runSearch(results: HTMLElement, token: string, request: SearchRequest, shown: number, focus: 'heading' | number, onLabel: (key: string, value: string) => void): Promise<void> {
   replace(results, h('p', { class: 'loading' }, 'Searching…'));
   let response: SearchResponse;
   try {
@@ -148,7 +167,7 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
   const more = count >= response.totalFound
     ? null
     : next > count
-      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, token, request, next, count) }, `Show ${next - count} more`)
+      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, token, request, next, count, onLabel) }, `Show ${next - count} more`)
       : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
   replace(
     results,
@@ -160,14 +179,14 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
             ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
             : 'The nearest ones are below; try other words, or ask the team that would own such an API.')
       : null,
-    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms)))),
+    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms, onLabel)))),
     more,
   );
   if (focus === 'heading') heading.focus();
   else results.querySelectorAll<HTMLElement>('.card')[focus]?.focus();
 }
 
-function card(result: SearchResult, terms: string[]): HTMLElement {
+function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void): HTMLElement {
   const percent = Math.round(result.relevanceScore * 100);
   const snippet = result.matchedChunks[0]?.snippet;
   const label = result.match ? `${MATCH_LABELS[result.match]} (${percent}%)` : `relevance ${percent}%`;
@@ -184,6 +203,8 @@ function card(result: SearchResult, terms: string[]): HTMLElement {
       result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
       h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
     ),
+    // Each label a button: it narrows the search to the APIs that carry it too.
+    labelChips(result.labels, { onClick: onLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
     result.endpoints.length
       ? h('ul', { class: 'endpoints', 'data-kind': result.kind }, result.endpoints.map((endpoint) =>
