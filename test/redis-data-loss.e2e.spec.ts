@@ -79,11 +79,14 @@ describe('Redis restarted empty', () => {
     publisher = await stack.token([ORG], ['publisher']);
   }, 180_000);
 
+  // Closing waits for the worker's job in flight, whose API lease and BullMQ lock may date from
+  // before Redis restarted (each lapses within INDEXING_LOCK_MS, 30 s): more than Jest's 120 s
+  // default was seen once on a busy machine.
   afterAll(async () => {
     startRedis(); // for the stack's own clean-up
     await stack?.close();
     stopRedis();
-  });
+  }, 240_000);
 
   it(`should index all of ${COUNT} registrations whose jobs Redis lost, and delete what was deleted`, async () => {
     // Paused, the queue holds the first half's jobs as a busy worker would leave them waiting.
