@@ -79,9 +79,9 @@ describe('Redis restarted empty', () => {
     publisher = await stack.token([ORG], ['publisher']);
   }, 180_000);
 
-  // Closing waits for the worker's job in flight, whose API lease and BullMQ lock may date from
-  // before Redis restarted (each lapses within INDEXING_LOCK_MS, 30 s): more than Jest's 120 s
-  // default was seen once on a busy machine.
+  // Closing the stack once took longer than Jest's 120 s default for a hook, in one of five full
+  // runs on a busy machine (its test had passed; the cause is not found yet): a longer budget, so
+  // that only a real hang fails here.
   afterAll(async () => {
     startRedis(); // for the stack's own clean-up
     await stack?.close();
