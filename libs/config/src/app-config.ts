@@ -62,6 +62,13 @@ export interface GatewayConfig {
   mcpSpecMaxChars: number;
   /** How often, and after how long, queued revisions the index has not reached are looked for in Redis (see `IndexReconciler`). */
   reconcile: { intervalMs: number; graceMs: number };
+  /** What one operation's expanded schemas may take in an operation-detail answer or a change report's comparison. */
+  operationDetailMaxChars: number;
+  /**
+   * Orgs where a new spec that breaks a version in production without a new major version is
+   * refused (409) rather than registered with a warning (BREAKING_CHANGES_REFUSED_ORGS; `*`: every org).
+   */
+  breakingChangesRefusedOrgs: string[];
 }
 
 export interface EmbeddingsConfig {
@@ -160,6 +167,10 @@ function searchConfig(env: Env, postgres: boolean): AiConfig['search'] {
   };
 }
 
+function operationDetailMaxChars(env: Env): number {
+  return int(env, 'OPERATION_DETAIL_MAX_CHARS', 20_000, 1000, 1_000_000);
+}
+
 function logLevel(env: Env): LogLevel {
   return oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
 }
@@ -188,6 +199,8 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
       // A job waits in Redis as long as the queue ahead of it takes: it is looked for, not queued again.
       graceMs: int(env, 'RECONCILE_GRACE_MS', 30_000, 0, 86_400_000),
     },
+    operationDetailMaxChars: operationDetailMaxChars(env),
+    breakingChangesRefusedOrgs: list(env, 'BREAKING_CHANGES_REFUSED_ORGS'),
   };
 }
 
@@ -229,6 +242,6 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     },
     search: searchConfig(env, database.url !== undefined),
     // About 500 lines of pretty JSON: a large request body in full, and no answer of megabytes.
-    operationDetailMaxChars: int(env, 'OPERATION_DETAIL_MAX_CHARS', 20_000, 1000, 1_000_000),
+    operationDetailMaxChars: operationDetailMaxChars(env),
   };
 }

@@ -1,23 +1,35 @@
 import type { IndexingStatus } from './indexing-status.js';
+import type { LifecycleStage, VersionSummary } from './versions.js';
 
 /** An API as the registry returns it. */
 export interface ApiRecord {
   apiId: string;
   orgId: string;
   name: string;
+  /** The recommended version (see `ApiVersionRecord.recommended`): the one search shows and routes act on without `?version=`. */
   version: string;
+  /** The recommended version's stage; `retired` when every version is (search leaves the API out). */
+  lifecycle: LifecycleStage;
+  /** When the recommended version is deprecated and a sunset date was named: `YYYY-MM-DD`. */
+  sunsetDate?: string;
+  /** Every version, newest release first. */
+  versions: VersionSummary[];
   teamName?: string;
   description?: string;
   /** The org's labels on the API (`LABEL_LIMITS`); `{}` when none. */
   labels: Record<string, string>;
-  /** Which kind of API its spec is (`openapi`, `asyncapi`, `graphql`, `grpc`). */
+  /** Which kind of API the recommended version's spec is (`openapi`, `asyncapi`, `graphql`, `grpc`, `mcp`). */
   kind: string;
-  /** Increases with every update; the indexer only ever applies the newest one. */
+  /** Increases with every change search must see (a spec of the recommended version, a stage, the details); the indexer only ever applies the newest one. */
   revision: number;
   createdAt: string;
   updatedAt: string;
   /** Absent when the AI app could not be asked (it is down or slow). */
   indexing?: Omit<IndexingStatus, 'apiId'>;
+  /** In a registration's answer: what the publisher should know, e.g. that the new spec breaks a version in production. */
+  warnings?: string[];
+  /** In a registration's answer that replaced a spec: what changed from the spec before (or the production version it follows). */
+  changes?: { breaking: number; nonBreaking: number; info: number };
 }
 
 export interface ApiListResponse {
@@ -59,4 +71,6 @@ export interface ApiRegistration {
   spec: string | Record<string, unknown>;
   /** The spec's format (a kind: `openapi`, `asyncapi`, `graphql`, `grpc`); detected when absent. */
   format?: string;
+  /** The stage of the version registered (`POST`: default `production`; `PUT`: the version's stage stays when absent). */
+  lifecycle?: LifecycleStage;
 }

@@ -13,3 +13,4 @@ export * from './operation-detail.js';
 export * from './problem.js';
 export * from './reindex.js';
 export * from './search.js';
+export * from './versions.js';

@@ -33,6 +33,8 @@ export function reembedJobId(model: string, apiId: string, revision: number): st
   return `${IndexingJobName.Reembed}-${model.replace(/:/g, '_')}-${apiId}-r${revision}`;
 }
 
+import type { LifecycleStage, VersionSummary } from './versions.js';
+
 /** Everything the AI app needs to index an API travels with the job. */
 export interface IndexApiJob {
   apiId: string;
@@ -48,6 +50,12 @@ export interface IndexApiJob {
   spec: string;
   /** The format the registry read it as (a `SpecFormat` kind); absent in jobs of older versions: the worker detects it. */
   format?: string;
+  /** The stage of `version` (the API's recommended version); absent in jobs of older versions: `production`. */
+  lifecycle?: LifecycleStage;
+  /** `YYYY-MM-DD`, when `version` is deprecated with a sunset date. */
+  sunsetDate?: string;
+  /** The API's versions that are not retired, newest release first, for its card; absent in jobs of older versions. */
+  versions?: VersionSummary[];
 }
 
 export interface DeleteApiJob {

@@ -126,14 +126,18 @@ export interface ApiOverview {
 /** `GET /api-management/apis/:apiId/operations` */
 export interface ApiOperationsResponse extends ApiOverview {
   apiId: string;
-  /** The indexed revision these details come from (the registry's may be newer, still queued). */
+  /** The indexed revision these details come from (the registry's may be newer, still queued); with `version`, that version's revision. */
   revision: number;
+  /** The version `?version=` named, when it is not the one search holds: its registered spec's details. */
+  version?: string;
 }
 
 /** `GET /api-management/apis/:apiId/operations/detail?operationId=…` (or `?method=…&path=…`) */
 export interface ApiOperationDetailResponse extends OperationDetail {
   apiId: string;
   revision: number;
+  /** As `ApiOperationsResponse.version`. */
+  version?: string;
 }
 
 /** Which operation: by `operationId`, or by `method` and `path` together. */

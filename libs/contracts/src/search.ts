@@ -1,3 +1,5 @@
+import type { LifecycleStage, VersionSummary } from './versions.js';
+
 export type ChunkLevel = 'L1' | 'L2' | 'L3';
 
 /** Retrieval strategies; `hybrid` is the product default, the others exist for evaluation. */
@@ -16,6 +18,8 @@ export interface SearchFilters {
    * values in any case.
    */
   labels?: Record<string, string>;
+  /** Stages of the API's recommended version (`production`, `preview`…). A retired API is never returned, whatever the filter. */
+  lifecycle?: LifecycleStage[];
 }
 
 export interface SearchRequest {
@@ -71,6 +75,12 @@ export interface SearchResult {
   labels: Record<string, string>;
   /** Which kind of API (`openapi`, `asyncapi`, `graphql`, `grpc`): how to read its endpoints' method and path. */
   kind: string;
+  /** The stage of `version`, the API's recommended version (the one search holds); a deprecated API ranks below an equally good one. */
+  lifecycle: LifecycleStage;
+  /** When `version` is deprecated with a sunset date: `YYYY-MM-DD`. */
+  sunsetDate?: string;
+  /** The API's versions that are not retired, newest release first. */
+  versions: VersionSummary[];
   /**
    * 0..1: the estimated chance that this API answers the query, calibrated on judged searches,
    * so it means the same across queries and orgs (1 when browsing with an empty query).

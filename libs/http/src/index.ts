@@ -8,3 +8,4 @@ export * from './metrics.js';
 export * from './public.js';
 export * from './validation.js';
 export * from './fit-json.js';
+export * from './operation-selector.js';

@@ -17,3 +17,6 @@ export * from './spec-formats.module.js';
 export * from './spec-limits.js';
 export * from './spec-tasks.js';
 export * from './spec-threads.js';
+export * from './spec-readings.js';
+export { changeReportOf, type ChangeInput } from './changes/change-report.js';
+export { lintOf } from './lint/lint-spec.js';

@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import type { SpecFormat } from './formats/spec-format.js';
 import { withoutInternals } from './error-summary.js';
 import type { SpecRefusal } from './spec-tasks.js';
-import type { checkRegistration, chunksOf, operationsOf, specDocumentOf } from './spec-worker.js';
+import type { changeReportOf, checkRegistration, chunksOf, lintOf, operationsOf, specDocumentOf } from './spec-worker.js';
 
 /** Tasks a spec thread runs (see spec-tasks.ts). */
 interface Tasks {
@@ -14,6 +14,8 @@ interface Tasks {
   operationsOf: typeof operationsOf;
   chunksOf: typeof chunksOf;
   specDocumentOf: typeof specDocumentOf;
+  changeReportOf: typeof changeReportOf;
+  lintOf: typeof lintOf;
 }
 export type SpecTask = keyof Tasks;
 export type SpecTaskInput<K extends SpecTask> = Parameters<Tasks[K]>[0];

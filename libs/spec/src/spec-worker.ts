@@ -3,6 +3,8 @@
 import { workerData } from 'piscina';
 import type { SpecFormat } from './formats/spec-format.js';
 import { SpecFormats } from './formats/spec-formats.js';
+import { changeReportOf as changeReport } from './changes/change-report.js';
+import { lintOf as lint } from './lint/lint-spec.js';
 import * as tasks from './spec-tasks.js';
 
 type Input<K extends 'checkRegistration' | 'operationsOf' | 'specDocumentOf' | 'chunksOf'> = Parameters<(typeof tasks)[K]>[1];
@@ -16,3 +18,5 @@ export const checkRegistration = (input: Input<'checkRegistration'>) => tasks.ch
 export const operationsOf = (input: Input<'operationsOf'>) => tasks.operationsOf(formats, input);
 export const specDocumentOf = (input: Input<'specDocumentOf'>) => tasks.specDocumentOf(formats, input);
 export const chunksOf = (input: Input<'chunksOf'>) => tasks.chunksOf(formats, input);
+export const changeReportOf = (input: Parameters<typeof changeReport>[1]) => changeReport(formats, input);
+export const lintOf = (input: Parameters<typeof lint>[1]) => lint(formats, input);

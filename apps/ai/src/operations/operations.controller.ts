@@ -1,6 +1,6 @@
 import { BadRequestException, Controller, Get, Headers, Param, ParseBoolPipe, ParseUUIDPipe, Query } from '@nestjs/common';
 import { type ApiOperationDetailResponse, type ApiOperationsResponse, decodeOrgList, InternalHeader } from '#contracts';
-import { OperationSelectorDto, selectorProblem } from './operations.dto.js';
+import { OperationSelectorDto, selectorProblem } from '#http';
 import { OperationsService } from './operations.service.js';
 
 /** The gateway says which orgs the caller belongs to; an API of any other org is not found. */

@@ -14,11 +14,11 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { IsLabels, NoNul } from '#http';
-import { OPERATION_VERB } from '../ai.constants.js';
-import { SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
+import { IsLabels, NoNul, OPERATION_VERB } from '#http';
+import { LIFECYCLE_STAGES, type LifecycleStage, SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
 const FILTERS_MESSAGE = 'filters must be an object';
+const LIFECYCLE_MESSAGE = `filters.lifecycle must list stages: ${LIFECYCLE_STAGES.join(', ')}`;
 /** A kind's name, as `SpecFormat.kind`: `openapi`, `asyncapi`, `graphql`, `grpc`. */
 const KIND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const inCase = (toCase: (text: string) => string) => ({ value }: { value: unknown }) =>
@@ -64,6 +64,13 @@ export class SearchFiltersDto implements SearchFilters {
   @IsOptional()
   @IsLabels('labels')
   labels?: Record<string, string>;
+
+  @IsOptional()
+  @IsArray({ message: LIFECYCLE_MESSAGE })
+  @ArrayMaxSize(LIFECYCLE_STAGES.length)
+  @Transform(inCase((text) => text.toLowerCase()))
+  @IsIn(LIFECYCLE_STAGES, { each: true, message: LIFECYCLE_MESSAGE })
+  lifecycle?: LifecycleStage[];
 }
 
 export class SearchRequestDto implements SearchRequest {

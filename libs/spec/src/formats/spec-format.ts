@@ -1,4 +1,4 @@
-import type { ApiKindInfo, ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
+import type { ApiKindInfo, ApiModel, ApiOverview, LintFinding, OperationDetail, OperationSelector } from '#contracts';
 import type { SpecSource } from './spec-source.js';
 
 /**
@@ -33,6 +33,12 @@ export interface SpecFormat<Document = unknown> extends ApiKindInfo {
    * a grpcurl command, a message to publish), its values built from the operation's schemas.
    */
   callExample(api: ApiOverview, operation: OperationDetail): string;
+  /**
+   * What a reviewer would point out in the spec (missing descriptions, unused types, rule
+   * violations), each finding with where it is and the operation it concerns. Runs on a spec
+   * thread, on the document `read` returned: it never fetches or reads anything a `$ref` names.
+   */
+  lint(spec: ReadSpec<Document>): Promise<LintFinding[]> | LintFinding[];
   /** How a registered text of this format is served back to view or download. */
   fileType(text: string): SpecFileType;
 }

@@ -5,6 +5,7 @@ import type {
   ApiModelSchema,
   ApiOverview,
   JsonSchema,
+  LintFinding,
   MediaTypeSchema,
   OperationDetail,
   OperationParameter,
@@ -15,9 +16,11 @@ import { headline } from '../../chunk-api.js';
 import { cleanText } from '../../clean-text.js';
 import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
+import { perDocument, selected, selectorIndex } from '../per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { type AsyncMessage, type AsyncOperation, asyncOperations } from './asyncapi-operations.js';
+import { lintAsyncApi } from './lint-asyncapi.js';
 import {
   concreteUrl,
   documentTags,
@@ -105,7 +108,7 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
 
   operation(spec: ReadSpec<AsyncApiDocument>, selector: OperationSelector, maxChars: number): OperationDetail | undefined {
     const document = spec.document;
-    const entry = findOperation(asyncOperations(document), selector);
+    const entry = selected(operationIndex(document), selector);
     return entry && operationDetail(document, entry, maxChars);
   }
 
@@ -122,15 +125,16 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   fileType(text: string): SpecFileType {
     return structuredFileType(text);
   }
+
+  lint(spec: ReadSpec<AsyncApiDocument>): Promise<LintFinding[]> {
+    return lintAsyncApi(spec.document);
+  }
 }
 
 /** By `operationId`, or else by `method` (any case) and `path`: the first that matches. */
-function findOperation(operations: AsyncOperation[], selector: OperationSelector): AsyncOperation | undefined {
-  if (selector.operationId !== undefined) return operations.find((entry) => entry.operationId === selector.operationId);
-  if (selector.method === undefined || selector.path === undefined) return undefined;
-  const method = selector.method.toUpperCase();
-  return operations.find((entry) => entry.method === method && entry.path === selector.path);
-}
+const operationIndex = perDocument((document: AsyncApiDocument) =>
+  selectorIndex(asyncOperations(document), (entry) => entry.operationId, (entry) => `${entry.method} ${entry.path}`),
+);
 
 function endpoint(document: AsyncApiDocument, entry: AsyncOperation): ApiEndpoint {
   const summary = headline({ summary: operationSummary(entry), description: operationDescription(entry) });

@@ -5,6 +5,7 @@ import {
   type ApiModelSchema,
   type ApiOverview,
   type JsonSchema,
+  type LintFinding,
   type OperationDetail,
   type OperationParameter,
   type OperationSelector,
@@ -35,9 +36,11 @@ import { cleanText, truncate } from '../../clean-text.js';
 import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
+import { perDocument, selected, selectorIndex } from '../per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import type { SpecSource } from '../spec-source.js';
 import { graphqlExample } from './call-example.js';
+import { lintGraphql } from './lint-graphql.js';
 
 const FORMAT = 'GraphQL SDL';
 /** What a GraphQL response is sent as (GraphQL over HTTP). */
@@ -85,6 +88,8 @@ export interface GraphqlType {
   description?: string;
   /** Fields, enum values or union members. */
   members: GraphqlMember[];
+  /** The interfaces an object or interface type implements. */
+  interfaces?: string[];
 }
 
 export interface GraphqlMember {
@@ -196,6 +201,10 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
     return graphqlExample(api, operation);
   }
 
+  lint({ document }: ReadSpec<GraphqlDocument>): LintFinding[] {
+    return lintGraphql(document);
+  }
+
   /** SDL has no registered media type: served as text. */
   fileType(): SpecFileType {
     return { extension: 'graphql', mediaType: 'text/plain' };
@@ -287,7 +296,13 @@ function plainDocument(schema: GraphQLSchema): GraphqlDocument {
 function plainType(type: GraphQLNamedType): GraphqlType {
   const head = { name: type.name, ...described(type.description) };
   if (isObjectType(type) || isInterfaceType(type)) {
-    return { ...head, kind: isObjectType(type) ? 'object' : 'interface', members: Object.values(type.getFields()).map((field) => ({ ...plainValue(field), args: field.args.map(plainValue) })) };
+    const interfaces = type.getInterfaces().map((implemented) => implemented.name);
+    return {
+      ...head,
+      kind: isObjectType(type) ? 'object' : 'interface',
+      members: Object.values(type.getFields()).map((field) => ({ ...plainValue(field), args: field.args.map(plainValue) })),
+      ...(interfaces.length > 0 ? { interfaces } : {}),
+    };
   }
   if (isInputObjectType(type)) return { ...head, kind: 'input', members: Object.values(type.getFields()).map(plainValue) };
   if (isEnumType(type)) return { ...head, kind: 'enum', members: type.getValues().map(plainMember) };
@@ -305,23 +320,22 @@ function plainMember(member: { name: string; description?: string | null; deprec
   return { name: member.name, ...described(member.description), ...(member.deprecationReason != null ? { deprecated: true as const } : {}) };
 }
 
-function typeIndex(document: GraphqlDocument): Map<string, GraphqlType> {
-  return new Map(document.types.map((type) => [type.name, type]));
-}
+const typeIndex = perDocument((document: GraphqlDocument): Map<string, GraphqlType> => new Map(document.types.map((type) => [type.name, type])));
 
 /** Root fields in order: queries, mutations, subscriptions. */
-function rootOperations(document: GraphqlDocument): RootOperation[] {
+const rootOperations = perDocument((document: GraphqlDocument): RootOperation[] => {
   const types = typeIndex(document);
   return document.roots.flatMap(({ method, type }) =>
     (types.get(type)?.members ?? []).map((field) => ({ method, field: { ...field, type: field.type ?? '' } })),
   );
-}
+});
+
+const operationIndex = perDocument((document: GraphqlDocument) =>
+  selectorIndex(rootOperations(document), ({ field }) => field.name, ({ method, field }) => `${method} ${field.name}`),
+);
 
 function findOperation(document: GraphqlDocument, selector: OperationSelector): RootOperation | undefined {
-  const method = selector.method?.toUpperCase();
-  return rootOperations(document).find(({ method: verb, field }) =>
-    selector.operationId !== undefined ? field.name === selector.operationId : verb === method && field.name === selector.path,
-  );
+  return selected(operationIndex(document), selector);
 }
 
 function endpoint({ method, field }: RootOperation): ApiEndpoint {

@@ -5,6 +5,7 @@ import type {
   ApiModelSchema,
   ApiOverview,
   JsonSchema,
+  LintFinding,
   OperationDetail,
   OperationSelector,
   SecurityRequirement,
@@ -16,9 +17,11 @@ import { cleanText, truncate } from '../../clean-text.js';
 import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
+import { perDocument, selected, selectorIndex } from '../per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import type { SpecSource } from '../spec-source.js';
 import { exampleValue, quote } from '../../example-value.js';
+import { lintProto } from './lint-proto.js';
 
 const MEDIA_TYPE = 'application/grpc';
 /** Messages, enums and services: Google's largest API files have a few hundred. */
@@ -207,6 +210,10 @@ export class GrpcFormat implements SpecFormat<ProtoDocument> {
     const request = exampleValue(operation.requestBody?.content[0]?.schema);
     return `grpcurl -H 'Authorization: Bearer $TOKEN' -d ${quote(JSON.stringify(request))} ${host.includes(':') ? host : `${host}:443`} ${operation.path}`;
   }
+
+  lint({ document }: ReadSpec<ProtoDocument>): LintFinding[] {
+    return lintProto(document);
+  }
 }
 
 /**
@@ -313,19 +320,16 @@ function deprecated(options: Record<string, unknown> | undefined): { deprecated?
   return options?.deprecated === true ? { deprecated: true } : {};
 }
 
-function typeIndex(document: ProtoDocument): Map<string, ProtoType> {
-  return new Map(document.types.map((type) => [type.name, type]));
-}
+const typeIndex = perDocument((document: ProtoDocument): Map<string, ProtoType> => new Map(document.types.map((type) => [type.name, type])));
 
-function rpcEntries(document: ProtoDocument): RpcEntry[] {
-  return document.services.flatMap((service) => service.methods.map((method) => ({ service, method })));
-}
+const rpcEntries = perDocument((document: ProtoDocument): RpcEntry[] =>
+  document.services.flatMap((service) => service.methods.map((method) => ({ service, method }))),
+);
+
+const rpcIndex = perDocument((document: ProtoDocument) => selectorIndex(rpcEntries(document), operationId, (entry) => `RPC ${rpcPath(entry)}`));
 
 function findRpc(document: ProtoDocument, selector: OperationSelector): RpcEntry | undefined {
-  const method = selector.method?.toUpperCase();
-  return rpcEntries(document).find((entry) =>
-    selector.operationId !== undefined ? operationId(entry) === selector.operationId : method === 'RPC' && rpcPath(entry) === selector.path,
-  );
+  return selected(rpcIndex(document), selector);
 }
 
 /** `payments.v1.PaymentService/Refund`, as gRPC addresses it. */

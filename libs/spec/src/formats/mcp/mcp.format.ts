@@ -4,6 +4,7 @@ import type {
   ApiModelOperation,
   ApiOverview,
   JsonSchema,
+  LintFinding,
   OperationDetail,
   OperationParameter,
   OperationSelector,
@@ -18,6 +19,7 @@ import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { mcpExample } from './call-example.js';
+import { lintMcp } from './lint-mcp.js';
 
 const FORMAT = 'MCP tools/list';
 const VERB = 'TOOL';
@@ -184,6 +186,10 @@ export class McpFormat implements SpecFormat<McpDocument> {
 
   callExample(api: ApiOverview, operation: OperationDetail): string {
     return mcpExample(api, operation);
+  }
+
+  lint({ document }: ReadSpec<McpDocument>): LintFinding[] {
+    return lintMcp(document);
   }
 
   /** JSON, or YAML if that is what was registered. */

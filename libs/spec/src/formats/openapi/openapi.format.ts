@@ -1,8 +1,9 @@
-import type { ApiModel, ApiOverview, OperationDetail, OperationSelector } from '#contracts';
+import type { ApiModel, ApiOverview, LintFinding, OperationDetail, OperationSelector } from '#contracts';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { curlExample } from './call-example.js';
 import { dereference } from './dereference.js';
+import { lintOpenApi } from './lint-openapi.js';
 import { openApiModel } from './openapi-model.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
 import { type OpenApiDocument, readSpecDocument } from './read-openapi.js';
@@ -46,6 +47,10 @@ export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
 
   callExample(api: ApiOverview, operation: OperationDetail): string {
     return curlExample(api, operation);
+  }
+
+  lint(spec: ReadSpec<OpenApiDocument>): Promise<LintFinding[]> {
+    return lintOpenApi(spec.document);
   }
 
   fileType(text: string): SpecFileType {

@@ -16,6 +16,7 @@ import {
 import { cleanText } from '../../clean-text.js';
 import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
 import { isObject } from '../../is-object.js';
+import { perDocument, selected, selectorIndex } from '../per-document.js';
 import { listOperations, type OperationEntry, operationEntries, operationTags } from './operations.js';
 import type { SpecDocument, SpecFlavor } from './read-openapi.js';
 
@@ -43,11 +44,16 @@ export function apiOverview(document: SpecDocument, flavor: SpecFlavor): Omit<Ap
 
 /** The operation a selector names: by `operationId`, or by method (any case) and path. */
 export function findOperation(document: SpecDocument, selector: OperationSelector): OperationEntry | undefined {
-  const method = selector.method?.toUpperCase();
-  return operationEntries(document).find((entry) =>
-    selector.operationId !== undefined ? entry.operation.operationId === selector.operationId : entry.method === method && entry.path === selector.path,
-  );
+  return selected(operationIndex(document), selector);
 }
+
+const operationIndex = perDocument((document: SpecDocument) =>
+  selectorIndex(
+    operationEntries(document),
+    (entry) => (typeof entry.operation.operationId === 'string' ? entry.operation.operationId : undefined),
+    (entry) => `${entry.method} ${entry.path}`,
+  ),
+);
 
 /** One operation in full, its schemas expanded within `maxChars` (see `expandSchema`). */
 export function operationDetail(document: SpecDocument, flavor: SpecFlavor, entry: OperationEntry, maxChars: number): OperationDetail {

@@ -1,11 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { OperationSelector } from '#contracts';
-import { NoNul } from '#http';
-import { OPERATION_VERB } from '../ai.constants.js';
+import { NoNul } from './validation.js';
+
+/** An operation's verb, as filters and selectors take it: an HTTP method or another kind's verb (`PUBLISH`, `QUERY`, `MUTATION`, `RPC`…). */
+export const OPERATION_VERB = /^[A-Z]{1,16}$/;
 
 /**
- * `?operationId=…`, or `?method=…&path=…`; which of the two was given is checked by `selectorProblem`.
+ * The operation-detail routes' `?operationId=…`, or `?method=…&path=…`; which of the two was given is checked by `selectorProblem`.
  * `method` and `path` are the operation's verb and address in its API's kind: `GET /pets/{petId}`,
  * `PUBLISH user/signedup`, `MUTATION closePullRequest`, `RPC pkg.Service/Method`.
  */

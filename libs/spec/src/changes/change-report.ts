@@ -1,0 +1,109 @@
+import type { ApiEndpoint, ChangeReport, OperationDetail } from '#contracts';
+import type { ReadWithFormat, SpecFormats } from '../formats/spec-formats.js';
+import { SpecError } from '../spec-error.js';
+import type { SpecRefusal, StoredSpec } from '../spec-tasks.js';
+import { ChangeLog } from './change-log.js';
+import { compareOperation } from './operation-changes.js';
+
+export interface ChangeInput {
+  /** The earlier spec. */
+  from: StoredSpec;
+  /** The later one. */
+  to: StoredSpec;
+  /** What each operation's schemas may take, on each side (OPERATION_DETAIL_MAX_CHARS). */
+  maxChars: number;
+}
+
+type Side = 'from' | 'to';
+
+/** A side read, and its operations by key (see `operationKey`). */
+interface ReadSide extends ReadWithFormat {
+  operations: Map<string, ApiEndpoint>;
+}
+
+/**
+ * What changed from one spec of an API to another, for a caller of the API: operations removed
+ * and added, and for each operation both have, its inputs, request body and responses compared
+ * on the format-neutral `OperationDetail` every kind has, each change rated by whether a caller
+ * written for `from` breaks on `to`. A spec thread's task: a side that cannot be read is refused,
+ * naming it.
+ */
+export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: ChangeInput): ChangeReport | SpecRefusal {
+  const before = readSide(formats, from, 'from');
+  if (isRefused(before)) return before;
+  const after = readSide(formats, to, 'to');
+  if (isRefused(after)) return after;
+  const log = new ChangeLog();
+  if (before.format.kind !== after.format.kind) {
+    log.add({ severity: 'breaking', code: 'api-kind-changed', location: 'api', message: `The API changed from ${before.spec.format} to ${after.spec.format}: callers must be rewritten` });
+  }
+  for (const [key, old] of before.operations) {
+    const now = after.operations.get(key);
+    if (!now) {
+      const name = `${old.method} ${old.path}`;
+      log.add({ severity: 'breaking', code: 'operation-removed', operation: name, location: 'operation', message: `${name} was removed: callers of it break` });
+      continue;
+    }
+    const oldDetail = detailOf(before, old, maxChars, 'from');
+    if (isRefused(oldDetail)) return oldDetail;
+    const newDetail = detailOf(after, now, maxChars, 'to');
+    if (isRefused(newDetail)) return newDetail;
+    if (!oldDetail || !newDetail) continue;
+    compareOperation({
+      operation: `${now.method} ${now.path}`,
+      before: oldDetail,
+      after: newDetail,
+      bodyLabel: after.format.parts.body.toLowerCase(),
+      bodyDirection: receivesBody(after, now) ? 'output' : 'input',
+      // GraphQL validates every query against the schema: an argument or input field it no longer has is an error.
+      strictInputs: after.format.kind === 'graphql',
+      emit: (change) => log.add(change),
+    });
+  }
+  for (const [key, added] of after.operations) {
+    if (before.operations.has(key)) continue;
+    const name = `${added.method} ${added.path}`;
+    log.add({ severity: 'non-breaking', code: 'operation-added', operation: name, location: 'operation', message: `${name} was added` });
+  }
+  return log.report();
+}
+
+function readSide(formats: SpecFormats, { text, format }: StoredSpec, side: Side): ReadSide | SpecRefusal {
+  return refusalOf(side, () => {
+    const read = formats.read(text, format);
+    const operations = new Map<string, ApiEndpoint>();
+    for (const operation of read.format.overview(read.spec).operations) {
+      const key = operationKey(operation);
+      // A second operation with the same key is the one the format's lookup never finds either.
+      if (!operations.has(key)) operations.set(key, operation);
+    }
+    return { ...read, operations };
+  });
+}
+
+function detailOf(side: ReadSide, { method, path }: ApiEndpoint, maxChars: number, name: Side): OperationDetail | undefined | SpecRefusal {
+  return refusalOf(name, () => side.format.operation(side.spec, { method, path }, maxChars));
+}
+
+/** `GET /pets/{}`: an operation by its method and path, path parameters unnamed (`/pets/{id}` is `/pets/{petId}`). */
+function operationKey({ method, path }: ApiEndpoint): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+/** An AsyncAPI operation whose messages the API sends (2.x `subscribe`, 3.0 `send`): its callers receive them. */
+function receivesBody(side: ReadSide, { method }: ApiEndpoint): boolean {
+  return side.format.kind === 'asyncapi' && ['SUBSCRIBE', 'SEND'].includes(method.toUpperCase());
+}
+
+function refusalOf<T>(side: Side, task: () => T): T | SpecRefusal {
+  try {
+    return task();
+  } catch (error) {
+    if (error instanceof SpecError) return { refused: `The "${side}" spec cannot be compared: ${error.message}` };
+    throw error;
+  }
+}
+
+function isRefused(result: object | undefined): result is SpecRefusal {
+  return result !== undefined && 'refused' in result;
+}
