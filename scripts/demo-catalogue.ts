@@ -89,6 +89,17 @@ function asyncApiDemo(file: string): DemoApi {
 }
 
 /** One spec of the package as a registration: title, version, and the provider as team. */
+/**
+ * Names that an org may hold side by side: an org has one API of a name (its versions share it),
+ * so specs of different APIs that carry the same title (`Account API` of four providers) get their
+ * id after it.
+ */
+export function distinctNames<T extends { id: string; name: string }>(apis: T[]): T[] {
+  const count = new Map<string, number>();
+  for (const api of apis) count.set(api.name.toLowerCase(), (count.get(api.name.toLowerCase()) ?? 0) + 1);
+  return apis.map((api) => ((count.get(api.name.toLowerCase()) ?? 0) > 1 ? { ...api, name: `${api.name} (${api.id})` } : api));
+}
+
 export function loadDirectorySpec(id: string): DemoApi {
   const spec = readFileSync(join(openApiDirectoryRoot(), `${id}.json`), 'utf8');
   const info = (JSON.parse(spec) as { info?: { title?: string; version?: string } }).info ?? {};

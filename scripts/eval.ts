@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode } from '#contracts';
-import { loadDirectorySpec } from './demo-catalogue.js';
+import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
 import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
@@ -222,20 +222,11 @@ function printCalibration(set: string, mode: SearchMode, cards: JudgedCard[], re
   console.log(`| ${set} | ${mode} | ${Number.isNaN(auc) ? '–' : auc.toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`);
 }
 
-/** One registration per corpus spec: title, version, provider as team; titles made unique. */
+/** One registration per corpus spec: title, version, provider as team; titles made unique (`distinctNames`). */
 function corpusRegistrations(ids: string[]): { key: string; body: RegisterBody }[] {
-  const apis = ids.map((id) => ({ id, ...loadDirectorySpec(id) }));
-  const seen = new Map<string, number>();
-  for (const api of apis) seen.set(`${api.name.toLowerCase()}|${api.version}`, (seen.get(`${api.name.toLowerCase()}|${api.version}`) ?? 0) + 1);
-  return apis.map(({ id, name, version, teamName, spec }) => ({
+  return distinctNames(ids.map((id) => ({ id, ...loadDirectorySpec(id) }))).map(({ id, name, version, teamName, spec }) => ({
     key: id,
-    body: {
-      orgId: EVAL_ORG,
-      name: !name ? id : (seen.get(`${name.toLowerCase()}|${version}`) ?? 0) > 1 ? `${name} (${id})` : name,
-      version,
-      teamName,
-      spec,
-    },
+    body: { orgId: EVAL_ORG, name, version, teamName, spec },
   }));
 }
 

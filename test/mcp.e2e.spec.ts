@@ -51,9 +51,9 @@ describe('MCP server (/mcp)', () => {
     await stack?.close();
   });
 
-  it('should list the four tools with input schemas that are valid JSON Schema, and the spec resource', async () => {
+  it('should list the five tools with input schemas that are valid JSON Schema, and the spec resource', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_api', 'get_operation', 'list_apis', 'search_apis']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'search_apis']);
     const ajv = new Ajv({ strict: false });
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(50);

@@ -88,7 +88,7 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
-  it('should copy the real configuration while the token is hidden, and the VS Code one connects an MCP client to the four tools', async () => {
+  it('should copy the real configuration while the token is hidden, and the VS Code one connects an MCP client to the five tools', async () => {
     const page = await signedInPage(1200);
     await openPanel(page);
     await page.locator('[data-snippet=vscode] button.copy').click();
@@ -108,7 +108,7 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['get_api', 'get_operation', 'list_apis', 'search_apis']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'search_apis']);
     } finally {
       await client.close();
     }

@@ -314,14 +314,14 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(await page.locator('.detail-header .action-message').textContent()).toBe('');
   });
   it('should view a GraphQL schema as text and download it as the server names it (.graphql)', async () => {
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Code review', version: '5', spec: sdl });
+    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Code review board', version: '5', spec: sdl });
     expect(created.status).toBe(201);
     await waitForStatus(stack, publisher, created.body.apiId);
     await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);
     await page.locator('#download-spec').waitFor();
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-spec').click()]);
-    expect(download.suggestedFilename()).toBe('Code-review-5.graphql');
+    expect(download.suggestedFilename()).toBe('Code-review-board-5.graphql');
     expect(readFileSync((await download.path())!, 'utf8')).toBe(sdl);
     const [tab] = await Promise.all([page.context().waitForEvent('page'), page.locator('#view-spec').click()]);
     await tab.waitForURL(/^blob:/);

@@ -16,5 +16,6 @@ import { IndexingWarnings1764680000015 } from './1764680000015-IndexingWarnings.
 import { StagedChunks1764680000016 } from './1764680000016-StagedChunks.js';
 import { ApiKinds1764680000017 } from './1764680000017-ApiKinds.js';
 import { ApiLabels1764680000018 } from './1764680000018-ApiLabels.js';
+import { ApiLifecycle1764680000019 } from './1764680000019-ApiLifecycle.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007, ChunkTermsByApi1764680000008, DropOrgWidePostingsIndex1764680000009, LexiconCorrectionIndex1764680000010, PathWordsInSearchVector1764680000011, TagsIndex1764680000012, MethodIndex1764680000013, SpecDescription1764680000014, IndexingWarnings1764680000015, StagedChunks1764680000016, ApiKinds1764680000017, ApiLabels1764680000018];
+export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007, ChunkTermsByApi1764680000008, DropOrgWidePostingsIndex1764680000009, LexiconCorrectionIndex1764680000010, PathWordsInSearchVector1764680000011, TagsIndex1764680000012, MethodIndex1764680000013, SpecDescription1764680000014, IndexingWarnings1764680000015, StagedChunks1764680000016, ApiKinds1764680000017, ApiLabels1764680000018, ApiLifecycle1764680000019];

@@ -2,5 +2,6 @@ import { CreateRegistry1764680000000 } from './1764680000000-CreateRegistry.js';
 import { IndexReconciliation1764680000001 } from './1764680000001-IndexReconciliation.js';
 import { ApiKinds1764680000002 } from './1764680000002-ApiKinds.js';
 import { ApiLabels1764680000003 } from './1764680000003-ApiLabels.js';
+import { ApiVersions1764680000004 } from './1764680000004-ApiVersions.js';
 
-export const gatewayMigrations = [CreateRegistry1764680000000, IndexReconciliation1764680000001, ApiKinds1764680000002, ApiLabels1764680000003];
+export const gatewayMigrations = [CreateRegistry1764680000000, IndexReconciliation1764680000001, ApiKinds1764680000002, ApiLabels1764680000003, ApiVersions1764680000004];

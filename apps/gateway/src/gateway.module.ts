@@ -17,6 +17,7 @@ import { KindsModule } from './kinds/kinds.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { ProxyModule } from './proxy/proxy.module.js';
 import { ApiEntity } from './registry/api.entity.js';
+import { ApiVersionEntity, ApiVersionRevisionEntity } from './registry/api-version.entity.js';
 import { RegistryModule } from './registry/registry.module.js';
 
 @Module({})
@@ -28,7 +29,7 @@ export class GatewayModule {
         { module: GatewayConfigModule, global: true, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] },
         DatabaseModule.forRoot({
           target: config.database,
-          entities: [ApiEntity],
+          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity],
           migrations: gatewayMigrations,
           migrationsTableName: 'gateway_migrations',
         }),

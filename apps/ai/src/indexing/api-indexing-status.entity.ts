@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { IndexingState } from '#contracts';
+import type { IndexingState, LifecycleStage } from '#contracts';
 
 /** Where indexing of an API stands; `indexedRevision` is the revision whose chunks are live. */
 @Entity({ schema: 'platform_ai', name: 'api_indexing_status' })
@@ -26,6 +26,10 @@ export class ApiIndexingStatusEntity {
    */
   @Column({ type: 'text', default: 'openapi' })
   kind: string;
+
+  /** The stage of the live revision's version (migration ApiLifecycle): search leaves retired APIs out and ranks deprecated ones lower. */
+  @Column({ type: 'text', default: 'production' })
+  lifecycle: LifecycleStage;
 
   @Column({ type: 'text', nullable: true })
   error: string | null;

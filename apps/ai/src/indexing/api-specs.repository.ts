@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { IndexApiJob } from '#contracts';
+import { DEFAULT_LIFECYCLE, type IndexApiJob, type LifecycleStage, type VersionSummary } from '#contracts';
 import type { StoredSpec } from '#spec';
 
 /** Where an API's live spec stands, as one of the caller's orgs sees it. */
@@ -19,10 +19,24 @@ export class ApiSpecsRepository {
   /** Keeps the revision's copy (once: a repeated job keeps the first). */
   async keep(manager: EntityManager, job: IndexApiJob): Promise<void> {
     await manager.query(
-      `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format, labels)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb) ON CONFLICT (api_id, revision) DO NOTHING`,
-      // A job of an older gateway has no labels: none.
-      [job.apiId, job.revision, job.orgId, job.name, job.version, job.teamName ?? null, job.description ?? null, job.spec, job.format ?? null, JSON.stringify(job.labels ?? {})],
+      `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, description, spec, format, labels, lifecycle, sunset_date, versions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, $13::jsonb) ON CONFLICT (api_id, revision) DO NOTHING`,
+      // A job of an older gateway has no labels (none), nor stage or versions (one, in production).
+      [
+        job.apiId,
+        job.revision,
+        job.orgId,
+        job.name,
+        job.version,
+        job.teamName ?? null,
+        job.description ?? null,
+        job.spec,
+        job.format ?? null,
+        JSON.stringify(job.labels ?? {}),
+        job.lifecycle ?? DEFAULT_LIFECYCLE,
+        job.sunsetDate ?? null,
+        JSON.stringify(job.versions ?? []),
+      ],
     );
   }
 
@@ -31,9 +45,21 @@ export class ApiSpecsRepository {
    * `latest` (registered) or its `indexed` (live) one and the API is not deleted.
    */
   async keptSpec(apiId: string, revision: number, which: 'latest' | 'indexed'): Promise<IndexApiJob | undefined> {
-    const [row]: { org_id: string; name: string; version: string; team_name: string | null; description: string | null; spec: string; format: string | null; labels: Record<string, string> }[] =
+    const [row]: {
+      org_id: string;
+      name: string;
+      version: string;
+      team_name: string | null;
+      description: string | null;
+      spec: string;
+      format: string | null;
+      labels: Record<string, string>;
+      lifecycle: LifecycleStage;
+      sunset_date: string | null;
+      versions: VersionSummary[];
+    }[] =
       await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels
+        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels, p.lifecycle, p.sunset_date, p.versions
          FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
          WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
         [apiId, revision],
@@ -50,6 +76,9 @@ export class ApiSpecsRepository {
       labels: row.labels ?? {},
       spec: row.spec,
       ...(row.format ? { format: row.format } : {}),
+      lifecycle: row.lifecycle,
+      ...(row.sunset_date ? { sunsetDate: row.sunset_date } : {}),
+      versions: row.versions,
     };
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import pgvector from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { DeleteApiJob, IndexApiJob } from '#contracts';
+import { type DeleteApiJob, DEFAULT_LIFECYCLE, type IndexApiJob } from '#contracts';
 import { EmbeddingModelsRepository } from '../embedding-models/embedding-models.repository.js';
 import { ApiSpecsRepository } from './api-specs.repository.js';
 import { type ChunkOwner, countWords, type EmbeddedChunk, insertChunks, removeLiveChunks } from './chunk-rows.js';
@@ -93,10 +93,10 @@ export class IndexStoreRepository {
       const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
-         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, kind = $5, staging_generation = NULL,
+         SET status = 'COMPLETED', indexed_revision = $2, chunk_count = $3, warnings = $4, kind = $5, lifecycle = $6, staging_generation = NULL,
            indexed_at = now(), error = NULL, updated_at = now()
          WHERE api_id = $1`,
-        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null, kind],
+        [job.apiId, job.revision, embedded[0]?.chunks.length ?? 0, warnings.length > 0 ? warnings : null, kind, job.lifecycle ?? DEFAULT_LIFECYCLE],
       );
       await countWords(manager, job.apiId, job.orgId, +1);
       await this.specs.setSpecDescription(manager, job.apiId, job.revision, specDescription);

@@ -1,6 +1,6 @@
 import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
-import type { ChunkLevel, SearchFilters } from '#contracts';
+import type { ChunkLevel, LifecycleStage, SearchFilters, VersionSummary } from '#contracts';
 import type { KeywordQuery } from './keyword-query.js';
 import type { ApiKeywordScore, Candidate, EndpointCandidate } from './rank-fusion.js';
 import { RANKING } from './ranking.config.js';
@@ -24,6 +24,10 @@ export interface ApiCard {
   labels: Record<string, string> | null;
   /** The kind of API (`openapi`, `graphql`…) its live revision is. */
   kind: string;
+  /** The stage of the live revision's version, its sunset date, and the API's versions that are not retired. */
+  lifecycle: LifecycleStage;
+  sunsetDate: string | null;
+  versions: VersionSummary[] | null;
 }
 
 export interface ChunkDetail {
@@ -57,7 +61,8 @@ interface FilteredApis {
  * Card facts (alias `s` status, `p` spec) of the revision that is live in the index, described by
  * the registration or else by the spec itself; none for a deleted API whose chunks are not removed yet.
  */
-const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description, p.labels, s.kind
+const LIVE_CARDS = `SELECT s.api_id AS "apiId", p.name, p.version, p.team_name AS "teamName", coalesce(p.description, p.spec_description) AS description, p.labels, s.kind,
+    p.lifecycle, p.sunset_date AS "sunsetDate", p.versions
   FROM platform_ai.api_indexing_status s
   JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision AND NOT s.deleted`;
 
@@ -251,6 +256,19 @@ export class ChunkRetriever {
     return new Map(rows.map((row) => [row.apiId, row]));
   }
 
+  /**
+   * The org's APIs whose live version is deprecated or retired (a few, if any; the partial index
+   * `api_indexing_status_lifecycle_idx` finds them): search leaves the retired out and ranks the
+   * deprecated lower.
+   */
+  async endOfLife(): Promise<Map<string, 'deprecated' | 'retired'>> {
+    const rows: { apiId: string; lifecycle: 'deprecated' | 'retired' }[] = await this.manager.query(
+      `SELECT api_id AS "apiId", lifecycle FROM platform_ai.api_indexing_status WHERE org_id = $1 AND lifecycle IN ('deprecated', 'retired') AND NOT deleted`,
+      [this.scope.orgId],
+    );
+    return new Map(rows.map((row) => [row.apiId, row.lifecycle]));
+  }
+
   /** Every visible API, by name: browse mode. */
   async allApis(limit: number): Promise<ApiCard[]> {
     const params = new Params();
@@ -315,8 +333,8 @@ export class ChunkRetriever {
    * as a sub-query of each chunk query, the tag test ran again for every chunk the HNSW index scanned.
    */
   private filteredApis(): Promise<FilteredApis | undefined> {
-    const { teamNames, tags, methods, kinds, labels } = this.scope.filters;
-    if (!teamNames?.length && !tags?.length && !methods?.length && !kinds?.length && !hasLabels(labels)) return Promise.resolve(undefined);
+    const { teamNames, tags, methods, kinds, labels, lifecycle } = this.scope.filters;
+    if (!teamNames?.length && !tags?.length && !methods?.length && !kinds?.length && !hasLabels(labels) && !lifecycle?.length) return Promise.resolve(undefined);
     this.filtered ??= (async () => {
       const params = new Params();
       const rows: { apiId: string; chunkCount: number | null }[] = await this.manager.query(
@@ -333,18 +351,20 @@ export class ChunkRetriever {
   }
 
   /**
-   * APIs of the org with a live index that pass the filters (a kind is the live revision's). A tag
+   * APIs of the org with a live index that pass the filters (a kind is the live revision's), never a
+   * retired one (search never shows it, whatever the filters). A tag
    * or a method must be an operation's: a tag the spec declares but no operation carries would make
    * a card with no endpoints.
    */
   private allowedApis(params: Params, staged: string[], columns = 's.api_id'): string {
-    const { teamNames, tags, methods, kinds, labels } = this.scope.filters;
+    const { teamNames, tags, methods, kinds, labels, lifecycle } = this.scope.filters;
     const org = params.add(this.scope.orgId);
     return `SELECT ${columns} FROM platform_ai.api_indexing_status s
       JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
-      WHERE s.org_id = ${org} AND NOT s.deleted
+      WHERE s.org_id = ${org} AND NOT s.deleted AND s.lifecycle <> 'retired'
       ${teamNames?.length ? `AND lower(p.team_name) = ANY(${params.add(lower(teamNames))})` : ''}
       ${kinds?.length ? `AND s.kind = ANY(${params.add(kinds)})` : ''}
+      ${lifecycle?.length ? `AND s.lifecycle = ANY(${params.add(lifecycle)})` : ''}
       ${hasLabels(labels) ? `AND ${hasLabelsOf('p', labels, params)}` : ''}
       ${tags?.length ? `AND s.api_id IN (SELECT t.api_id FROM platform_ai.api_chunks t WHERE t.org_id = ${org} AND t.level = 'L2' AND ${hasTag('t', tags, params)} ${notStaged('t', staged, params)})` : ''}
       ${methods?.length ? `AND s.api_id IN (SELECT m.api_id FROM platform_ai.api_chunks m WHERE m.org_id = ${org} AND m.level = 'L2' AND m.method = ANY(${params.add(methods)}) ${notStaged('m', staged, params)})` : ''}`;

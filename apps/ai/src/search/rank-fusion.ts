@@ -148,6 +148,18 @@ export function fuseApis(vectorApis: ApiScore[] | undefined, keyword: ApiKeyword
     .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
 }
 
+/**
+ * Search follows the lifecycle: a retired API is left out, and a deprecated one's score is scaled
+ * by `deprecatedWeight`, so it ranks below an equally good API that is not.
+ */
+export function byLifecycle(ranked: RankedApi[], endOfLife: Map<string, 'deprecated' | 'retired'>, deprecatedWeight: number): RankedApi[] {
+  if (endOfLife.size === 0) return ranked;
+  return ranked
+    .filter((api) => endOfLife.get(api.apiId) !== 'retired')
+    .map((api) => (endOfLife.get(api.apiId) === 'deprecated' ? { ...api, score: api.score * deprecatedWeight } : api))
+    .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
+}
+
 export interface EndpointCandidate {
   id: string;
   method: string;

@@ -16,6 +16,12 @@ export const RANKING = {
   /** Vector and keyword evidence count the same (measured: 0.6/0.4 either way is no better). */
   fusion: { vector: 0.5, keyword: 0.5 },
   /**
+   * A deprecated API's fused score is scaled by this: below an equally good API in production,
+   * still above a clearly worse one (a lead of more than a quarter keeps it first). Retired APIs
+   * are never returned. Not a relevance weight: the eval set has no stages, so it changes nothing there.
+   */
+  deprecatedWeight: 0.8,
+  /**
    * BM25's term-frequency saturation and length normalisation, at API level. k1 above the usual
    * 1.2: an API document is long and repeats its domain's words (measured offline: k1 2 > 1.2).
    */

@@ -15,6 +15,7 @@ import { SearchAdmission } from './search-admission.js';
 import { SearchRepository } from './search.repository.js';
 import { expandAbbreviations, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
 import {
+  byLifecycle,
   type Candidate,
   combineScores,
   EVIDENCE_CHUNKS,
@@ -135,10 +136,10 @@ export class SearchService implements OnModuleInit {
       const unseen = vector ? unseenKeywordLeaders(apiKeywords, vectorList, RANKING.unseenLeadersPerResult * maxResults) : [];
       const unseenChunks = vector ? await retriever.nearestChunksOf(vector, unseen, EVIDENCE_CHUNKS) : [];
       const floorSpans = keywords ? RANKING.similarityFloorSpans : 0;
-      const ranked = fuseApis(
-        vector ? rankApis(scaleSimilarities(vectorList, unseenChunks, floorSpans)) : undefined,
-        mode !== 'vector' ? apiKeywords : undefined,
-        RANKING.fusion,
+      const ranked = byLifecycle(
+        fuseApis(vector ? rankApis(scaleSimilarities(vectorList, unseenChunks, floorSpans)) : undefined, mode !== 'vector' ? apiKeywords : undefined, RANKING.fusion),
+        await retriever.endOfLife(),
+        RANKING.deprecatedWeight,
       );
       const top = ranked.slice(0, maxResults);
       const topIds = top.map((api) => api.apiId);
@@ -243,7 +244,7 @@ export class SearchService implements OnModuleInit {
   }
 }
 
-function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName' | 'labels' | 'kind'> {
+function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 'version' | 'description' | 'teamName' | 'labels' | 'kind' | 'lifecycle' | 'sunsetDate' | 'versions'> {
   return {
     apiId: card.apiId,
     apiName: card.name,
@@ -252,6 +253,10 @@ function cardFields(card: ApiCard): Pick<SearchResult, 'apiId' | 'apiName' | 've
     ...(card.teamName ? { teamName: card.teamName } : {}),
     labels: card.labels ?? {},
     kind: card.kind,
+    lifecycle: card.lifecycle,
+    ...(card.sunsetDate ? { sunsetDate: card.sunsetDate } : {}),
+    // Revisions indexed before versions existed: the API had the one.
+    versions: card.versions?.length ? card.versions : [{ version: card.version, lifecycle: card.lifecycle }],
   };
 }
 

@@ -1,5 +1,21 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
+  type ApiChange,
+  type ApiVersionList,
+  type ApiVersionRecord,
+  CHANGE_REPORT_LIMITS,
+  CHANGE_SEVERITIES,
+  type ChangeReportResponse,
+  type ChangeSeverity,
+  type LifecycleStage,
+  LIFECYCLE_STAGES,
+  LINT_LIMITS,
+  LINT_SEVERITIES,
+  type LintFinding,
+  type LintResponse,
+  type LintSeverity,
+  type LintSummary,
+  type VersionSummary,
   type ApiEndpoint,
   type ApiKindInfo,
   type ApiKindsResponse,
@@ -82,20 +98,101 @@ const LABELS: ApiPropertyOptions = {
   description: `The org's labels on the API (up to ${LABEL_LIMITS.maxLabels}, keys lower case); \`{}\` when none`,
 };
 
+const WARNINGS: ApiPropertyOptions = { type: [String], description: 'In a registration\'s answer: e.g. breaking changes to a version in production' };
+const CHANGE_COUNTS: ApiPropertyOptions = {
+  type: 'object',
+  properties: { breaking: { type: 'integer' }, nonBreaking: { type: 'integer' }, info: { type: 'integer' } },
+  description: 'In a registration\'s answer: the changes from the spec it follows',
+};
+
+export class VersionSummaryDoc implements VersionSummary {
+  @ApiProperty({ example: '1.0.0' }) version: string;
+  @ApiProperty({ enum: LIFECYCLE_STAGES }) lifecycle: LifecycleStage;
+  @ApiPropertyOptional({ format: 'date', description: 'A deprecated version\'s sunset date' }) sunsetDate?: string;
+}
+
 export class ApiRecordDoc implements ApiRecord {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty() orgId: string;
   @ApiProperty() name: string;
-  @ApiProperty() version: string;
+  @ApiProperty({ description: 'The recommended version: the highest in production, else the newest still being made, else the newest deprecated' }) version: string;
+  @ApiProperty({ enum: LIFECYCLE_STAGES, description: 'The recommended version\'s stage (`retired`: every version is, and search leaves the API out)' }) lifecycle: LifecycleStage;
+  @ApiPropertyOptional({ format: 'date', description: 'When the recommended version is deprecated with a sunset date' }) sunsetDate?: string;
+  @ApiProperty({ type: [VersionSummaryDoc], description: 'Every version, newest release first' }) versions: VersionSummaryDoc[];
   @ApiPropertyOptional() teamName?: string;
   @ApiPropertyOptional() description?: string;
   @ApiProperty(LABELS) labels: Record<string, string>;
   @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
-  @ApiProperty({ description: 'Increases with every update' }) revision: number;
+  @ApiProperty({ description: 'Increases with every change search must see' }) revision: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ type: IndexingDoc, description: 'Absent when the search service could not be asked' })
   indexing?: IndexingDoc;
+  @ApiPropertyOptional(WARNINGS) warnings?: string[];
+  @ApiPropertyOptional(CHANGE_COUNTS) changes?: ApiRecord['changes'];
+}
+
+export class ApiVersionRecordDoc implements ApiVersionRecord {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty({ example: '2.0.0' }) version: string;
+  @ApiProperty({ enum: LIFECYCLE_STAGES }) lifecycle: LifecycleStage;
+  @ApiPropertyOptional({ format: 'date' }) sunsetDate?: string;
+  @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
+  @ApiProperty({ description: 'Increases with every new spec of this version' }) revision: number;
+  @ApiProperty({ description: 'The version search shows and routes act on without `?version=`' }) recommended: boolean;
+  @ApiPropertyOptional({ description: 'For a deprecated version: the version to move to' }) moveTo?: string;
+  @ApiPropertyOptional({ type: IndexingDoc, description: 'The recommended version\'s: only it is indexed for search' }) indexing?: IndexingDoc;
+  @ApiPropertyOptional({ type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' }, hint: { type: 'integer' } }, description: 'Absent until linted' })
+  lint?: LintSummary;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional(WARNINGS) warnings?: string[];
+  @ApiPropertyOptional(CHANGE_COUNTS) changes?: ApiVersionRecord['changes'];
+}
+
+export class ApiVersionListDoc implements ApiVersionList {
+  @ApiProperty({ type: [ApiVersionRecordDoc] }) items: ApiVersionRecordDoc[];
+}
+
+export class ApiChangeDoc implements ApiChange {
+  @ApiProperty({ enum: CHANGE_SEVERITIES }) severity: ChangeSeverity;
+  @ApiProperty({ example: 'operation-removed' }) code: string;
+  @ApiPropertyOptional({ example: 'GET /pets/{id}' }) operation?: string;
+  @ApiProperty({ example: 'response 200 .items[].id' }) location: string;
+  @ApiProperty() message: string;
+}
+
+class RevisionRefDoc {
+  @ApiProperty() version: string;
+  @ApiProperty() revision: number;
+}
+
+export class ChangeReportDoc implements ChangeReportResponse {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty({ type: RevisionRefDoc }) from: RevisionRefDoc;
+  @ApiProperty({ type: RevisionRefDoc }) to: RevisionRefDoc;
+  @ApiProperty({ type: [ApiChangeDoc], description: `Breaking first; at most ${CHANGE_REPORT_LIMITS.maxChanges}` }) changes: ApiChangeDoc[];
+  @ApiProperty() breaking: number;
+  @ApiProperty() nonBreaking: number;
+  @ApiProperty() info: number;
+  @ApiPropertyOptional({ description: 'The list was cut; the counts are of every change' }) truncated?: boolean;
+}
+
+export class LintFindingDoc implements LintFinding {
+  @ApiProperty({ example: 'operation-description' }) code: string;
+  @ApiProperty({ enum: LINT_SEVERITIES }) severity: LintSeverity;
+  @ApiProperty() message: string;
+  @ApiProperty({ example: 'paths./pets.get' }) path: string;
+  @ApiPropertyOptional({ example: 'GET /pets' }) operation?: string;
+}
+
+export class LintResponseDoc implements LintResponse {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty() version: string;
+  @ApiProperty() revision: number;
+  @ApiProperty({ type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' }, hint: { type: 'integer' } } }) summary: LintSummary;
+  @ApiProperty({ type: [LintFindingDoc], description: `Errors first; at most ${LINT_LIMITS.maxFindings}` }) findings: LintFindingDoc[];
+  @ApiPropertyOptional({ description: 'The list was cut; the summary counts every finding' }) truncated?: boolean;
 }
 
 export class ApiListResponseDoc implements ApiListResponse {
@@ -229,6 +326,8 @@ export class SearchFiltersDoc implements SearchFilters {
     description: 'Labels an API must carry, every one (AND): keys as given (lower case by rule), values in any case',
   })
   labels?: Record<string, string>;
+  @ApiPropertyOptional({ type: [String], enum: LIFECYCLE_STAGES, description: 'Stages of the API\'s recommended version; a retired API never shows, whatever the filter' })
+  lifecycle?: LifecycleStage[];
 }
 
 export class SearchRequestDoc implements SearchRequest {
@@ -284,6 +383,10 @@ export class SearchResultDoc implements SearchResult {
   @ApiPropertyOptional() teamName?: string;
   @ApiProperty({ ...LABELS, description: "The labels of the API's indexed revision; `{}` when none" }) labels: Record<string, string>;
   @ApiProperty({ example: FIRST_KIND.kind, description: KIND }) kind: string;
+  @ApiProperty({ enum: LIFECYCLE_STAGES, description: 'The stage of `version`, the API\'s recommended version: a deprecated API ranks below an equally good one, a retired one never shows' })
+  lifecycle: LifecycleStage;
+  @ApiPropertyOptional({ format: 'date', description: 'When `version` is deprecated with a sunset date' }) sunsetDate?: string;
+  @ApiProperty({ type: [VersionSummaryDoc], description: 'The API\'s versions that are not retired, newest release first' }) versions: VersionSummaryDoc[];
   @ApiProperty({
     minimum: 0,
     maximum: 1,

@@ -15,6 +15,7 @@ import {
 } from '#contracts';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ApiEntity } from '../registry/api.entity.js';
+import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_BATCH = 100;
@@ -34,6 +35,7 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     @InjectRepository(ApiEntity) private readonly apis: Repository<ApiEntity>,
+    private readonly versions: ApiVersionsRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
     // Without a listener BullMQ prints every reconnect failure; one line per interval is enough.
@@ -103,6 +105,9 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       });
       return;
     }
+    const indexed = await this.versions.forIndex(api);
+    // A newer change deleted the version between the two reads: its own revision is sent next.
+    if (!indexed) throw new Error(`API ${api.id} r${api.revision}: its recommended version "${api.version}" changed while it was sent`);
     const job: IndexApiJob = {
       apiId: api.id,
       orgId: api.orgId,
@@ -112,8 +117,11 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       ...(api.teamName ? { teamName: api.teamName } : {}),
       ...(api.description ? { description: api.description } : {}),
       labels: api.labels ?? {},
-      spec: api.spec,
+      spec: indexed.spec,
       format: api.kind,
+      lifecycle: api.lifecycle,
+      ...(api.sunsetDate ? { sunsetDate: api.sunsetDate } : {}),
+      versions: indexed.versions,
     };
     await this.queue.add(IndexingJobName.Index, job, {
       ...INDEXING_JOB_OPTIONS,

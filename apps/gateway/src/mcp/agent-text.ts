@@ -1,5 +1,6 @@
-import { type ApiListResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
+import { type ApiListResponse, type ApiRecord, type ChangeReportResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
 import { isObject } from '#spec';
+import { moveToFor } from '../registry/recommended-version.js';
 import type { ApiView, OperationView } from './agent-tools.service.js';
 
 /**
@@ -13,7 +14,7 @@ const FIELD_DESCRIPTION_CHARS = 80;
 const ADDRESS_CHARS = 300;
 const NAME_CHARS = 100;
 /** Items of a list that the text names; the rest are counted. */
-const LISTED = { servers: 3, schemes: 10, scopes: 20, parameters: 40, mediaTypes: 3, responses: 15, enum: 12, alternatives: 6 } as const;
+const LISTED = { versions: 10, changes: 40, servers: 3, schemes: 10, scopes: 20, parameters: 40, mediaTypes: 3, responses: 15, enum: 12, alternatives: 6 } as const;
 /** Levels of a schema sketched in full; deeper objects are named only (the detail's JSON has them). */
 const SKETCH_DEPTH = 3;
 const SKETCH_FIELDS = 25;
@@ -23,7 +24,7 @@ export function searchText(answer: SearchResponse & { orgId: string }, query: st
   const lines = [`${answer.results.length} of ${answer.totalFound} APIs in org "${answer.orgId}" for "${query}", best first:`];
   answer.results.forEach((card, index) => {
     const match = card.match ? ` — ${card.match} match (${card.relevanceScore.toFixed(2)})` : '';
-    lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${match} — apiId ${card.apiId}${card.teamName ? ` — team ${card.teamName}` : ''}`);
+    lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${stageText(card)}${match} — apiId ${card.apiId}${card.teamName ? ` — team ${card.teamName}` : ''}`);
     if (card.description) lines.push(`   ${short(card.description, DESCRIPTION_CHARS)}`);
     if (card.labels && Object.keys(card.labels).length) lines.push(`   ${labelsText(card.labels)}`);
     for (const endpoint of card.endpoints) lines.push(`   ${endpointText(endpoint)}${endpoint.summary ? ` — ${short(endpoint.summary, DESCRIPTION_CHARS)}` : ''}`);
@@ -38,6 +39,7 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   const lines = [
     `${record.name} ${record.version} [${record.kind}${overview ? `, ${overview.format}` : ''}] — apiId ${record.apiId} — org ${record.orgId}${record.teamName ? ` — team ${record.teamName}` : ''}`,
     `Indexing: ${record.indexing?.status ?? 'unknown'}${record.indexing?.error ? ` (${record.indexing.error})` : ''}`,
+    `Versions: ${listed(record.versions.map((version) => versionText(version, record)), LISTED.versions, '; ')}`,
   ];
   const description = record.description ?? overview?.description;
   if (description) lines.push(`Description: ${short(description, 500)}`);
@@ -88,12 +90,26 @@ export function operationText({ api, overview, detail, example, parts }: Operati
   return lines.join('\n');
 }
 
+/** A change report: counts, then each change, breaking first. */
+export function changesText(report: ChangeReportResponse): string {
+  const from = `${report.from.version} (revision ${report.from.revision})`;
+  const to = `${report.to.version} (revision ${report.to.revision})`;
+  if (report.changes.length === 0) return `No changes to operations from ${from} to ${to}.`;
+  const lines = [`From ${from} to ${to}: ${report.breaking} breaking, ${report.nonBreaking} non-breaking, ${report.info} informational change(s):`];
+  for (const change of report.changes.slice(0, LISTED.changes)) {
+    lines.push(`- [${change.severity}] ${change.operation ? `${short(change.operation, ADDRESS_CHARS)}: ` : ''}${short(change.message, DESCRIPTION_CHARS)}${change.location ? ` (${short(change.location, ADDRESS_CHARS)})` : ''}`);
+  }
+  const total = report.breaking + report.nonBreaking + report.info;
+  if (total > LISTED.changes) lines.push(`- …and ${total - LISTED.changes} more (structuredContent lists ${report.changes.length})`);
+  return lines.join('\n');
+}
+
 export function listText(list: ApiListResponse, page: number, pageSize: number): string {
   if (list.total === 0) return 'No APIs match.';
   const from = (page - 1) * pageSize + 1;
   const lines = [`APIs ${Math.min(from, list.total)}–${Math.min(from + list.items.length - 1, list.total)} of ${list.total}:`];
   for (const api of list.items) {
-    lines.push(`- ${api.name} ${api.version} [${api.kind}] — apiId ${api.apiId} — org ${api.orgId}${api.teamName ? ` — team ${api.teamName}` : ''} — ${api.indexing?.status ?? 'status unknown'}`);
+    lines.push(`- ${api.name} ${api.version} [${api.kind}]${stageText(api)} — apiId ${api.apiId} — org ${api.orgId}${api.teamName ? ` — team ${api.teamName}` : ''} — ${api.indexing?.status ?? 'status unknown'}`);
     if (api.labels && Object.keys(api.labels).length) lines.push(`  ${labelsText(api.labels)}`);
   }
   if (from + list.items.length - 1 < list.total) lines.push(`More: list_apis with page ${page + 1}.`);
@@ -191,4 +207,18 @@ export function sketch(schema: unknown, depth = 0): string {
 function short(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** A card's stage, when it is not plain production: ` (deprecated, sunset 2027-06-30)`. */
+function stageText(card: { lifecycle?: string; sunsetDate?: string }): string {
+  if (!card.lifecycle || card.lifecycle === 'production') return '';
+  return ` (${card.lifecycle}${card.sunsetDate ? `, sunset ${card.sunsetDate}` : ''})`;
+}
+
+/** `1.0.0 (deprecated, sunset 2027-06-30; move to 2.0.0)`, `2.0.0 (production, recommended)`. */
+function versionText(version: ApiRecord['versions'][number], record: ApiRecord): string {
+  const recommended = version.version === record.version;
+  const successor = moveToFor(version, record);
+  const moveTo = successor ? `; move to ${short(successor, NAME_CHARS)}` : '';
+  return `${short(version.version, NAME_CHARS)} (${version.lifecycle}${version.sunsetDate ? `, sunset ${version.sunsetDate}` : ''}${recommended ? ', recommended' : ''}${moveTo})`;
 }

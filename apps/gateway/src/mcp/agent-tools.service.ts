@@ -5,7 +5,9 @@ import {
   type ApiOperationDetailResponse,
   type ApiOperationsResponse,
   type ApiRecord,
+  type ChangeReportResponse,
   encodeOrgList,
+  type LifecycleStage,
   InternalHeader,
   type OperationPartNames,
   type OperationSelector,
@@ -19,6 +21,7 @@ import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
 import type { RegisteredSpec } from '../registry/registered-spec.js';
+import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
 
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
@@ -49,6 +52,8 @@ export interface ListArgs {
   tag?: string;
   /** `key:value`: only APIs carrying this label (the value in any case). */
   label?: string;
+  /** Only APIs whose recommended version is at this stage. */
+  lifecycle?: LifecycleStage;
   page: number;
 }
 
@@ -85,6 +90,7 @@ export class AgentToolsService {
   constructor(
     private readonly ai: AiClient,
     private readonly registry: RegistryService,
+    private readonly versions: ApiVersionsService,
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
@@ -122,7 +128,15 @@ export class AgentToolsService {
     if (label && 'problem' in label) throw new ToolError(label.problem, 400);
     if (!args.tag) {
       return this.asTool(() =>
-        this.registry.list(caller, { orgId: args.orgId, teamName: args.teamName, kind: args.kind, ...(args.label ? { label: [args.label] } : {}), page: args.page, pageSize: LIST_PAGE_SIZE }),
+        this.registry.list(caller, {
+          orgId: args.orgId,
+          teamName: args.teamName,
+          kind: args.kind,
+          ...(args.label ? { label: [args.label] } : {}),
+          ...(args.lifecycle ? { lifecycle: [args.lifecycle] } : {}),
+          page: args.page,
+          pageSize: LIST_PAGE_SIZE,
+        }),
       );
     }
     // Tags belong to operations, which only the index knows: browse the index, then read the records.
@@ -132,10 +146,16 @@ export class AgentToolsService {
       ...(args.teamName ? { teamNames: [args.teamName] } : {}),
       ...(args.kind ? { kinds: [args.kind] } : {}),
       ...(label ? { labels: { [label.key]: label.value } } : {}),
+      ...(args.lifecycle ? { lifecycle: [args.lifecycle] } : {}),
     };
     const browsed = await this.aiJson<SearchResponse>('POST', '/search', { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
     const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
     return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };
+  }
+
+  /** The change report between two versions (or `version@revision`s) of an API; `to` is the recommended version when absent. */
+  compare(caller: Caller, apiId: string, from: string, to?: string): Promise<ChangeReportResponse> {
+    return this.asTool(() => this.versions.changes(caller, apiId, { from, ...(to ? { to } : {}) }));
   }
 
   spec(caller: Caller, apiId: string): Promise<RegisteredSpec> {

@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ANSWER_MAX_CHARS, LABEL_LIMITS } from '#contracts';
+import { ANSWER_MAX_CHARS, LABEL_LIMITS, LIFECYCLE_STAGES } from '#contracts';
 import { fitJson } from '#http';
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import { type AgentToolsService, LIST_PAGE_SIZE, ToolError } from './agent-tools.service.js';
-import { apiText, listText, operationText, searchText } from './agent-text.js';
+import { apiText, changesText, listText, operationText, searchText } from './agent-text.js';
 
 /** Operations `get_api` lists per page: a big API's list would cost an agent thousands of tokens at once. */
 export const OPERATIONS_PAGE_SIZE = 50;
@@ -17,11 +17,14 @@ const RESOURCE_NOT_FOUND = -32002;
 const INSTRUCTIONS =
   "This server finds the APIs of your organisation (REST/OpenAPI, AsyncAPI events, GraphQL and gRPC) and tells you how to call them. " +
   'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
-  'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse.';
+  'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse; ' +
+  'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first).';
 
 const words = (max: number) => z.array(z.string().min(1).max(200)).max(max);
 const ORG_ID = z.string().min(1).max(100).describe('The org to look in; may be left out when your token belongs to one org');
 const API_ID = z.string().min(1).max(100).describe('The apiId from search_apis, get_api or list_apis');
+const STAGE = z.enum(LIFECYCLE_STAGES);
+const VERSION_REF = z.string().min(1).max(120);
 
 export interface McpServerContext {
   tools: AgentToolsService;
@@ -60,6 +63,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
               .record(z.string().min(1).max(63), z.string().min(1).max(LABEL_LIMITS.valueMaxChars))
               .optional()
               .describe('Only APIs carrying every one of these labels, e.g. {"tier": "gold"} (keys lower case; values in any case)'),
+            lifecycle: z.array(STAGE).max(LIFECYCLE_STAGES.length).optional().describe('Only APIs whose recommended version is at these stages, e.g. ["production"] (retired APIs never show)'),
           })
           .optional(),
         maxResults: z.number().int().min(1).max(50).optional().describe('APIs to return (default 5)'),
@@ -81,7 +85,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
     {
       title: 'Get an API',
       description:
-        "One API: name, version, kind, team, labels, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
+        "One API: name, recommended version and its stage, every version (deprecated ones with the version to move to), kind, team, labels, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
         `${OPERATIONS_PAGE_SIZE} per page.`,
       inputSchema: { apiId: API_ID, page: z.number().int().min(1).max(1000).optional().describe('Page of the operation list (default 1)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -128,6 +132,27 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
   );
 
   server.registerTool(
+    'compare_versions',
+    {
+      title: 'Compare versions',
+      description:
+        'What changed between two versions of an API (or two revisions of one: "1.0.0@3"), breaking changes first: removed operations, new required inputs, ' +
+        'removed or retyped response fields… Use it before moving a caller from one version to another.',
+      inputSchema: {
+        apiId: API_ID,
+        from: VERSION_REF.describe('The version moved from, e.g. "1.0.0" (or "1.0.0@3" for one of its revisions)'),
+        to: VERSION_REF.optional().describe('The version moved to (default: the recommended version)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ apiId, from, to }) =>
+      run(async () => {
+        const report = await tools.compare(caller, apiId, from, to);
+        return { text: changesText(report), data: report };
+      }),
+  );
+
+  server.registerTool(
     'list_apis',
     {
       title: 'List APIs',
@@ -138,13 +163,14 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         kind: kind.optional(),
         tag: z.string().min(1).max(200).optional().describe('Only APIs with an operation carrying this tag'),
         label: z.string().min(3).max(200).optional().describe('Only APIs carrying this label, as "key:value" (e.g. "tier:gold"; the value in any case)'),
+        lifecycle: STAGE.optional().describe('Only APIs whose recommended version is at this stage'),
         page: z.number().int().min(1).max(1000).optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ orgId, teamName, kind, tag, label, page = 1 }) =>
+    ({ orgId, teamName, kind, tag, label, lifecycle, page = 1 }) =>
       run(async () => {
-        const list = await tools.list(caller, { orgId, teamName, kind, tag, label, page }, requestId);
+        const list = await tools.list(caller, { orgId, teamName, kind, tag, label, lifecycle, page }, requestId);
         return { text: listText(list, page, LIST_PAGE_SIZE), data: { ...list, page, pageSize: LIST_PAGE_SIZE } };
       }),
   );

@@ -1,13 +1,17 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { encodeOrgList, InternalHeader } from '#contracts';
-import { requestIdOf } from '#http';
+import { OperationSelectorDto, RequestValidationPipe, requestIdOf, selectorProblem } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiOperationDetailDoc, ApiOperationsDoc } from '../docs/openapi-models.js';
+import type { ApiEntity } from '../registry/api.entity.js';
 import { RegistryService } from '../registry/registry.service.js';
+import { VersionOperations } from '../registry/version-operations.service.js';
 import { AiClient, send } from './ai-client.js';
+
+const VERSION_QUERY = { name: 'version', required: false, description: 'A version of the API (default: the recommended one, which search holds)' } as const;
 
 /**
  * `/api-management/apis/:apiId/operations/**`: what an API's live indexed spec says about its
@@ -22,11 +26,13 @@ export class ApiOperationsController {
   constructor(
     private readonly ai: AiClient,
     private readonly registry: RegistryService,
+    private readonly versionOperations: VersionOperations,
   ) {}
 
   @Get()
   @ApiOperation({ summary: "An API's description, servers, security schemes and operations (no schemas), from its indexed spec" })
   @ApiQuery({ name: 'operations', required: false, type: Boolean, description: '`false` leaves out the list of operations (default `true`)' })
+  @ApiQuery(VERSION_QUERY)
   @ApiOkResponse({ type: ApiOperationsDoc })
   async overview(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     await this.forward(caller, apiId, '', request, response);
@@ -42,20 +48,46 @@ export class ApiOperationsController {
   @ApiQuery({ name: 'operationId', required: false, example: 'getPetById' })
   @ApiQuery({ name: 'method', required: false, example: 'GET', description: 'With `path`' })
   @ApiQuery({ name: 'path', required: false, example: '/pet/{petId}', description: 'With `method`' })
+  @ApiQuery(VERSION_QUERY)
   @ApiOkResponse({ type: ApiOperationDetailDoc })
   @ApiProblems(400)
   async detail(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     await this.forward(caller, apiId, '/detail', request, response);
   }
 
-  /** The query goes on as it came: the AI app validates it. */
-  private async forward(caller: Caller, apiId: string, route: string, request: Request, response: Response): Promise<void> {
+  /**
+   * The indexed version's details come from the AI app, the query going on as it came (the AI app
+   * validates it); another version's (`?version=`) from the registry's copy of its spec.
+   */
+  private async forward(caller: Caller, apiId: string, route: '' | '/detail', request: Request, response: Response): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
-    const query = new URL(request.originalUrl, 'http://gateway').search;
-    const answer = await this.ai.call('GET', `/apis/${api.id}/operations${route}${query}`, {
+    const url = new URL(request.originalUrl, 'http://gateway');
+    const version = url.searchParams.get('version');
+    url.searchParams.delete('version');
+    if (version !== null && version !== api.version) {
+      response.json(await this.versionAnswer(api, version, route, Object.fromEntries(url.searchParams)));
+      return;
+    }
+    const answer = await this.ai.call('GET', `/apis/${api.id}/operations${route}${url.search}`, {
       requestId: requestIdOf(request),
       headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });
     send(response, answer);
   }
+
+  private async versionAnswer(api: ApiEntity, version: string, route: '' | '/detail', query: Record<string, string>) {
+    if (!version.trim() || version.length > 100) throw new BadRequestException(['version must be a version of the API (1-100 characters)']);
+    if (route === '') {
+      const { operations, ...rest } = query;
+      if (Object.keys(rest).length) throw new BadRequestException([`property ${Object.keys(rest)[0]} should not exist`]);
+      if (operations !== undefined && operations !== 'true' && operations !== 'false') throw new BadRequestException(['operations must be true or false']);
+      return this.versionOperations.overview(api, version, operations !== 'false');
+    }
+    const selector = (await SELECTOR_PIPE.transform(query, { type: 'query', metatype: OperationSelectorDto })) as OperationSelectorDto;
+    const problem = selectorProblem(selector);
+    if (problem) throw new BadRequestException([problem]);
+    return this.versionOperations.detail(api, version, selector);
+  }
 }
+
+const SELECTOR_PIPE = new RequestValidationPipe();

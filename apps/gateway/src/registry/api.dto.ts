@@ -5,6 +5,8 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsNotEmpty,
+  ValidateIf,
   IsOptional,
   IsString,
   Matches,
@@ -14,7 +16,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type ApiRegistration, LABEL_LIMITS, parseLabelSelector } from '#contracts';
+import { type ApiRegistration, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
 import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 
@@ -73,6 +75,23 @@ function IsLabelSelectors() {
     });
 }
 
+const LIFECYCLE_MESSAGE = (field: string) => `${field} must be one of ${LIFECYCLE_STAGES.join(', ')}`;
+const LIFECYCLE_DOC = {
+  enum: LIFECYCLE_STAGES,
+  description: 'The version\'s stage: search shows an API\'s highest production version, never a retired one. Default `production` for a new API or version',
+} as const;
+
+/** A version's name, as `version` of a registration: 1-100 characters that are more than spaces, stored trimmed. */
+function VersionName() {
+  return (target: object, propertyName: string) => {
+    ApiProperty({ maxLength: 100, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })(target, propertyName);
+    IsString()(target, propertyName);
+    NotBlank(propertyName)(target, propertyName);
+    MaxLength(100)(target, propertyName);
+    NoNul(propertyName)(target, propertyName);
+  };
+}
+
 const LABELS_DOC = {
   type: 'object',
   additionalProperties: { type: 'string', minLength: LABEL_LIMITS.valueMinChars, maxLength: LABEL_LIMITS.valueMaxChars },
@@ -97,11 +116,7 @@ export class ApiBodyDto implements ApiRegistration {
   @NoNul('name')
   name: string;
 
-  @ApiProperty({ maxLength: 100, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })
-  @IsString()
-  @NotBlank('version')
-  @MaxLength(100)
-  @NoNul('version')
+  @VersionName()
   version: string;
 
   @ApiPropertyOptional({ maxLength: 100, example: 'checkout', description: 'Stored trimmed; blank means none' })
@@ -137,6 +152,11 @@ export class ApiBodyDto implements ApiRegistration {
   @IsString()
   @Matches(KIND, { message: KIND_MESSAGE('format') })
   format?: string;
+
+  @ApiPropertyOptional(LIFECYCLE_DOC)
+  @IsOptional()
+  @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
+  lifecycle?: LifecycleStage;
 }
 
 export class ListApisQueryDto {
@@ -172,6 +192,14 @@ export class ListApisQueryDto {
   @IsLabelSelectors()
   label?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: LIFECYCLE_STAGES, description: 'Only APIs whose recommended version is at one of these stages (repeat it)' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? [value] : value))
+  @IsArray({ message: LIFECYCLE_MESSAGE('lifecycle') })
+  @ArrayMaxSize(LIFECYCLE_STAGES.length)
+  @IsIn(LIFECYCLE_STAGES, { each: true, message: LIFECYCLE_MESSAGE('lifecycle') })
+  lifecycle?: LifecycleStage[];
+
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
@@ -189,9 +217,90 @@ export class ListApisQueryDto {
   pageSize: number = 20;
 }
 
-export class SpecQueryDto {
+
+/** The spec of a version: as `spec` and `format` of a registration. */
+export class VersionSpecDto implements Pick<ApiVersionRegistration, 'spec' | 'format'> {
+  @ApiProperty({ description: 'The spec, as for `POST /api-management/apis`', oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] })
+  @IsDefined({ message: 'spec is required' })
+  @IsSpecInput()
+  spec: string | Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: LAST_KIND?.kind, description: `The spec's format: ${DECLARED_KIND_NAMES}. Detected when absent` })
+  @IsOptional()
+  @IsString()
+  @Matches(KIND, { message: KIND_MESSAGE('format') })
+  format?: string;
+}
+
+export class VersionBodyDto extends VersionSpecDto implements ApiVersionRegistration {
+  @VersionName()
+  version: string;
+
+  @ApiPropertyOptional(LIFECYCLE_DOC)
+  @IsOptional()
+  @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
+  lifecycle?: LifecycleStage;
+}
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export class VersionPatchDto implements ApiVersionPatch {
+  @ApiPropertyOptional(LIFECYCLE_DOC)
+  @IsOptional()
+  @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
+  lifecycle?: LifecycleStage;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: '2027-06-30', description: 'The day a deprecated version goes, `YYYY-MM-DD`; `null` clears it' })
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsString()
+  @Matches(DATE, { message: 'sunsetDate must be a date as YYYY-MM-DD' })
+  sunsetDate?: string | null;
+}
+
+/** `?version=` on the routes that act on the recommended version without it. */
+export class VersionQueryDto {
+  @ApiPropertyOptional({ description: 'A version of the API; its recommended version when absent' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'version must not be empty' })
+  @MaxLength(100)
+  @NoNul('version')
+  version?: string;
+}
+
+export class SpecQueryDto extends VersionQueryDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'true: as an attachment named `<name>-<version>.<json|yaml|graphql|proto>`' })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'download must be true or false' })
   download?: 'true' | 'false';
+}
+
+/** `version`, or `version@revision` for a kept revision of it. */
+const VERSION_REF_DOC = 'A version (its current revision), or `version@revision` for one of its kept revisions';
+
+export class ChangesQueryDto {
+  @ApiProperty({ example: '1.0.0', description: VERSION_REF_DOC })
+  @IsString({ message: 'from is required: a version, or version@revision' })
+  @IsNotEmpty({ message: 'from is required: a version, or version@revision' })
+  @MaxLength(120)
+  @NoNul('from')
+  from: string;
+
+  @ApiPropertyOptional({ example: '2.0.0', description: `${VERSION_REF_DOC}; the recommended version when absent` })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'to must not be empty' })
+  @MaxLength(120)
+  @NoNul('to')
+  to?: string;
+}
+
+export class LintQueryDto {
+  @ApiPropertyOptional({ minimum: 1, description: 'A kept revision of the version; its current one when absent' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'revision must be a whole number' })
+  @Min(1)
+  @Max(2_147_483_647)
+  revision?: number;
 }

@@ -1,6 +1,12 @@
+import type { LifecycleStage } from '#contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A registered API. Rows with `deletedAt` are tombstones, kept until the index confirms the deletion. */
+/**
+ * A registered API: its own details, and what search holds of it — its recommended version's
+ * name, kind and stage (see `recommendedVersion`), kept with every change to its versions (which
+ * hold the specs: `ApiVersionEntity`). Rows with `deletedAt` are tombstones, kept until the index
+ * confirms the deletion.
+ */
 @Entity({ schema: 'platform_backend', name: 'apis' })
 export class ApiEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -12,6 +18,7 @@ export class ApiEntity {
   @Column({ type: 'text' })
   name: string;
 
+  /** The recommended version's. */
   @Column({ type: 'text' })
   version: string;
 
@@ -20,9 +27,6 @@ export class ApiEntity {
 
   @Column({ type: 'text', nullable: true })
   description: string | null;
-
-  @Column({ type: 'text' })
-  spec: string;
 
   /** The org's labels (`LABEL_LIMITS`), values trimmed, keys sorted; `{}` when none (migration ApiLabels). */
   @Column({ type: 'jsonb', default: () => "'{}'" })
@@ -35,6 +39,14 @@ export class ApiEntity {
   @Column({ type: 'text', default: 'openapi' })
   kind: string;
 
+  /** The recommended version's stage, and sunset date when it is deprecated. */
+  @Column({ type: 'text', default: 'production' })
+  lifecycle: LifecycleStage;
+
+  @Column({ name: 'sunset_date', type: 'date', nullable: true })
+  sunsetDate: string | null;
+
+  /** Increases with every change that search must see: the recommended version's spec, a stage, the details (the outbox sends each). */
   @Column({ type: 'integer', default: 1 })
   revision: number;
 

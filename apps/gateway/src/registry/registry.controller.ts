@@ -6,7 +6,8 @@ import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.j
 import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ApiBodyDto, ListApisQueryDto, SpecQueryDto } from './api.dto.js';
+import { ApiBodyDto, ListApisQueryDto, SpecQueryDto, VersionQueryDto } from './api.dto.js';
+import { ApiVersionsService } from './api-versions.service.js';
 import { RegistryService } from './registry.service.js';
 
 @ApiTags('Registry')
@@ -14,11 +15,17 @@ import { RegistryService } from './registry.service.js';
 @ApiProblems(...AUTHENTICATED_ERRORS)
 @Controller('api-management/apis')
 export class RegistryController {
-  constructor(private readonly registry: RegistryService) {}
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly versions: ApiVersionsService,
+  ) {}
 
   @Post()
   @RequireRole('publisher')
-  @ApiOperation({ summary: 'Register an API (publisher); it is indexed in the background' })
+  @ApiOperation({
+    summary: 'Register an API and its first version (publisher); it is indexed in the background',
+    description: 'An org has one API of a name: a new version of it is added with `POST …/apis/{apiId}/versions` (a 409 here says which API)',
+  })
   @ApiCreatedResponse({ type: ApiRecordDoc, description: 'Registered; `indexing.status` is PENDING' })
   @ApiProblems(400, 409, 413, 422)
   create(@CurrentCaller() caller: Caller, @Body() body: ApiBodyDto): Promise<ApiRecord> {
@@ -42,15 +49,15 @@ export class RegistryController {
   }
 
   @Get(':apiId/endpoints')
-  @ApiOperation({ summary: 'Every operation of the API\'s registered spec: method, path, summary, tags' })
+  @ApiOperation({ summary: 'Every operation of a version\'s registered spec (the recommended version\'s unless `?version=`): method, path, summary, tags' })
   @ApiOkResponse({ type: ApiEndpointsResponseDoc })
-  @ApiProblems(404)
-  endpoints(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiEndpointsResponse> {
-    return this.registry.endpoints(caller, apiId);
+  @ApiProblems(400, 404)
+  endpoints(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: VersionQueryDto): Promise<ApiEndpointsResponse> {
+    return this.registry.endpoints(caller, apiId, query.version);
   }
 
   @Get(':apiId/spec')
-  @ApiOperation({ summary: 'The API\'s spec as it was registered: its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text' })
+  @ApiOperation({ summary: 'A version\'s spec as it was registered (the recommended version\'s unless `?version=`): its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text' })
   @ApiProduces('application/json', 'application/yaml', 'text/plain')
   @ApiOkResponse({
     description: 'The registered text, unchanged',
@@ -59,18 +66,23 @@ export class RegistryController {
   })
   @ApiProblems(400, 404)
   async spec(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: SpecQueryDto, @Res() response: Response): Promise<void> {
-    const spec = await this.registry.spec(caller, apiId);
+    const spec = await this.registry.spec(caller, apiId, query.version);
     if (query.download === 'true') response.setHeader('Content-Disposition', `attachment; filename="${spec.fileName}"`);
     response.type(spec.type.mediaType).send(spec.text);
   }
 
   @Put(':apiId')
   @RequireRole('publisher')
-  @ApiOperation({ summary: 'Replace an API\'s details and spec (publisher); it is re-indexed in the background' })
+  @ApiOperation({
+    summary: 'Replace an API\'s details, and the spec of a version (publisher): a new revision of the recommended version, or of `?version=`',
+    description:
+      'A `version` in the body other than the version\'s name renames it. A spec that breaks a version in production without a new major version ' +
+      'is registered with a warning (`warnings`), or refused with a 409 in an org listed in BREAKING_CHANGES_REFUSED_ORGS',
+  })
   @ApiOkResponse({ type: ApiRecordDoc })
   @ApiProblems(400, 404, 409, 413, 422)
-  update(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: ApiBodyDto): Promise<ApiRecord> {
-    return this.registry.update(caller, apiId, body);
+  update(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: ApiBodyDto, @Query() query: VersionQueryDto): Promise<ApiRecord> {
+    return this.versions.update(caller, apiId, body, query.version);
   }
 
   @Delete(':apiId')

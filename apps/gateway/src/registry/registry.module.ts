@@ -1,38 +1,33 @@
-import { type MiddlewareConsumer, Module, type NestModule, type OnApplicationShutdown, RequestMethod } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { GatewayConfig } from '#config';
-import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#spec';
-import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { ApiEntity } from './api.entity.js';
+import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
+import { ApiVersionsController } from './api-versions.controller.js';
+import { ApiVersionsRepository } from './api-versions.repository.js';
+import { ApiVersionsService } from './api-versions.service.js';
+import { LintScheduler } from './lint-scheduler.js';
 import { RegistryController } from './registry.controller.js';
 import { RegistryService } from './registry.service.js';
 import { specAsTextMiddleware } from './spec-as-text.middleware.js';
+import { SpecWork } from './spec-work.service.js';
+import { VersionOperations } from './version-operations.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiEntity]), AiClientModule],
-  controllers: [RegistryController],
-  providers: [
-    RegistryService,
-    {
-      provide: SpecThreads,
-      // Two threads check specs (a 10 MB YAML text takes seconds); a burst beyond them waits, briefly.
-      useFactory: (config: GatewayConfig, formats: SpecFormats) => new SpecThreads({ threads: 2, queue: 32, timeoutMs: config.specTimeoutMs, formats: formats.all }),
-      inject: [GATEWAY_CONFIG, SPEC_FORMATS],
-    },
-  ],
-  exports: [RegistryService],
+  imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule],
+  controllers: [RegistryController, ApiVersionsController],
+  providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations],
+  exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, VersionOperations],
 })
-export class RegistryModule implements NestModule, OnApplicationShutdown {
-  constructor(private readonly specs: SpecThreads) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.specs.close();
-  }
-
+export class RegistryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(specAsTextMiddleware)
-      .forRoutes({ path: 'api-management/apis', method: RequestMethod.POST }, { path: 'api-management/apis/:apiId', method: RequestMethod.PUT });
+      .forRoutes(
+        { path: 'api-management/apis', method: RequestMethod.POST },
+        { path: 'api-management/apis/:apiId', method: RequestMethod.PUT },
+        { path: 'api-management/apis/:apiId/versions', method: RequestMethod.POST },
+        { path: 'api-management/apis/:apiId/versions/:version', method: RequestMethod.PUT },
+      );
   }
 }

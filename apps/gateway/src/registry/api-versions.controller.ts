@@ -1,0 +1,84 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ApiVersionList, ApiVersionRecord, ChangeReportResponse, LintResponse } from '#contracts';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { ApiVersionListDoc, ApiVersionRecordDoc, ChangeReportDoc, LintResponseDoc } from '../docs/openapi-models.js';
+import { RequireRole } from '../auth/auth.decorators.js';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { ChangesQueryDto, LintQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
+import { ApiVersionsService } from './api-versions.service.js';
+
+@ApiTags('Versions')
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS)
+@Controller('api-management/apis/:apiId')
+export class ApiVersionsController {
+  constructor(private readonly versions: ApiVersionsService) {}
+
+  @Get('versions')
+  @ApiOperation({ summary: 'An API\'s versions, newest release first: stage, kind, revision, lint summary; the recommended one with its indexing status' })
+  @ApiOkResponse({ type: ApiVersionListDoc })
+  @ApiProblems(404)
+  list(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiVersionList> {
+    return this.versions.list(caller, apiId);
+  }
+
+  @Post('versions')
+  @RequireRole('publisher')
+  @ApiOperation({
+    summary: 'Add a version beside the others (publisher)',
+    description: 'Compared with the version in production: breaking changes without a new major version get a warning (or a 409 where the org refuses them)',
+  })
+  @ApiCreatedResponse({ type: ApiVersionRecordDoc })
+  @ApiProblems(400, 404, 409, 413, 422)
+  add(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: VersionBodyDto): Promise<ApiVersionRecord> {
+    return this.versions.add(caller, apiId, body);
+  }
+
+  @Put('versions/:version')
+  @RequireRole('publisher')
+  @ApiOperation({ summary: 'A new spec for a version: its next revision (publisher), compared with the one before' })
+  @ApiOkResponse({ type: ApiVersionRecordDoc })
+  @ApiProblems(400, 404, 409, 413, 422)
+  revise(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Body() body: VersionSpecDto): Promise<ApiVersionRecord> {
+    return this.versions.revise(caller, apiId, version, body);
+  }
+
+  @Patch('versions/:version')
+  @RequireRole('publisher')
+  @ApiOperation({ summary: 'A version\'s lifecycle stage and sunset date (publisher)' })
+  @ApiOkResponse({ type: ApiVersionRecordDoc })
+  @ApiProblems(400, 404)
+  patch(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Body() body: VersionPatchDto): Promise<ApiVersionRecord> {
+    return this.versions.patch(caller, apiId, version, body);
+  }
+
+  @Delete('versions/:version')
+  @HttpCode(204)
+  @RequireRole('publisher')
+  @ApiOperation({ summary: 'Delete a version (publisher); not the only one: delete the API for that' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(404, 409)
+  remove(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string): Promise<void> {
+    return this.versions.remove(caller, apiId, version);
+  }
+
+  @Get('versions/:version/lint')
+  @ApiOperation({ summary: 'A version\'s lint findings: Spectral\'s OpenAPI or AsyncAPI rules, or its kind\'s own (linted when first asked for if not yet)' })
+  @ApiOkResponse({ type: LintResponseDoc })
+  @ApiProblems(400, 404, 422, 503)
+  lint(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Query() query: LintQueryDto): Promise<LintResponse> {
+    return this.versions.lintOf(caller, apiId, version, query.revision);
+  }
+
+  @Get('changes')
+  @ApiOperation({
+    summary: 'What changed between two versions, or two revisions of one (`version@revision`): breaking changes first',
+    description: 'Computed on the operations every kind has: removed and added operations, inputs, request body and response fields',
+  })
+  @ApiOkResponse({ type: ChangeReportDoc })
+  @ApiProblems(400, 404, 422, 503)
+  changes(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: ChangesQueryDto): Promise<ChangeReportResponse> {
+    return this.versions.changes(caller, apiId, query);
+  }
+}

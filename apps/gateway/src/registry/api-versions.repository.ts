@@ -1,0 +1,234 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import type { LifecycleStage, LintReport, VersionSummary } from '#contracts';
+import { ApiEntity } from './api.entity.js';
+import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
+import { inReleaseOrder, recommendedVersion, versionSummary } from './recommended-version.js';
+
+/** Revisions kept of each version (the current one and those before it), for change reports between consecutive ones. */
+export const REVISIONS_KEPT = 20;
+
+/** The API's own details, as a registration gives them. */
+export interface ApiDetails {
+  orgId: string;
+  name: string;
+  teamName: string | null;
+  description: string | null;
+  labels: Record<string, string>;
+}
+
+export interface NewVersion {
+  version: string;
+  lifecycle: LifecycleStage;
+  kind: string;
+  spec: string;
+}
+
+/** An API's versions as one change sees and makes them, inside its transaction, with the API row locked. */
+export class VersionsChange {
+  constructor(
+    private readonly manager: EntityManager,
+    readonly api: ApiEntity,
+    public versions: ApiVersionEntity[],
+  ) {}
+
+  find(version: string): ApiVersionEntity | undefined {
+    return this.versions.find((item) => item.version === version);
+  }
+
+  get(version: string): ApiVersionEntity {
+    const found = this.find(version);
+    if (!found) throw new NotFoundException(`API "${this.api.id}" has no version "${version}"`);
+    return found;
+  }
+
+  async addVersion(version: NewVersion): Promise<ApiVersionEntity> {
+    if (this.find(version.version)) throw new ConflictException(`API "${this.api.id}" already has a version "${version.version}": PUT …/versions/${encodeURIComponent(version.version)} adds a revision of it`);
+    const entity = await this.manager.save(
+      this.manager.create(ApiVersionEntity, { apiId: this.api.id, version: version.version, lifecycle: version.lifecycle, kind: version.kind, revision: 1, sunsetDate: null, createdAt: new Date(), updatedAt: new Date() }),
+    );
+    await this.manager.insert(ApiVersionRevisionEntity, { apiId: this.api.id, version: version.version, revision: 1, kind: version.kind, spec: version.spec });
+    this.versions.push(entity);
+    return entity;
+  }
+
+  /** A new spec for a version: its next revision; the oldest past `REVISIONS_KEPT` go. */
+  async addRevision(version: string, { kind, spec }: { kind: string; spec: string }): Promise<ApiVersionEntity> {
+    const entity = this.get(version);
+    entity.revision += 1;
+    entity.kind = kind;
+    entity.updatedAt = new Date();
+    await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { revision: entity.revision, kind, updatedAt: () => 'now()' });
+    await this.manager.insert(ApiVersionRevisionEntity, { apiId: this.api.id, version, revision: entity.revision, kind, spec });
+    await this.manager.query(`DELETE FROM platform_backend.api_version_revisions WHERE api_id = $1 AND version = $2 AND revision <= $3`, [
+      this.api.id,
+      version,
+      entity.revision - REVISIONS_KEPT,
+    ]);
+    return entity;
+  }
+
+  async setStage(version: string, stage: { lifecycle: LifecycleStage; sunsetDate: string | null }): Promise<ApiVersionEntity> {
+    const entity = this.get(version);
+    Object.assign(entity, stage);
+    await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { ...stage, updatedAt: () => 'now()' });
+    return entity;
+  }
+
+  /** Renames a version, its revisions with it (the legacy `PUT /apis/:apiId` with another `version`). */
+  async rename(version: string, to: string): Promise<void> {
+    if (version === to) return;
+    if (this.find(to)) throw new ConflictException(`API "${this.api.id}" already has a version "${to}"`);
+    this.get(version).version = to;
+    await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { version: to, updatedAt: () => 'now()' });
+  }
+
+  async deleteVersion(version: string): Promise<void> {
+    this.get(version);
+    if (this.versions.length === 1) throw new ConflictException(`"${version}" is the only version of API "${this.api.id}": delete the API instead`);
+    await this.manager.delete(ApiVersionEntity, { apiId: this.api.id, version });
+    this.versions = this.versions.filter((item) => item.version !== version);
+  }
+
+  /** The name must not be another live API's in the org. */
+  async setDetails(details: ApiDetails): Promise<void> {
+    if (details.name.toLowerCase() !== this.api.name.toLowerCase()) await assertNameFree(this.manager, details.orgId, details.name, this.api.id);
+    Object.assign(this.api, details);
+  }
+}
+
+/**
+ * The SQL of an API's versions and their revisions. Every change runs in one transaction that
+ * locks the API row, and ends by bringing the row's search projection (the recommended version's
+ * name, kind and stage) up to date: `revision` goes up only when something search holds changed,
+ * so only then is the API indexed again.
+ */
+@Injectable()
+export class ApiVersionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A new API and its first version; 409 when a live API of the org has that name. */
+  async createApi(details: ApiDetails, first: NewVersion): Promise<{ api: ApiEntity; versions: ApiVersionEntity[] }> {
+    return this.dataSource.transaction(async (manager) => {
+      await assertNameFree(manager, details.orgId, details.name);
+      const api = await manager.save(
+        manager.create(ApiEntity, { ...details, version: first.version, kind: first.kind, lifecycle: first.lifecycle, sunsetDate: null }),
+      );
+      const change = new VersionsChange(manager, api, []);
+      await change.addVersion(first);
+      await this.project(manager, change, false);
+      return { api: change.api, versions: change.versions };
+    });
+  }
+
+  /**
+   * Runs `work` on the API's versions in one transaction, the API row locked (one change of an
+   * API at a time, across replicas), then updates its search projection. `reindexed` says whether
+   * search must see the change (a new revision of the API was made).
+   */
+  async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>): Promise<{ api: ApiEntity; versions: ApiVersionEntity[]; reindexed: boolean; result: T }> {
+    return this.dataSource.transaction(async (manager) => {
+      const api = await manager.getRepository(ApiEntity).createQueryBuilder('api').setLock('pessimistic_write').where('api.id = :apiId AND api.deleted_at IS NULL', { apiId }).getOne();
+      if (!api) throw new NotFoundException(`API "${apiId}" not found`);
+      const versions = await manager.findBy(ApiVersionEntity, { apiId });
+      const change = new VersionsChange(manager, api, versions);
+      const before = searchView(api, versions);
+      const result = await work(change);
+      const reindexed = searchView(change.api, change.versions) !== before;
+      await this.project(manager, change, reindexed);
+      return { api: change.api, versions: change.versions, reindexed, result };
+    });
+  }
+
+  /** Each API's versions, newest release first. */
+  async versionsOf(apiIds: string[]): Promise<Map<string, ApiVersionEntity[]>> {
+    const rows = apiIds.length ? await this.dataSource.getRepository(ApiVersionEntity).findBy({ apiId: In(apiIds) }) : [];
+    const byApi = new Map<string, ApiVersionEntity[]>(apiIds.map((id) => [id, []]));
+    for (const row of rows) byApi.get(row.apiId)?.push(row);
+    for (const [id, versions] of byApi) byApi.set(id, inReleaseOrder(versions));
+    return byApi;
+  }
+
+  /** A kept revision of a version (its current one when `revision` is absent). */
+  async revision(apiId: string, version: string, revision?: number): Promise<ApiVersionRevisionEntity | undefined> {
+    const revisions = this.dataSource.getRepository(ApiVersionRevisionEntity);
+    if (revision !== undefined) return (await revisions.findOneBy({ apiId, version, revision })) ?? undefined;
+    const current = await this.dataSource.getRepository(ApiVersionEntity).findOneBy({ apiId, version });
+    return current ? ((await revisions.findOneBy({ apiId, version, revision: current.revision })) ?? undefined) : undefined;
+  }
+
+  /** The lint summaries of these versions' current revisions (those linted so far). */
+  async lintSummaries(versions: ApiVersionEntity[]): Promise<Map<string, LintReport['summary']>> {
+    if (versions.length === 0) return new Map();
+    const rows: { version: string; summary: LintReport['summary'] }[] = await this.dataSource.query(
+      `SELECT r.version, r.lint -> 'summary' AS summary FROM platform_backend.api_version_revisions r
+       JOIN unnest($2::text[], $3::int[]) AS v(version, revision) ON v.version = r.version AND v.revision = r.revision
+       WHERE r.api_id = $1 AND r.lint IS NOT NULL`,
+      [versions[0].apiId, versions.map((item) => item.version), versions.map((item) => item.revision)],
+    );
+    return new Map(rows.map((row) => [row.version, row.summary]));
+  }
+
+  async saveLint(apiId: string, version: string, revision: number, lint: LintReport): Promise<void> {
+    await this.dataSource.getRepository(ApiVersionRevisionEntity).update({ apiId, version, revision }, { lint });
+  }
+
+  /** What the index job of the API's current revision carries beside its details: the recommended version's spec, and the versions a card lists. */
+  async forIndex(api: ApiEntity): Promise<{ spec: string; versions: VersionSummary[] } | undefined> {
+    const versions = (await this.versionsOf([api.id])).get(api.id) ?? [];
+    const recommended = versions.find((item) => item.version === api.version);
+    const current = recommended && (await this.revision(api.id, recommended.version, recommended.revision));
+    if (!current) return undefined;
+    return { spec: current.spec, versions: versions.filter((item) => item.lifecycle !== 'retired').map(versionSummary) };
+  }
+
+  private async project(manager: EntityManager, change: VersionsChange, reindexed: boolean): Promise<void> {
+    const recommended = recommendedVersion(change.versions);
+    Object.assign(change.api, {
+      version: recommended.version,
+      kind: recommended.kind,
+      lifecycle: recommended.lifecycle,
+      sunsetDate: recommended.lifecycle === 'deprecated' ? recommended.sunsetDate : null,
+    });
+    const { id, orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate } = change.api;
+    await manager
+      .createQueryBuilder()
+      .update(ApiEntity)
+      .set({ orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, ...(reindexed ? { revision: () => 'revision + 1' } : {}) })
+      .where('id = :id', { id })
+      .execute();
+    Object.assign(change.api, await manager.findOneByOrFail(ApiEntity, { id }));
+  }
+}
+
+/** Everything an index job of the API carries: when it changes, the API is indexed again. */
+function searchView(api: ApiEntity, versions: ApiVersionEntity[]): string {
+  const recommended = recommendedVersion(versions);
+  return JSON.stringify([
+    api.name,
+    api.teamName,
+    api.description,
+    api.labels,
+    recommended.version,
+    recommended.revision,
+    inReleaseOrder(versions).map((item) => [item.version, item.lifecycle, item.sunsetDate]),
+  ]);
+}
+
+/**
+ * 409 when a live API of the org has this name (in any case). The name is locked for the rest of
+ * the transaction, so two registrations of one new name cannot both pass.
+ */
+async function assertNameFree(manager: EntityManager, orgId: string, name: string, exceptApiId?: string): Promise<void> {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`api-name:${orgId}:${name.toLowerCase()}`]);
+  const [taken]: { id: string }[] = await manager.query(
+    `SELECT id FROM platform_backend.apis WHERE org_id = $1 AND lower(name) = lower($2) AND deleted_at IS NULL AND id <> coalesce($3::uuid, '00000000-0000-0000-0000-000000000000') LIMIT 1`,
+    [orgId, name, exceptApiId ?? null],
+  );
+  if (taken) {
+    throw new ConflictException(
+      `An API named "${name}" already exists in org "${orgId}" (apiId ${taken.id}): add a version to it with POST /api-management/apis/${taken.id}/versions`,
+    );
+  }
+}

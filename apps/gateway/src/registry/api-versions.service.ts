@@ -1,0 +1,241 @@
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import {
+  type ApiRecord,
+  ApiUpdatedEvent,
+  type ApiVersionList,
+  type ApiVersionRecord,
+  type ChangeReport,
+  type ChangeReportResponse,
+  DEFAULT_LIFECYCLE,
+  type LintResponse,
+} from '#contracts';
+import type { GatewayConfig } from '#config';
+import { ServiceBusyException } from '#http';
+import { errorSummary } from '#spec';
+import { assertOrgMember } from '../auth/org-access.js';
+import type { Caller } from '../auth/caller.js';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { AiClient } from '../proxy/ai-client.js';
+import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
+import type { ApiEntity } from './api.entity.js';
+import type { ApiVersionEntity } from './api-version.entity.js';
+import { ApiVersionsRepository, type VersionsChange } from './api-versions.repository.js';
+import { LintScheduler } from './lint-scheduler.js';
+import { inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
+import { detailsOf, RegistryService, toRecord } from './registry.service.js';
+import { SpecWork } from './spec-work.service.js';
+
+/** What a registration tells its publisher beside the record: the changes from the spec it follows. */
+type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes'>;
+
+/** Breaking changes a warning names before "and N more". */
+const CHANGES_NAMED = 3;
+
+/**
+ * An API's versions: add, revise, stage, delete, compare and lint them. Every change to the
+ * versions goes through `ApiVersionsRepository.change` (one transaction, the API row locked), which
+ * re-indexes the API when what search holds of it changed.
+ */
+@Injectable()
+export class ApiVersionsService {
+  constructor(
+    private readonly registry: RegistryService,
+    private readonly versions: ApiVersionsRepository,
+    private readonly specs: SpecWork,
+    private readonly lint: LintScheduler,
+    private readonly ai: AiClient,
+    private readonly events: EventEmitter2,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async list(caller: Caller, apiId: string): Promise<ApiVersionList> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const versions = (await this.versions.versionsOf([api.id])).get(api.id) ?? [];
+    return { items: await this.records(api, versions) };
+  }
+
+  /** A new version beside the others (409 when the API has one of that name). */
+  async add(caller: Caller, apiId: string, body: VersionBodyDto): Promise<ApiVersionRecord> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const spec = await this.specs.check(body);
+    const version = body.version.trim();
+    const before = (await this.versions.versionsOf([api.id])).get(api.id) ?? [];
+    if (before.some((item) => item.version === version)) throw duplicate(api.id, version);
+    // A new version is compared with the one in production it follows.
+    const production = before.filter((item) => item.lifecycle === 'production');
+    const notes = production.length ? await this.changeNotes(api, recommendedVersion(production), version, spec) : {};
+    const lifecycle = body.lifecycle ?? DEFAULT_LIFECYCLE;
+    const changed = await this.change(api.id, (change) => change.addVersion({ version, lifecycle, kind: spec.kind, spec: spec.text }));
+    this.lint.schedule(api.id, version, 1);
+    return { ...(await this.record(changed, version)), ...notes };
+  }
+
+  /** A new spec for a version: its next revision, compared with the one before. */
+  async revise(caller: Caller, apiId: string, version: string, body: VersionSpecDto): Promise<ApiVersionRecord> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const spec = await this.specs.check(body);
+    const current = await this.currentVersion(api, version);
+    const notes = await this.changeNotes(api, current, version, spec);
+    const changed = await this.change(api.id, (change) => change.addRevision(version, { kind: spec.kind, spec: spec.text }));
+    const revised = changed.versions.find((item) => item.version === version)!;
+    this.lint.schedule(api.id, version, revised.revision);
+    return { ...(await this.record(changed, version)), ...notes };
+  }
+
+  /** A version's stage, and its sunset date (only a deprecated version has one). */
+  async patch(caller: Caller, apiId: string, version: string, body: VersionPatchDto): Promise<ApiVersionRecord> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const changed = await this.change(api.id, (change) => {
+      const current = change.get(version);
+      const lifecycle = body.lifecycle ?? current.lifecycle;
+      const sunsetDate = body.sunsetDate === undefined ? current.sunsetDate : body.sunsetDate;
+      if (sunsetDate && lifecycle !== 'deprecated') throw new BadRequestException('sunsetDate is for a deprecated version: set lifecycle to "deprecated" with it');
+      // Out of deprecation, the sunset date goes too.
+      return change.setStage(version, { lifecycle, sunsetDate: lifecycle === 'deprecated' ? sunsetDate : null });
+    });
+    return this.record(changed, version);
+  }
+
+  async remove(caller: Caller, apiId: string, version: string): Promise<void> {
+    const api = await this.registry.findVisible(caller, apiId);
+    await this.change(api.id, (change) => change.deleteVersion(version));
+  }
+
+  /**
+   * `PUT /api-management/apis/:apiId`: the API's details, and a new revision of a version (the
+   * recommended one unless `?version=` names another). A `version` in the body other than that
+   * version's name renames it, as this route always did for the API's one version.
+   */
+  async update(caller: Caller, apiId: string, body: ApiBodyDto, version?: string): Promise<ApiRecord> {
+    const api = await this.registry.findVisible(caller, apiId);
+    // An org the caller is not in is refused as at registration, whatever the API's own org.
+    assertOrgMember(caller, body.orgId);
+    if (body.orgId !== api.orgId) throw new ConflictException(`An API cannot move between orgs (it belongs to "${api.orgId}")`);
+    const spec = await this.specs.check(body);
+    const target = version ?? api.version;
+    const current = await this.currentVersion(api, target);
+    const renamed = body.version.trim();
+    const notes = await this.changeNotes(api, current, renamed, spec);
+    const changed = await this.change(api.id, async (change) => {
+      await change.setDetails(detailsOf(body, api.labels));
+      await change.rename(target, renamed);
+      const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
+      if (body.lifecycle) await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? revised.sunsetDate : null });
+      return revised;
+    });
+    this.lint.schedule(api.id, renamed, changed.result.revision);
+    const statuses = await this.ai.indexingStatuses([changed.api]);
+    return { ...toRecord(changed.api, inReleaseOrder(changed.versions), changed.reindexed ? { status: 'PENDING' } : statuses.get(api.id)), ...notes };
+  }
+
+  /**
+   * What changed between two kept revisions: `from` and `to` are `version` (its current revision)
+   * or `version@revision`; `to` is the recommended version when left out.
+   */
+  async changes(caller: Caller, apiId: string, query: ChangesQueryDto): Promise<ChangeReportResponse> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const [from, to] = await Promise.all([this.kept(api, query.from), this.kept(api, query.to ?? api.version)]);
+    const key = `${api.id}\n${from.version}@${from.revision}\n${to.version}@${to.revision}`;
+    const report = await this.specs.changes(key, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
+    return { apiId: api.id, from: { version: from.version, revision: from.revision }, to: { version: to.version, revision: to.revision }, ...report };
+  }
+
+  /** A version's lint findings (its current revision's unless `revision` names a kept one). */
+  async lintOf(caller: Caller, apiId: string, version: string, revision?: number): Promise<LintResponse> {
+    const api = await this.registry.findVisible(caller, apiId);
+    const which = revision ?? (await this.currentVersion(api, version)).revision;
+    const report = await this.lint.report(api.id, version, which);
+    if (!report) throw new NotFoundException(`API "${apiId}" has no revision ${which} of version "${version}" (the newest revisions of each version are kept)`);
+    return { apiId: api.id, version, revision: which, ...report };
+  }
+
+  /** Runs a change; search is told when what it holds changed. */
+  private async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>) {
+    const changed = await this.versions.change(apiId, work);
+    if (changed.reindexed) this.events.emit(ApiUpdatedEvent.eventName, new ApiUpdatedEvent(apiId));
+    return changed;
+  }
+
+  private async currentVersion(api: ApiEntity, version: string): Promise<ApiVersionEntity> {
+    const found = ((await this.versions.versionsOf([api.id])).get(api.id) ?? []).find((item) => item.version === version);
+    if (!found) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
+    return found;
+  }
+
+  /** `version` or `version@revision`, kept. */
+  private async kept(api: ApiEntity, named: string) {
+    const at = named.lastIndexOf('@');
+    const revision = at > 0 && /^\d+$/.test(named.slice(at + 1)) ? Number(named.slice(at + 1)) : undefined;
+    const version = revision === undefined ? named : named.slice(0, at);
+    const kept = await this.versions.revision(api.id, version, revision);
+    if (!kept) {
+      throw new NotFoundException(
+        revision === undefined ? `API "${api.id}" has no version "${version}"` : `API "${api.id}" has no kept revision ${revision} of version "${version}"`,
+      );
+    }
+    return kept;
+  }
+
+  /**
+   * The changes a new spec makes to the version it follows (`base`). Breaking changes to a
+   * version in production, without a new major version, get a warning, or a 409 in an org that
+   * refuses them (BREAKING_CHANGES_REFUSED_ORGS).
+   */
+  private async changeNotes(api: ApiEntity, base: ApiVersionEntity, version: string, spec: { text: string; kind: string }): Promise<ChangeNotes> {
+    const refuses = this.config.breakingChangesRefusedOrgs.some((org) => org === '*' || org === api.orgId);
+    const kept = await this.versions.revision(api.id, base.version, base.revision);
+    if (!kept) return {};
+    let report: ChangeReport;
+    try {
+      report = await this.specs.compare({ text: kept.spec, format: kept.kind }, { text: spec.text, format: spec.kind }, true);
+    } catch (error) {
+      // Comparing is a courtesy where breaking changes are allowed: a busy moment, or a pair too
+      // large to compare within SPEC_TIMEOUT_MS, does not hold up the registration.
+      const why = error instanceof ServiceBusyException ? 'the spec threads were busy' : error instanceof UnprocessableEntityException ? errorSummary(error) : undefined;
+      if (why === undefined || refuses) throw error;
+      return { warnings: [`Not compared with version "${base.version}": ${why}`] };
+    }
+    const changes = { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info };
+    if (base.lifecycle !== 'production' || report.breaking === 0 || majorOf(base.version) !== majorOf(version)) return { changes };
+    const named = report.changes.filter((change) => change.severity === 'breaking').slice(0, CHANGES_NAMED);
+    const more = report.breaking - named.length;
+    const warning =
+      `${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} to version "${base.version}", in production, without a new major version: ` +
+      named.map((change) => (change.operation ? `${change.operation}: ${change.message}` : change.message)).join('; ') +
+      (more > 0 ? `; and ${more} more (GET /api-management/apis/${api.id}/changes)` : '');
+    if (refuses) throw new ConflictException(`${warning}. This org refuses them: register it as a new major version`);
+    return { changes, warnings: [warning] };
+  }
+
+  private async record(changed: { api: ApiEntity; versions: ApiVersionEntity[] }, version: string): Promise<ApiVersionRecord> {
+    const records = await this.records(changed.api, changed.versions);
+    return records.find((item) => item.version === version)!;
+  }
+
+  private async records(api: ApiEntity, versions: ApiVersionEntity[]): Promise<ApiVersionRecord[]> {
+    const [statuses, lint] = await Promise.all([this.ai.indexingStatuses([api]), this.versions.lintSummaries(versions)]);
+    const recommended = versions.find((item) => item.version === api.version) ?? recommendedVersion(versions);
+    return inReleaseOrder(versions).map((item) => {
+      const moveTo = moveToFor(item, recommended);
+      const indexing = item === recommended ? statuses.get(api.id) : undefined;
+      const summary = lint.get(item.version);
+      return {
+        apiId: api.id,
+        ...versionSummary(item),
+        kind: item.kind,
+        revision: item.revision,
+        recommended: item === recommended,
+        ...(moveTo ? { moveTo } : {}),
+        ...(indexing ? { indexing } : {}),
+        ...(summary ? { lint: summary } : {}),
+        createdAt: new Date(item.createdAt).toISOString(),
+        updatedAt: new Date(item.updatedAt).toISOString(),
+      };
+    });
+  }
+}
+
+function duplicate(apiId: string, version: string): ConflictException {
+  return new ConflictException(`API "${apiId}" already has a version "${version}": PUT …/versions/${encodeURIComponent(version)} adds a revision of it`);
+}
