@@ -6,10 +6,17 @@ import type {
   ApiOperationsResponse,
   ApiRecord,
   ApiRegistration,
+  ApiVersionList,
+  ApiVersionPatch,
+  ApiVersionRecord,
+  ApiVersionRegistration,
   AuthInfo,
+  ChangeReportResponse,
   DevTokenRequest,
   DevTokenResponse,
   IndexingStatus,
+  LifecycleStage,
+  LintResponse,
   Problem,
   ReindexAccepted,
   ReindexProgress,
@@ -34,7 +41,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One request; a failure (network or not 2xx) is an `ApiError` with the gateway's problem details. */
 async function send(method: Method, path: string, token?: string, body?: unknown): Promise<Response> {
@@ -77,6 +84,11 @@ async function call<T>(method: Method, path: string, token?: string, body?: unkn
 
 const enc = encodeURIComponent;
 
+/** `?version=…` (or `&version=…` after other parameters) for a version other than the recommended one; nothing for it. */
+function versionQuery(version: string | undefined, joiner: '?' | '&' = '?'): string {
+  return version ? `${joiner}version=${enc(version)}` : '';
+}
+
 /** A registered spec's text as it was sent; `fileName` when asked for as a download. */
 export interface SpecText {
   text: string;
@@ -85,8 +97,9 @@ export interface SpecText {
 }
 
 /** The spec is text (JSON, YAML, GraphQL SDL or .proto), not a JSON answer; the file name is the server's. */
-async function specText(token: string, apiId: string, download: boolean): Promise<SpecText> {
-  const response = await send('GET', `/api-management/apis/${enc(apiId)}/spec${download ? '?download=true' : ''}`, token);
+async function specText(token: string, apiId: string, download: boolean, version?: string): Promise<SpecText> {
+  const query = new URLSearchParams({ ...(download ? { download: 'true' } : {}), ...(version ? { version } : {}) }).toString();
+  const response = await send('GET', `/api-management/apis/${enc(apiId)}/spec${query ? `?${query}` : ''}`, token);
   const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
   return { text: await response.text(), contentType: response.headers.get('content-type') ?? 'text/plain', ...(fileName ? { fileName } : {}) };
 }
@@ -103,22 +116,39 @@ export const ragApiClient = {
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
   getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
 
-  /** `labels`: `key:value` each, repeated as `label=`; an API must carry every one. */
-  listApis: (token: string, { labels = [], ...query }: { orgId: string; teamName?: string; kind?: string; labels?: string[]; page?: number; pageSize?: number }) => {
+  /** `labels`: `key:value` each, repeated as `label=`; an API must carry every one. `lifecycle`: stages, repeated; any of them. */
+  listApis: (token: string, { labels = [], lifecycle = [], ...query }: { orgId: string; teamName?: string; kind?: string; labels?: string[]; lifecycle?: LifecycleStage[]; page?: number; pageSize?: number }) => {
     const params = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
     for (const label of labels) params.append('label', label);
+    for (const stage of lifecycle) params.append('lifecycle', stage);
     return call<ApiListResponse>('GET', `/api-management/apis?${params}`, token);
   },
   getApi: (token: string, apiId: string) => call<ApiRecord>('GET', `/api-management/apis/${enc(apiId)}`, token),
-  getEndpoints: (token: string, apiId: string) => call<ApiEndpointsResponse>('GET', `/api-management/apis/${enc(apiId)}/endpoints`, token),
+  /** `version`: that version's instead of the recommended one's (so for the next three). */
+  getEndpoints: (token: string, apiId: string, version?: string) => call<ApiEndpointsResponse>('GET', `/api-management/apis/${enc(apiId)}/endpoints${versionQuery(version)}`, token),
   /** From the API's indexed spec (404 until it is indexed): description, servers, auth schemes, operations. */
-  getOperations: (token: string, apiId: string) => call<ApiOperationsResponse>('GET', `/api-management/apis/${enc(apiId)}/operations`, token),
-  getOperationDetail: (token: string, apiId: string, operation: { method: string; path: string }) =>
-    call<ApiOperationDetailResponse>('GET', `/api-management/apis/${enc(apiId)}/operations/detail?${new URLSearchParams(operation)}`, token),
+  getOperations: (token: string, apiId: string, version?: string) => call<ApiOperationsResponse>('GET', `/api-management/apis/${enc(apiId)}/operations${versionQuery(version)}`, token),
+  getOperationDetail: (token: string, apiId: string, operation: { method: string; path: string }, version?: string) =>
+    call<ApiOperationDetailResponse>('GET', `/api-management/apis/${enc(apiId)}/operations/detail?${new URLSearchParams(operation)}${versionQuery(version, '&')}`, token),
   registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
-  updateApi: (token: string, apiId: string, body: ApiRegistration) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}`, token, body),
+  /** `version`: a new spec for that version rather than the recommended one. */
+  updateApi: (token: string, apiId: string, body: ApiRegistration, version?: string) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}${versionQuery(version)}`, token, body),
   deleteApi: (token: string, apiId: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}`, token),
-  getSpec: (token: string, apiId: string, options: { download?: boolean } = {}) => specText(token, apiId, options.download ?? false),
+  getSpec: (token: string, apiId: string, options: { download?: boolean; version?: string } = {}) => specText(token, apiId, options.download ?? false, options.version),
+
+  /** Every version of an API, newest release first; the recommended one marked. */
+  listVersions: (token: string, apiId: string) => call<ApiVersionList>('GET', `/api-management/apis/${enc(apiId)}/versions`, token),
+  addVersion: (token: string, apiId: string, body: ApiVersionRegistration) => call<ApiVersionRecord>('POST', `/api-management/apis/${enc(apiId)}/versions`, token, body),
+  reviseVersion: (token: string, apiId: string, version: string, body: { spec: ApiVersionRegistration['spec']; format?: string }) =>
+    call<ApiVersionRecord>('PUT', `/api-management/apis/${enc(apiId)}/versions/${enc(version)}`, token, body),
+  patchVersion: (token: string, apiId: string, version: string, body: ApiVersionPatch) => call<ApiVersionRecord>('PATCH', `/api-management/apis/${enc(apiId)}/versions/${enc(version)}`, token, body),
+  deleteVersion: (token: string, apiId: string, version: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}/versions/${enc(version)}`, token),
+  /** `from`, `to`: a version, or `version@revision`; `to` absent: the recommended version. */
+  getChanges: (token: string, apiId: string, from: string, to?: string) =>
+    call<ChangeReportResponse>('GET', `/api-management/apis/${enc(apiId)}/changes?${new URLSearchParams({ from, ...(to ? { to } : {}) })}`, token),
+  /** A version's lint findings (its current revision, or `revision`). */
+  getLint: (token: string, apiId: string, version: string, revision?: number) =>
+    call<LintResponse>('GET', `/api-management/apis/${enc(apiId)}/versions/${enc(version)}/lint${revision !== undefined ? `?revision=${revision}` : ''}`, token),
 
   startReindex: (token: string, request: ReindexRequest) => call<ReindexAccepted>('POST', '/api-management/ai/admin/reindex', token, request),
   getReindexProgress: (token: string, reindexId: string) => call<ReindexProgress>('GET', `/api-management/ai/admin/reindex/${enc(reindexId)}`, token),

@@ -1,4 +1,5 @@
-import type { IndexingState, IndexingStatus } from '../../../libs/contracts/src/index.js';
+import type { IndexingState, IndexingStatus, LifecycleStage, LintSummary } from '../../../libs/contracts/src/index.js';
+import { LINT_SEVERITIES } from '../../../libs/contracts/src/versions.js';
 import { ApiError } from './api-client.js';
 import { formatDate, h } from './dom.js';
 import { kindLabel } from './kinds.js';
@@ -16,6 +17,32 @@ export function versionLabel(version: string): string {
 /** Which kind of API: "OpenAPI", "AsyncAPI", "GraphQL", "gRPC", or an unknown kind's own name. */
 export function kindBadge(kind: string): HTMLElement {
   return h('span', { class: `kind kind-${kind.toLowerCase().replace(/[^a-z0-9-]/g, '')}`, 'data-kind': kind, title: `${kindLabel(kind)} API` }, kindLabel(kind));
+}
+
+/** A version's lifecycle stage, each stage in its own colour (`lifecycle-preview`, `lifecycle-deprecated`…). */
+export function lifecycleBadge(stage: LifecycleStage): HTMLElement {
+  return h('span', { class: `lifecycle lifecycle-${stage.replace(/[^a-z0-9-]/g, '')}`, 'data-lifecycle': stage }, stage);
+}
+
+/** "deprecated, sunset 2027-06-30; move to v2.0.0": what someone on a deprecated version must know. */
+export function deprecationText(sunsetDate?: string, moveTo?: string): string {
+  return [sunsetDate ? `sunset ${sunsetDate}` : '', moveTo ? `move to ${versionLabel(moveTo)}` : ''].filter(Boolean).join('; ');
+}
+
+const LINT_WORDS: Record<string, [string, string]> = { error: ['error', 'errors'], warning: ['warning', 'warnings'], info: ['info', 'info'], hint: ['hint', 'hints'] };
+
+/** "2 errors, 1 warning": a lint summary's non-zero counts, or "no findings". */
+export function lintSummaryText(summary: LintSummary): string {
+  const parts = LINT_SEVERITIES.filter((severity) => summary[severity] > 0).map((severity) => `${summary[severity]} ${LINT_WORDS[severity][summary[severity] === 1 ? 0 : 1]}`);
+  return parts.length ? parts.join(', ') : 'no findings';
+}
+
+/** Lint counts as a small badge coloured by its worst severity (`lint-error`, `lint-warning`…, `lint-clean`). */
+export function lintBadge(summary: LintSummary): HTMLElement {
+  const worst = LINT_SEVERITIES.find((severity) => summary[severity] > 0);
+  const text = lintSummaryText(summary);
+  return h('span', { class: `lint-badge lint-${worst ?? 'clean'}`, 'data-lint': worst ?? 'clean', title: `Lint: ${text}`, 'aria-label': `Lint: ${text}` },
+    worst ? LINT_SEVERITIES.filter((severity) => summary[severity] > 0).map((severity) => h('span', { class: `lint-count lint-count-${severity}` }, `${summary[severity]} ${LINT_WORDS[severity][summary[severity] === 1 ? 0 : 1]}`)) : 'lint clean');
 }
 
 export function statusBadge(status: IndexingState | undefined): HTMLElement {

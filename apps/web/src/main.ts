@@ -4,6 +4,7 @@ import { forgetKinds, loadKinds } from './kinds.js';
 import { Session } from './session.js';
 import { assistantView } from './views/assistant.js';
 import { catalogueView } from './views/catalogue.js';
+import { changesView } from './views/changes.js';
 import { detailView } from './views/detail.js';
 import { registerView } from './views/register.js';
 import { searchView } from './views/search.js';
@@ -14,7 +15,7 @@ const main = document.getElementById('app-main')!;
 let session = Session.restore();
 let leaving: (() => void)[] = [];
 
-/** Hash routes: #/search?q=…, #/apis/:id, #/register[?apiId=…], #/catalogue[?page=…], #/assistant. */
+/** Hash routes: #/search?q=…, #/apis/:id[?version=…], #/apis/:id/changes[?from=…&to=…], #/register[?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
   // Asked once a session, before anything is drawn or left: the views name kinds, verbs and formats from it.
   if (session) await loadKinds(session.token);
@@ -40,6 +41,8 @@ async function route(): Promise<void> {
   drawHeader(path);
   const api = path.match(/^\/apis\/([\w-]+)$/);
   if (api) return detailView(ctx, api[1]);
+  const changes = path.match(/^\/apis\/([\w-]+)\/changes$/);
+  if (changes) return changesView(ctx, changes[1]);
   if (path === '/register') return registerView(ctx);
   if (path === '/catalogue') return catalogueView(ctx);
   if (path === '/assistant') return assistantView(ctx);

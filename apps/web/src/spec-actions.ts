@@ -8,14 +8,14 @@ const BLOB_LIFETIME_MS = 60_000;
 /**
  * "View spec" and "Download spec" for an API's registered spec. The route needs the bearer token,
  * so a plain link cannot fetch it: the text is fetched here and handed over as a Blob URL.
- * Failures are shown in `message`.
+ * Failures are shown in `message`. `version`: that version's spec (absent: the recommended one's).
  */
-export function specActions(token: string, apiId: string, message: HTMLElement): HTMLElement[] {
+export function specActions(token: string, apiId: string, message: HTMLElement, version?: string): HTMLElement[] {
   const view = h('button', { type: 'button', id: 'view-spec', onclick: async () => {
     // Opened before the fetch, while the click still allows a new tab (popup blockers).
     const tab = window.open('', '_blank');
     try {
-      const spec = await ragApiClient.getSpec(token, apiId);
+      const spec = await ragApiClient.getSpec(token, apiId, { version });
       // As plain text: the browser shows it, never renders it (and YAML would download instead).
       const url = blobUrl(spec.text, 'text/plain;charset=utf-8');
       if (tab) {
@@ -31,7 +31,7 @@ export function specActions(token: string, apiId: string, message: HTMLElement):
   } }, 'View spec');
   const download = h('button', { type: 'button', id: 'download-spec', onclick: async () => {
     try {
-      const spec = await ragApiClient.getSpec(token, apiId, { download: true });
+      const spec = await ragApiClient.getSpec(token, apiId, { download: true, version });
       const link = h('a', { href: blobUrl(spec.text, spec.contentType), download: spec.fileName ?? 'spec', hidden: true });
       document.body.append(link);
       link.click();

@@ -1,6 +1,7 @@
-import type { ApiRecord, ReindexProgress } from '../../../../libs/contracts/src/index.js';
+import type { ApiRecord, LifecycleStage, ReindexProgress } from '../../../../libs/contracts/src/index.js';
+import { LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, kindBadge, statusBadge } from '../components.js';
+import { errorBox, kindBadge, lifecycleBadge, statusBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
 import { kindLabel, knownKinds } from '../kinds.js';
@@ -14,19 +15,21 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   const page = Math.max(1, Number(ctx.params.get('page') ?? 1) || 1);
   const kind = ctx.params.get('kind') ?? '';
   const labels = labelsFromParams(ctx.params);
-  const filtered = Object.keys(labels).length > 0;
+  // Stages of the APIs' recommended versions, repeated (lifecycle=production&lifecycle=preview), as the API takes them.
+  const stages = ctx.params.getAll('lifecycle').filter((stage): stage is LifecycleStage => (LIFECYCLE_STAGES as readonly string[]).includes(stage));
+  const filtered = Object.keys(labels).length > 0 || stages.length > 0;
   replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
   let items: ApiRecord[];
   let total: number;
   try {
-    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, labels: labelParams(labels), page, pageSize: PAGE_SIZE }));
+    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, labels: labelParams(labels), lifecycle: stages, page, pageSize: PAGE_SIZE }));
   } catch (error) {
-    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), catalogueFilters(ctx, kind, labels), errorBox(error, 'Could not list the APIs'));
+    replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), catalogueFilters(ctx, kind, labels, stages), errorBox(error, 'Could not list the APIs'));
     return;
   }
-  const pageLink = (to: number) => catalogueHash(kind, labels, to);
+  const pageLink = (to: number) => catalogueHash(kind, labels, stages, to);
   // A label in a row narrows the list to the APIs that carry it too.
-  const addLabel = (key: string, value: string) => ctx.navigate(catalogueHash(kind, { ...labels, [key]: value }));
+  const addLabel = (key: string, value: string) => ctx.navigate(catalogueHash(kind, { ...labels, [key]: value }, stages));
 
   const progress = h('div', { id: 'reindex-progress', 'aria-live': 'polite' });
   const reindex = async (request: { orgId?: string; apiIds?: string[] }) => {
@@ -46,10 +49,10 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
       h('div', { class: 'actions' },
         session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
         session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: () => reindex({ orgId: session.org }) }, 'Re-index the org') : null)),
-    catalogueFilters(ctx, kind, labels),
+    catalogueFilters(ctx, kind, labels, stages),
     progress,
     total === 0 && filtered
-      ? h('p', { class: 'empty' }, `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these labels. `, h('a', { href: catalogueHash(kind, {}) }, 'Show every label.'))
+      ? h('p', { class: 'empty' }, `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these ${Object.keys(labels).length ? 'labels' : 'stages'}. `, h('a', { href: catalogueHash(kind, {}, []) }, Object.keys(labels).length ? 'Show every label.' : 'Show every stage.'))
     : total === 0 && kind
       ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
     : total === 0
@@ -62,7 +65,12 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
               // The kind beside the name, not a column of its own: on a phone the status must still fit.
               h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name), api.kind ? [' ', kindBadge(api.kind)] : null,
                 labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` })),
-              h('td', {}, api.version),
+              h('td', { class: 'version-cell' }, api.version,
+                api.lifecycle && api.lifecycle !== 'production' ? [' ', lifecycleBadge(api.lifecycle)] : null,
+                api.lifecycle === 'deprecated' && api.sunsetDate ? h('div', { class: 'muted deprecated-note' }, `sunset ${api.sunsetDate}`) : null,
+                (api.versions ?? []).length > 1
+                  ? h('div', { class: 'muted other-versions' }, 'also ', api.versions.filter((item) => item.version !== api.version).map((item) => `${versionLabel(item.version)} (${item.lifecycle})`).join(', '))
+                  : null),
               h('td', { class: 'optional-column' }, api.teamName ?? ''),
               h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
               h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
@@ -76,11 +84,12 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   );
 }
 
-/** The catalogue's route: #/catalogue?kind=grpc&label=team:payments&page=2 (labels repeated, as the API takes them). */
-function catalogueHash(kind: string, labels: Labels, page?: number): string {
+/** The catalogue's route: #/catalogue?kind=grpc&label=team:payments&lifecycle=preview&page=2 (labels and stages repeated, as the API takes them). */
+function catalogueHash(kind: string, labels: Labels, stages: readonly string[], page?: number): string {
   const params = new URLSearchParams();
   if (kind) params.set('kind', kind);
   for (const label of labelParams(labels)) params.append('label', label);
+  for (const stage of stages) params.append('lifecycle', stage);
   if (page) params.set('page', String(page));
   const query = params.toString();
   return `#/catalogue${query ? `?${query}` : ''}`;
@@ -90,20 +99,26 @@ function catalogueHash(kind: string, labels: Labels, page?: number): string {
  * Which kind of API to list, and which labels it must carry; a kind takes effect at once, a label
  * on Enter (or Filter); both live in the URL (#/catalogue?kind=grpc&label=env:prod).
  */
-function catalogueFilters(ctx: ViewContext, kind: string, labels: Labels): HTMLElement {
+function catalogueFilters(ctx: ViewContext, kind: string, labels: Labels, stages: LifecycleStage[]): HTMLElement {
   const kinds = [...new Set([...knownKinds().map((known) => known.kind), ...(kind ? [kind] : [])])];
-  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(catalogueHash(select.value, labels)) },
+  const ticked = () => [...form.querySelectorAll<HTMLInputElement>('input[name=lifecycle]:checked')].map((box) => box.value);
+  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())) },
     h('option', { value: '', selected: !kind }, 'Every kind'),
     kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))));
-  const labelBox = labelFilter({ id: 'catalogue-label', chosen: labels, onRemove: (rest) => ctx.navigate(catalogueHash(kind, rest)) });
-  return h('form', { class: 'filters catalogue-filters', role: 'search', 'aria-label': 'Filter the catalogue', onsubmit: (event: Event) => {
+  const labelBox = labelFilter({ id: 'catalogue-label', chosen: labels, onRemove: (rest) => ctx.navigate(catalogueHash(kind, rest, ticked())) });
+  // A stage takes effect at once, as the kind does.
+  const stageBoxes = LIFECYCLE_STAGES.map((stage) => h('label', { class: 'lifecycle-filter' },
+    h('input', { type: 'checkbox', name: 'lifecycle', value: stage, checked: stages.includes(stage), onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())) }), stage));
+  const form = h('form', { class: 'filters catalogue-filters', role: 'search', 'aria-label': 'Filter the catalogue', onsubmit: (event: Event) => {
     event.preventDefault();
     const chosen = labelBox.read();
-    if (chosen) ctx.navigate(catalogueHash(select.value, chosen));
+    if (chosen) ctx.navigate(catalogueHash(select.value, chosen, ticked()));
   } },
   h('label', {}, 'Kind ', select),
   labelBox.element,
+  h('span', { class: 'stages', role: 'group', 'aria-labelledby': 'catalogue-stages-label' }, h('span', { id: 'catalogue-stages-label' }, 'Lifecycle'), stageBoxes),
   h('button', { type: 'submit', class: 'small', id: 'catalogue-filter' }, 'Filter'));
+  return form;
 }
 
 /** Polls a re-index run until it completes, drawing its progress. */

@@ -1,36 +1,58 @@
-import type { ApiEndpoint } from '../../../../libs/contracts/src/index.js';
+import type { ApiEndpoint, ApiVersionRecord } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, kindBadge, statusLine, versionLabel, watchStatus } from '../components.js';
+import { errorBox, kindBadge, lifecycleBadge, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
 import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
+import { lifecycleBanner, lintUnavailable, showLint, stageForm, versionHash, versionsSection } from './versions.js';
 
-/** An API: its facts, live indexing status, servers and auth, and every endpoint grouped by tag, each opening to its detail. */
+/**
+ * An API at one of its versions (#/apis/:id?version=…, the recommended one without it): its facts,
+ * versions and their stages, live indexing status, servers and auth, lint findings, and every
+ * endpoint grouped by tag, each opening to its detail.
+ */
 export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;
+  const requested = ctx.params.get('version') || undefined;
   replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
   let api, endpoints: ApiEndpoint[];
   // Best effort: an API has none until its spec is indexed.
-  const overview = ragApiClient.getOperations(session.token, apiId).catch((error: Error) => error);
+  const overview = ragApiClient.getOperations(session.token, apiId, requested).catch((error: Error) => error);
+  // Best effort too: the page still shows the API without its list of versions.
+  const versionList = ragApiClient.listVersions(session.token, apiId).then(({ items }) => items, () => undefined);
   try {
-    [api, { items: endpoints }] = await Promise.all([ragApiClient.getApi(session.token, apiId), ragApiClient.getEndpoints(session.token, apiId)]);
+    [api, { items: endpoints }] = await Promise.all([ragApiClient.getApi(session.token, apiId), ragApiClient.getEndpoints(session.token, apiId, requested)]);
   } catch (error) {
-    replace(ctx.main, errorBox(error, 'Could not load this API'), h('p', {}, h('a', { href: '#/catalogue' }, '← Catalogue')));
+    replace(ctx.main, errorBox(error, requested ? `Could not load version "${requested}" of this API` : 'Could not load this API'),
+      h('p', {}, requested ? h('a', { href: `#/apis/${apiId}` }, '← The recommended version') : h('a', { href: '#/catalogue' }, '← Catalogue')));
     return;
   }
+  const versions: ApiVersionRecord[] = (await versionList) ?? api.versions.map((item) => ({
+    ...item, apiId: api.apiId, kind: api.kind, revision: item.version === api.version ? api.revision : 0,
+    recommended: item.version === api.version, createdAt: api.createdAt, updatedAt: api.updatedAt,
+  }));
+  const viewed = requested ?? api.version;
+  const isRecommended = viewed === api.version;
+  const viewedRecord = versions.find((item) => item.version === viewed);
+  // Versions other than the recommended one come with their own `?version=`; the recommended one's routes are the plain ones.
+  const version = isRecommended ? undefined : viewed;
 
-  const status = h('div', { id: 'api-status' }, statusLine(api.indexing));
-  ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, apiId), (next) => replace(status, statusLine(next))));
+  // Only the recommended version is indexed: another's page says so rather than showing the index's status.
+  const status = h('div', { id: 'api-status' }, isRecommended
+    ? statusLine(api.indexing)
+    : h('p', { class: 'muted' }, 'Search and agents use ', h('a', { href: versionHash(api.apiId, api.version, api.version) }, `${versionLabel(api.version)}, the recommended version`), '; this version is not indexed for search.'));
+  if (isRecommended) ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, apiId), (next) => replace(status, statusLine(next))));
   const message = h('div', { class: 'action-message', 'aria-live': 'polite' });
 
   const actions = h(
     'div',
     { class: 'actions' },
-    session.can('publisher') ? h('a', { class: 'button', href: `#/register?apiId=${api.apiId}` }, 'Update spec') : null,
-    specActions(session.token, api.apiId, message),
+    session.can('publisher') ? h('a', { class: 'button', id: 'update-spec', href: `#/register?${new URLSearchParams({ apiId: api.apiId, ...(version ? { version } : {}) })}` }, 'Update spec') : null,
+    session.can('publisher') ? h('a', { class: 'button', id: 'new-version', href: `#/register?${new URLSearchParams({ apiId: api.apiId, mode: 'version' })}` }, 'New version') : null,
+    specActions(session.token, api.apiId, message, version),
     session.can('admin') ? h('button', { type: 'button', onclick: async () => {
       try {
         const run = await ragApiClient.startReindex(session.token, { apiIds: [api.apiId] });
@@ -61,29 +83,44 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     for (const tag of endpoint.tags.length ? endpoint.tags : ['Other']) byTag.set(tag, [...(byTag.get(tag) ?? []), endpoint]);
   }
 
+  const operations = h('div', { id: 'operations' },
+    h('h2', {}, `${speaksHttp(kind) ? 'Endpoints' : 'Operations'} (${endpoints.length})`),
+    endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
+    [...byTag].map(([tag, items]) =>
+      h('section', { class: 'tag-group' },
+        h('h3', {}, tag),
+        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint, kind, version))))));
+  const lint = h('section', { id: 'lint', class: 'lint', 'aria-labelledby': 'lint-heading' }, h('h2', { id: 'lint-heading' }, 'Lint'), h('p', { class: 'loading' }, 'Linting…'));
+  const lifecycle = viewedRecord?.lifecycle ?? (isRecommended ? api.lifecycle : undefined);
+
   replace(
     ctx.main,
     h('p', {}, h('button', { type: 'button', class: 'link', onclick: () => history.back() }, '← Back')),
+    lifecycleBanner(api.apiId, viewedRecord, api.version),
     h('header', { class: 'detail-header' },
-      h('h1', {}, api.name, ' ', h('span', { class: 'version' }, versionLabel(api.version))),
+      h('h1', {}, api.name, ' ', h('span', { class: 'version', id: 'viewed-version' }, versionLabel(viewed)), lifecycle ? [' ', lifecycleBadge(lifecycle)] : null),
       kind ? h('div', { class: 'kind-line' }, kindBadge(kind), format ? h('span', { class: 'format', id: 'api-format' }, format) : null) : null,
       // Each label a link to the catalogue's APIs that carry it too.
       labelChips(api.labels, {
         href: (key, value) => `#/catalogue?${new URLSearchParams({ label: labelParams({ [key]: value })[0] })}`,
         title: (key, value) => `Every API labelled ${labelText(key, value)}`,
       }),
-      h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '', `org ${api.orgId} · revision ${api.revision} · updated ${formatDate(api.updatedAt)}`),
+      h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '',
+        `org ${api.orgId} · revision ${isRecommended ? api.revision : viewedRecord?.revision ?? '?'} · updated ${formatDate(isRecommended ? api.updatedAt : viewedRecord?.updatedAt)}`),
       status,
       actions,
       message,
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
+    versionsSection(api.apiId, versions, viewed, api.version),
+    session.can('publisher') && viewedRecord ? stageForm(session.token, api.apiId, viewedRecord, () => ctx.navigate(location.hash)) : null,
     apiOverviewSection(details, api.description),
-    h('h2', {}, `${speaksHttp(kind) ? 'Endpoints' : 'Operations'} (${endpoints.length})`),
-    endpoints.length === 0 ? h('p', { class: 'empty' }, 'This spec has no operations.') : null,
-    [...byTag].map(([tag, items]) =>
-      h('section', { class: 'tag-group' },
-        h('h3', {}, tag),
-        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint, kind))))),
+    lint,
+    operations,
+  );
+  // Linted when first asked for: the rows show first, their findings when they come.
+  ragApiClient.getLint(session.token, api.apiId, viewed).then(
+    (report) => lint.isConnected && showLint(lint, operations, report),
+    (error: unknown) => lint.isConnected && lintUnavailable(lint, error),
   );
 }

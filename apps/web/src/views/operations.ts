@@ -61,15 +61,16 @@ function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
 /**
  * An endpoint that opens to its parameters, request body, responses and security, loaded from
  * the operation-detail route the first time it is opened; each part named as the API's kind names it.
+ * `version`: the API's version shown (absent: the recommended one).
  */
-export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string): HTMLElement {
+export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string, version?: string): HTMLElement {
   const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
   let requested = false;
   const details = h('details', { class: 'operation', 'data-operation': `${endpoint.method} ${endpoint.path}`, ontoggle: async () => {
     if (!details.open || requested) return;
     requested = true;
     try {
-      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }), kind));
+      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }, version), kind));
     } catch (error) {
       // Opening it again tries again.
       requested = false;

@@ -1,11 +1,13 @@
-import type { ApiRecord, ApiRegistration } from '../../../../libs/contracts/src/index.js';
+import type { ApiRecord, ApiRegistration, ApiVersionRecord, LifecycleStage } from '../../../../libs/contracts/src/index.js';
+import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, statusLine, watchStatus } from '../components.js';
+import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
 import { fileExtensions, knownKinds } from '../kinds.js';
 import { LABEL_LIMITS, labelLines, parseLabelLines } from '../labels.js';
 import { specInfo } from '../spec-info.js';
+import { changesHash, versionHash } from './versions.js';
 
 /** The `format` a registration may name (`ApiRegistration.format`): each kind the server reads; empty: the server detects it. */
 function formatOptions(): [string, string][] {
@@ -24,10 +26,29 @@ function specFileTypes(): string | undefined {
   return extensions.length ? [...extensions, '.txt'].join(',') : undefined;
 }
 
-/** Register an API (or update one: #/register?apiId=…), then watch it index. */
+/** What a registration's answer says the publisher should know: warnings (breaking changes) and what changed. */
+function registrationNotes(answer: { warnings?: string[]; changes?: { breaking: number; nonBreaking: number; info: number } }, compare?: string): (HTMLElement | null)[] {
+  return [
+    answer.warnings?.length
+      ? h('div', { id: 'register-warnings', class: 'notice register-warnings', role: 'alert' },
+          h('strong', {}, 'Warning'), h('ul', {}, answer.warnings.map((warning) => h('li', {}, warning))))
+      : null,
+    answer.changes
+      ? h('p', { id: 'register-changes', class: 'muted' },
+          `Compared with the spec it follows: ${answer.changes.breaking} breaking, ${answer.changes.nonBreaking} non-breaking, ${answer.changes.info} info change${answer.changes.info === 1 ? '' : 's'}.`,
+          compare ? [' ', h('a', { href: compare }, 'What changed')] : null)
+      : null,
+  ];
+}
+
+/**
+ * Register an API, update one (#/register?apiId=…, its recommended version; &version=… another),
+ * or add a version to one (#/register?apiId=…&mode=version); then watch it index.
+ */
 export async function registerView(ctx: ViewContext): Promise<void> {
   const { session } = ctx;
   const apiId = ctx.params.get('apiId') ?? undefined;
+  const addingVersion = apiId !== undefined && ctx.params.get('mode') === 'version';
   let existing: ApiRecord | undefined;
   if (apiId) {
     try {
@@ -42,11 +63,15 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     return;
   }
   // An update sends the whole spec again: offer the one registered now, to edit rather than retype.
+  // Updating: the recommended version, or the one named (`&version=`).
+  const updating = existing && !addingVersion ? ctx.params.get('version') || existing.version : undefined;
+  const updatingOther = updating !== undefined && updating !== existing?.version ? updating : undefined;
+  const updatingStage = existing?.versions.find((item) => item.version === updating)?.lifecycle ?? existing?.lifecycle;
   let current: string | undefined;
   let currentError: unknown;
-  if (existing) {
+  if (existing && !addingVersion) {
     try {
-      current = (await ragApiClient.getSpec(session.token, existing.apiId)).text;
+      current = (await ragApiClient.getSpec(session.token, existing.apiId, { version: updatingOther })).text;
     } catch (error) {
       currentError = error;
     }
@@ -54,7 +79,10 @@ export async function registerView(ctx: ViewContext): Promise<void> {
 
   const field = (label: string, input: HTMLElement, hint?: string) => h('label', { class: 'field' }, h('span', {}, label), input, hint ? h('small', { class: 'muted' }, hint) : null);
   const name = h('input', { id: 'api-name', required: true, maxLength: 200, value: existing?.name ?? '' });
-  const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: existing?.version ?? '' });
+  const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: addingVersion ? '' : updating ?? '' });
+  // A new API or version starts in production unless chosen otherwise; an update keeps the version's stage unless changed.
+  const lifecycle = h('select', { id: 'api-lifecycle', name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) =>
+    h('option', { value: stage, selected: stage === (updating ? updatingStage : DEFAULT_LIFECYCLE) }, stage)));
   const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
   const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
   // One key=value a line, checked here as the server checks them; an update starts from the API's own.
@@ -67,7 +95,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
       labelsField.removeAttribute('aria-invalid');
     },
   });
-  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !existing, spellcheck: false, value: current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above` });
+  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !updating, spellcheck: false, value: current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above` });
   // Detected by the server unless a person names it: then the server reads it as that, and says why it is not.
   const format = h('select', { id: 'api-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
   // What the last chosen file put in Name and Version: the next file may replace it, never what a person typed.
@@ -82,7 +110,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     if (!chosen) return;
     spec.value = await chosen.text();
     const info = specInfo(spec.value, chosen.name);
-    fill(name, 'name', info.title);
+    if (!addingVersion) fill(name, 'name', info.title);
     fill(version, 'version', info.version);
   } });
   // Below a long form: each result is brought into view and focused, so nobody misses it.
@@ -92,15 +120,53 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     outcome.scrollIntoView({ block: 'start' });
     outcome.focus({ preventScroll: true });
   };
-  const specHint = !existing ? `its text or JSON${formatsRead()}`
-    : current !== undefined ? `the spec registered now (revision ${existing.revision}): edit it or choose a file; the update sends it whole`
+  const revision = updatingOther ? (await ragApiClient.listVersions(session.token, existing!.apiId).catch(() => undefined))?.items.find((item) => item.version === updatingOther)?.revision : existing?.revision;
+  const specHint = !updating ? `its text or JSON${formatsRead()}`
+    : current !== undefined ? `the spec registered now (revision ${revision ?? '?'}): edit it or choose a file; the update sends it whole`
     : 'the whole spec again';
-  const submit = h('button', { type: 'submit', class: 'primary' }, existing ? 'Update' : 'Register');
+  const submit = h('button', { type: 'submit', class: 'primary' }, addingVersion ? 'Add version' : existing ? 'Update' : 'Register');
 
+  /** `POST …/versions`: the answer says whether search moved to it, and what it breaks. */
+  const addVersion = async (api: ApiRecord) => {
+    if (!spec.value.trim()) {
+      showOutcome(errorBox(new Error('A new version needs its spec: paste it or choose the file.'), 'Nothing sent'));
+      return;
+    }
+    submit.disabled = true;
+    replace(outcome, h('p', { class: 'loading' }, 'Sending…'));
+    let record: ApiVersionRecord;
+    try {
+      record = await ragApiClient.addVersion(session.token, api.apiId, {
+        version: version.value.trim(), spec: spec.value, lifecycle: lifecycle.value as LifecycleStage, ...(format.value ? { format: format.value } : {}),
+      });
+    } catch (error) {
+      showOutcome(errorBox(error, 'New version refused'));
+      return;
+    } finally {
+      submit.disabled = false;
+    }
+    const link = h('a', { href: versionHash(api.apiId, record.version, record.recommended ? record.version : api.version) }, `${api.name} ${versionLabel(record.version)}`);
+    const status = h('div', { id: 'registered-status' }, record.recommended ? statusLine(record.indexing) : null);
+    showOutcome(h('div', { class: 'success' },
+      h('p', {}, 'Added ', link, ` (${record.lifecycle}).`,
+        record.recommended ? ' It is now the recommended version: search and agents move to it once it is indexed.' : ` Search and agents keep ${versionLabel(api.version)}, the recommended version.`),
+      status,
+      // Compared with the version in production: the recommended one, unless it is this one.
+      registrationNotes(record, changesHash(api.apiId, record.recommended ? undefined : api.version, record.version))));
+    if (record.recommended) {
+      ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, api.apiId), (next) => replace(status, statusLine(next))));
+    }
+  };
+
+  const lifecycleHint = 'production: offered by search; design to preview: not ready yet; deprecated: still served, ranked lower; retired: never searched';
   const form = h(
     'form',
     { class: 'register-form', onsubmit: async (event: Event) => {
       event.preventDefault();
+      if (existing && addingVersion) {
+        await addVersion(existing);
+        return;
+      }
       if (existing && !spec.value.trim()) {
         showOutcome(errorBox(new Error('An update needs the whole spec again: paste it or choose the file.'), 'Nothing sent'));
         return;
@@ -122,15 +188,18 @@ export async function registerView(ctx: ViewContext): Promise<void> {
         spec: spec.value,
         ...(format.value ? { format: format.value } : {}),
         labels: parsed.labels,
+        // A new API's stage always; an update's only when changed (absent: the version keeps its own).
+        ...(!existing || lifecycle.value !== updatingStage ? { lifecycle: lifecycle.value as LifecycleStage } : {}),
       };
       submit.disabled = true;
       replace(outcome, h('p', { class: 'loading' }, 'Sending…'));
       try {
-        const record = existing ? await ragApiClient.updateApi(session.token, existing.apiId, body) : await ragApiClient.registerApi(session.token, body);
+        const record = existing ? await ragApiClient.updateApi(session.token, existing.apiId, body, updatingOther) : await ragApiClient.registerApi(session.token, body);
         const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
         showOutcome(h('div', { class: 'success' },
           h('p', {}, `${existing ? 'Updated' : 'Registered'} `, h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`), ` in ${record.orgId}. Indexing runs in the background:`),
-          status));
+          status,
+          registrationNotes(record)));
         ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, record.apiId), (next) => {
           replace(status, statusLine(next));
           // A longer status line must not slip below the screen of someone still reading it.
@@ -142,12 +211,13 @@ export async function registerView(ctx: ViewContext): Promise<void> {
         submit.disabled = false;
       }
     } },
-    field('Name', name),
-    field('Version', version),
-    field('Team', team, 'optional'),
-    field('Description', description, 'optional; the spec\'s own description is indexed too'),
+    addingVersion ? null : field('Name', name),
+    field('Version', version, addingVersion ? `beside ${existing!.versions.map((item) => versionLabel(item.version)).join(', ')}` : undefined),
+    field('Lifecycle', lifecycle, lifecycleHint),
+    addingVersion ? null : field('Team', team, 'optional'),
+    addingVersion ? null : field('Description', description, 'optional; the spec\'s own description is indexed too'),
     // Not all in a <label>: the error is told once, by its alert, not again as the box's name.
-    h('div', { class: 'field' }, h('label', { for: 'api-labels' }, h('span', {}, 'Labels')), labelsField,
+    addingVersion ? null : h('div', { class: 'field' }, h('label', { for: 'api-labels' }, h('span', {}, 'Labels')), labelsField,
       h('small', { class: 'muted', id: 'api-labels-hint' }, `optional; one key=value a line, at most ${LABEL_LIMITS.maxLabels}; keys: ${LABEL_LIMITS.keyRule}; values up to ${LABEL_LIMITS.valueMaxChars} characters`),
       labelsError),
     field('Format', format, 'what kind of spec it is; detected from the text when not chosen'),
@@ -158,9 +228,9 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   );
   replace(
     ctx.main,
-    h('h1', {}, existing ? `Update ${existing.name}` : `Register an API in ${session.org}`),
+    h('h1', {}, addingVersion ? `New version of ${existing!.name}` : existing ? `Update ${existing.name}${updatingOther ? ` ${versionLabel(updatingOther)}` : ''}` : `Register an API in ${session.org}`),
     form,
     outcome,
   );
-  (existing ? spec : name).focus();
+  (addingVersion ? version : existing ? spec : name).focus();
 }

@@ -1,6 +1,7 @@
-import type { MatchBand, SearchFacets, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
+import type { LifecycleStage, MatchBand, SearchFacets, SearchRequest, SearchResponse, SearchResult } from '../../../../libs/contracts/src/index.js';
+import { LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
-import { errorBox, kindBadge, methodBadge, versionLabel } from '../components.js';
+import { errorBox, kindBadge, lifecycleBadge, methodBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
 import { kindLabel, kindOfVerb, knownKinds, speaksHttp, verbsOf } from '../kinds.js';
@@ -10,6 +11,8 @@ import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, la
 const PAGE_SIZE = 20;
 const MAX_RESULTS = 50;
 const MATCH_LABELS: Record<MatchBand, string> = { strong: 'strong match', partial: 'partial match', weak: 'weak match' };
+/** The stages search can return: a retired API never is. */
+const SEARCHED_STAGES = LIFECYCLE_STAGES.filter((stage) => stage !== 'retired');
 
 /** One box, filters, and ranked API cards. The query and filters live in the URL (#/search?q=…). */
 export function searchView(ctx: ViewContext): void {
@@ -25,6 +28,7 @@ export function searchView(ctx: ViewContext): void {
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
   const chosen = new Set(listParam(params, 'methods'));
   const chosenKinds = new Set(listParam(params, 'kinds'));
+  const chosenStages = new Set(listParam(params, 'lifecycle').filter((stage): stage is LifecycleStage => (LIFECYCLE_STAGES as readonly string[]).includes(stage)));
   // Labels chosen so far (label=key:value, repeated); a chip removed, or one clicked on a card, searches again.
   const chosenLabels = labelsFromParams(params);
   let nextLabels: Labels | undefined;
@@ -44,6 +48,7 @@ export function searchView(ctx: ViewContext): void {
   const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosenKinds.has(kind), 'kind-filter'));
   const methodGroups = verbGroups(chosenKinds, chosen).map(({ kind, verbs }) =>
     h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.has(verb), 'method-filter'))));
+  const stageBoxes = SEARCHED_STAGES.map((stage) => box('lifecycle', stage, stage, chosenStages.has(stage), 'lifecycle-filter'));
   const results = h('section', { id: 'results', 'aria-live': 'polite' });
 
   const form = h(
@@ -67,6 +72,8 @@ export function searchView(ctx: ViewContext): void {
       });
       if (kinds.length) next.set('kinds', kinds.join(','));
       if (methods.length) next.set('methods', methods.join(','));
+      const stages = ticked('lifecycle');
+      if (stages.length) next.set('lifecycle', stages.join(','));
       for (const label of labelParams(labelsChosen)) next.append('label', label);
       ctx.navigate(`#/search?${next}`);
     } },
@@ -76,7 +83,8 @@ export function searchView(ctx: ViewContext): void {
       h('label', {}, 'Tags ', tags, tagSuggestions),
       labels.element,
       h('span', { class: 'kinds', role: 'group', 'aria-labelledby': 'kinds-label' }, h('span', { id: 'kinds-label' }, 'Kinds'), kindBoxes),
-      h('span', { class: 'methods', role: 'group', 'aria-labelledby': 'methods-label' }, h('span', { id: 'methods-label' }, 'Methods'), methodGroups)),
+      h('span', { class: 'methods', role: 'group', 'aria-labelledby': 'methods-label' }, h('span', { id: 'methods-label' }, 'Methods'), methodGroups),
+      h('span', { class: 'stages', role: 'group', 'aria-labelledby': 'stages-label' }, h('span', { id: 'stages-label' }, 'Lifecycle'), stageBoxes)),
   );
   replace(ctx.main, h('h1', { class: 'visually-hidden' }, 'Search'), form, results);
 
@@ -87,6 +95,7 @@ export function searchView(ctx: ViewContext): void {
     ...(chosen.size ? { methods: [...chosen] } : {}),
     ...(chosenKinds.size ? { kinds: [...chosenKinds] } : {}),
     ...(Object.keys(chosenLabels).length ? { labels: chosenLabels } : {}),
+    ...(chosenStages.size ? { lifecycle: [...chosenStages] } : {}),
   };
   const hasFilters = Object.keys(filters).length > 0;
   if (!query && !hasFilters) {
@@ -198,11 +207,17 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
       {},
       h('h2', {}, h('a', { href: `#/apis/${result.apiId}`, class: 'card-title' }, result.apiName)),
       h('span', { class: 'version' }, versionLabel(result.version)),
+      // Production goes without saying; any other stage is told.
+      result.lifecycle && result.lifecycle !== 'production' ? lifecycleBadge(result.lifecycle) : null,
       result.kind ? kindBadge(result.kind) : null,
       result.teamName ? h('span', { class: 'team' }, result.teamName) : null,
       result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
       h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
     ),
+    result.lifecycle === 'deprecated'
+      ? h('p', { class: 'deprecated-note' }, `${versionLabel(result.version)} is deprecated${result.sunsetDate ? `: sunset ${result.sunsetDate}` : ''}.`)
+      : null,
+    otherVersions(result),
     // Each label a button: it narrows the search to the APIs that carry it too.
     labelChips(result.labels, { onClick: onLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
@@ -212,4 +227,15 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
       : null,
     snippet ? h('p', { class: 'snippet' }, highlight(snippet, terms)) : null,
   );
+}
+
+/** An API's other versions, compactly, each with its stage and a link to its page; nothing when it has one. */
+function otherVersions(result: SearchResult): HTMLElement | null {
+  const others = (result.versions ?? []).filter((item) => item.version !== result.version);
+  if (!others.length) return null;
+  return h('p', { class: 'card-versions' }, h('span', { class: 'muted' }, 'Also: '),
+    others.map((item, index) => [index ? ', ' : '',
+      h('a', { href: `#/apis/${result.apiId}?${new URLSearchParams({ version: item.version })}`, 'data-version': item.version }, versionLabel(item.version)), ' ',
+      lifecycleBadge(item.lifecycle),
+      item.sunsetDate ? h('span', { class: 'muted' }, ` sunset ${item.sunsetDate}`) : null]).flat());
 }

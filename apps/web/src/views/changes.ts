@@ -1,0 +1,98 @@
+import type { ApiChange, ApiRecord, ApiVersionRecord, ChangeReportResponse, ChangeSeverity } from '../../../../libs/contracts/src/index.js';
+import { CHANGE_SEVERITIES } from '../../../../libs/contracts/src/versions.js';
+import { ragApiClient } from '../api-client.js';
+import { errorBox, versionLabel } from '../components.js';
+import type { ViewContext } from '../context.js';
+import { h, replace } from '../dom.js';
+import { changesHash, versionHash } from './versions.js';
+
+const SEVERITY_TITLES: Record<ChangeSeverity, string> = { breaking: 'Breaking', 'non-breaking': 'Non-breaking', info: 'Info' };
+
+/**
+ * What changed between two versions of an API (#/apis/:id/changes?from=&to=): breaking changes
+ * first, a group a severity with its count. By default the version before the recommended one to
+ * the recommended one (or, when it is the oldest, the recommended one to the next).
+ */
+export async function changesView(ctx: ViewContext, apiId: string): Promise<void> {
+  const { session } = ctx;
+  replace(ctx.main, h('p', { class: 'loading' }, 'Loading…'));
+  let api: ApiRecord;
+  let versions: ApiVersionRecord[];
+  try {
+    [api, { items: versions }] = await Promise.all([ragApiClient.getApi(session.token, apiId), ragApiClient.listVersions(session.token, apiId)]);
+  } catch (error) {
+    replace(ctx.main, errorBox(error, 'Could not load this API'), h('p', {}, h('a', { href: '#/catalogue' }, '← Catalogue')));
+    return;
+  }
+  const back = h('p', {}, h('a', { href: `#/apis/${apiId}` }, `← ${api.name}`));
+  const title = h('h1', {}, `What changed in ${api.name}`);
+  if (versions.length < 2) {
+    replace(ctx.main, back, title, h('p', { class: 'empty' }, `${api.name} has one version: there is nothing to compare it with yet.`));
+    return;
+  }
+  const recommended = versions.findIndex((item) => item.recommended);
+  const at = recommended >= 0 ? recommended : 0;
+  const [defaultFrom, defaultTo] = at + 1 < versions.length ? [versions[at + 1], versions[at]] : [versions[at], versions[at - 1]];
+  const to = ctx.params.get('to') || defaultTo.version;
+  const from = ctx.params.get('from') || (to === defaultFrom.version ? defaultTo.version : defaultFrom.version);
+
+  const choice = (id: string, label: string, chosen: string) => {
+    // A `version@revision` from a link is kept as an option, so the select shows what is compared.
+    const names = versions.some((item) => item.version === chosen) ? versions.map((item) => item.version) : [chosen, ...versions.map((item) => item.version)];
+    const select = h('select', { id, name: id, onchange: () => submit() }, names.map((name) => {
+      const item = versions.find((version) => version.version === name);
+      return h('option', { value: name, selected: name === chosen }, item ? `${versionLabel(name)} (${item.lifecycle}${item.recommended ? ', recommended' : ''})` : name);
+    }));
+    return { select, field: h('label', {}, `${label} `, select) };
+  };
+  const fromChoice = choice('changes-from', 'From', from);
+  const toChoice = choice('changes-to', 'To', to);
+  const submit = () => ctx.navigate(changesHash(apiId, fromChoice.select.value, toChoice.select.value));
+  const form = h('form', { class: 'filters changes-form', 'aria-label': 'Versions to compare', onsubmit: (event: Event) => {
+    event.preventDefault();
+    submit();
+  } },
+  fromChoice.field,
+  h('button', { type: 'button', class: 'small', id: 'swap-versions', 'aria-label': 'Swap the versions', title: 'Swap', onclick: () => ctx.navigate(changesHash(apiId, to, from)) }, '⇄'),
+  toChoice.field);
+  const results = h('section', { id: 'changes', 'aria-live': 'polite' }, h('p', { class: 'loading' }, 'Comparing…'));
+  replace(ctx.main, back, title, form, results);
+
+  if (from === to) {
+    replace(results, h('p', { class: 'empty' }, 'Choose two different versions to compare.'));
+    return;
+  }
+  let report: ChangeReportResponse;
+  try {
+    report = await ragApiClient.getChanges(session.token, apiId, from, to);
+  } catch (error) {
+    replace(results, errorBox(error, 'Could not compare these versions'));
+    return;
+  }
+  const side = (end: { version: string; revision: number }) => h('a', { href: versionHash(apiId, end.version, api.version) }, `${versionLabel(end.version)} (revision ${end.revision})`);
+  const counts: Record<ChangeSeverity, number> = { breaking: report.breaking, 'non-breaking': report.nonBreaking, info: report.info };
+  replace(results,
+    h('p', { id: 'changes-summary', class: report.breaking ? 'changes-summary has-breaking' : 'changes-summary' },
+      'From ', side(report.from), ' to ', side(report.to), ': ',
+      CHANGE_SEVERITIES.flatMap((severity, index) => [index ? ', ' : '', h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`)]),
+      '.'),
+    report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
+    report.changes.length === 0 ? h('p', { class: 'empty' }, 'No differences in the operations, their inputs or their responses.') : null,
+    CHANGE_SEVERITIES.map((severity) => {
+      const changes = report.changes.filter((change) => change.severity === severity);
+      return changes.length
+        ? h('section', { class: `change-group change-group-${severity}`, 'data-severity': severity, 'aria-labelledby': `changes-${severity}` },
+            h('h2', { id: `changes-${severity}` }, `${SEVERITY_TITLES[severity]} changes (${counts[severity]})`),
+            h('ul', { class: 'changes' }, changes.map(changeItem)))
+        : null;
+    }),
+  );
+}
+
+function changeItem(change: ApiChange): HTMLElement {
+  return h('li', { class: `change change-${change.severity}`, 'data-severity': change.severity, 'data-code': change.code },
+    h('span', { class: `severity severity-${change.severity}` }, change.severity),
+    change.operation ? h('code', { class: 'change-operation' }, change.operation) : h('span', { class: 'muted' }, 'the API'),
+    change.location ? h('code', { class: 'change-location muted' }, change.location) : null,
+    h('span', { class: 'change-message' }, change.message));
+}
