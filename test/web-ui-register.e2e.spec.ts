@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
-import { defaultSpecFormats } from '#spec';
+import { defaultSpecFormats } from '#api-specs';
 import { readFixture } from './fixtures/fixtures.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 

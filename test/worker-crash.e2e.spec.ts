@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { redisConnectionOptions } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
-import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats } from '#spec';
+import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats } from '#api-specs';
 import { restbenchSpec } from './fixtures/fixtures.js';
 import { FakeOpenAi } from './support/fake-openai.js';
 import { stackEnv, startStack, type TestStack, until, waitForStatus } from './support/stack.js';

@@ -5,7 +5,7 @@ import { type AiConfig, type EmbeddingsConfig, redisConnectionOptions } from '#c
 import { DatabaseModule } from '#database';
 import { MetricsModule, RequestValidationPipe } from '#http';
 import { EmbeddingsModule, type EmbeddingsModuleOptions } from '#embeddings';
-import { SpecFormatsModule } from '#spec';
+import { SpecFormatsModule } from '#api-specs';
 import { aiMigrations } from '../../../migrations/ai/index.js';
 import { AI_CONFIG } from './ai.constants.js';
 import { EmbeddingModelsModule } from './embedding-models/embedding-models.module.js';

@@ -5,7 +5,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { DatabaseModule } from '#database';
 import { MetricsModule, RequestValidationPipe } from '#http';
-import { SpecFormatsModule } from '#spec';
+import { SpecFormatsModule } from '#api-specs';
 import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';

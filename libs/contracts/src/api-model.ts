@@ -1,5 +1,5 @@
 /**
- * The format-neutral model every spec format is read into (see `SpecFormat` in libs/spec):
+ * The format-neutral model every spec format is read into (see `SpecFormat` in libs/api-specs):
  * chunking, embedding, storage, search and every client consume this, never a format's own
  * document. An operation is a kind-specific verb and address:
  *

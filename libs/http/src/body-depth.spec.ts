@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { BadRequestException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SPEC_LIMITS } from '#spec';
+import { SPEC_LIMITS } from '#api-specs';
 import { jsonDepth, limitBodyDepth, MAX_BODY_DEPTH } from './body-depth.js';
 
 /** `depth` arrays one inside the other, parsed from text as the body parser would. */

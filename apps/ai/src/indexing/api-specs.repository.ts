@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DEFAULT_LIFECYCLE, type IndexApiJob, type LifecycleStage, type VersionSummary } from '#contracts';
-import type { StoredSpec } from '#spec';
+import type { StoredSpec } from '#api-specs';
 
 /** Where an API's live spec stands, as one of the caller's orgs sees it. */
 export type LiveRevision = { found: false } | { found: true; indexedRevision: number | null };

@@ -1,6 +1,6 @@
 import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
-import type { SpecChunk } from '#spec';
+import type { SpecChunk } from '#api-specs';
 
 export interface EmbeddedChunk extends SpecChunk {
   contentHash: string;

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { AiConfig, AiRole } from '#config';
-import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#spec';
+import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#api-specs';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ReindexModule } from '../reindex/reindex.module.js';
 import { IndexingMetrics } from './indexing-metrics.js';

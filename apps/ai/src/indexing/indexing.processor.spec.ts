@@ -3,7 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import { Registry } from 'prom-client';
 import type { AiConfig } from '#config';
 import { IndexingJobName } from '#contracts';
-import type { SpecThreads } from '#spec';
+import type { SpecThreads } from '#api-specs';
 import type { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import type { ReindexService } from '../reindex/reindex.service.js';
 import type { ApiSpecsRepository } from './api-specs.repository.js';
@@ -73,7 +73,7 @@ function threadRangeError(): RangeError {
     'RangeError: Invalid string length',
     '    at JSON.stringify (<anonymous>)',
     '    at toJSON (/work/main/node_modules/@asyncapi/parser/cjs/document.js:41:25)',
-    '    at file:///work/main/dist/libs/spec/src/formats/asyncapi/validate-asyncapi.js:44:37',
+    '    at file:///work/main/dist/libs/api-specs/src/formats/asyncapi/validate-asyncapi.js:44:37',
     '    at async Promise.all (index 0)',
   ].join('\n');
   return error;

@@ -6,7 +6,7 @@ import { type AiConfig, redisConnectionOptions } from '#config';
 import { throttledWarning } from '#http';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import { type ApiFacts, contentHash, errorSummary, isRefusal, type SpecChunk, SpecThreads, SpecThreadsBusyError } from '#spec';
+import { type ApiFacts, contentHash, errorSummary, isRefusal, type SpecChunk, SpecThreads, SpecThreadsBusyError } from '#api-specs';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { ApiLocks } from './api-lock.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, NotFoundException, type OnApplicationShutdown } from '@nestjs/common';
 import type { AiConfig } from '#config';
 import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
-import { type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecReadings } from '#spec';
+import { type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecReadings } from '#api-specs';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
 

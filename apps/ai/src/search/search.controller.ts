@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ANSWER_MAX_CHARS, type SearchResponse } from '#contracts';
 import { fitJson } from '#http';
-import { SPEC_FORMATS, type SpecFormats } from '#spec';
+import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { SearchRequestDto } from './search.dto.js';
 import { SearchService } from './search.service.js';
 

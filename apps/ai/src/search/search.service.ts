@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { AiConfig } from '#config';
 import { type RelevanceEvidence, SEARCH_LIMITS, type SearchResponse, type SearchResult } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import { truncate } from '#spec';
+import { truncate } from '#api-specs';
 import { type ApiCard, type ChunkDetail, ChunkRetriever, type EndpointRow, type SearchScope } from './chunk-retriever.js';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';

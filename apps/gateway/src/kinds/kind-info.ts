@@ -1,5 +1,5 @@
 import type { ApiKindInfo } from '#contracts';
-import { defaultSpecFormats } from '#spec';
+import { defaultSpecFormats } from '#api-specs';
 
 /** What a format plugin says of its kind, as plain data: a copy, without the plugin's methods or anything else it holds. */
 export function kindInfo(format: ApiKindInfo): ApiKindInfo {

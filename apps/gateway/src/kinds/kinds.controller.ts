@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ApiKindsResponse } from '#contracts';
-import { SPEC_FORMATS, type SpecFormats } from '#spec';
+import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiKindsResponseDoc } from '../docs/openapi-models.js';
 import { kindInfo } from './kind-info.js';

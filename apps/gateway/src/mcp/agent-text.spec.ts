@@ -1,5 +1,5 @@
 import type { ApiOperationDetailResponse, ApiOperationsResponse } from '#contracts';
-import { defaultSpecFormats } from '#spec';
+import { defaultSpecFormats } from '#api-specs';
 import { operationText } from './agent-text.js';
 import { GENERIC_PART_NAMES, type OperationView } from './agent-tools.service.js';
 

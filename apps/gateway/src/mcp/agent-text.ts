@@ -1,5 +1,5 @@
 import { type ApiListResponse, type ApiRecord, type ChangeReportResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
-import { isObject } from '#spec';
+import { isObject } from '#api-specs';
 import { moveToFor } from '../registry/recommended-version.js';
 import type { ApiView, OperationView } from './agent-tools.service.js';
 

@@ -16,7 +16,7 @@ import {
   type SearchFilters,
   type SearchResponse,
 } from '#contracts';
-import { SPEC_FORMATS, type SpecFormats } from '#spec';
+import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';

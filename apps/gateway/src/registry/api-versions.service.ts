@@ -12,7 +12,7 @@ import {
 } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { ServiceBusyException } from '#http';
-import { errorSummary } from '#spec';
+import { errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -136,8 +136,9 @@ export class ApiVersionsService {
   async changes(caller: Caller, apiId: string, query: ChangesQueryDto): Promise<ChangeReportResponse> {
     const api = await this.registry.findVisible(caller, apiId);
     const [from, to] = await Promise.all([this.kept(api, query.from), this.kept(api, query.to ?? api.version)]);
-    const key = `${api.id}\n${from.version}@${from.revision}\n${to.version}@${to.revision}`;
-    const report = await this.specs.changes(key, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
+    // A revision's text never changes; a version deleted and added again starts its revisions anew (hence the time).
+    const key = [from, to].map((side) => `${side.version}@${side.revision}@${new Date(side.createdAt).getTime()}`).join('\n');
+    const report = await this.specs.changes(`${api.id}\n${key}`, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
     return { apiId: api.id, from: { version: from.version, revision: from.revision }, to: { version: to.version, revision: to.revision }, ...report };
   }
 

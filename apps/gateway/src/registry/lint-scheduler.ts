@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LintReport } from '#contracts';
-import { errorSummary } from '#spec';
+import { errorSummary } from '#api-specs';
 import { ApiVersionsRepository } from './api-versions.repository.js';
 import { SpecWork } from './spec-work.service.js';
 

@@ -1,4 +1,4 @@
-import { defaultSpecFormats } from '#spec';
+import { defaultSpecFormats } from '#api-specs';
 import { registeredSpec } from './registered-spec.js';
 
 const formats = defaultSpecFormats();

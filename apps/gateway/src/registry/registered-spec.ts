@@ -1,4 +1,4 @@
-import type { SpecFileType, SpecFormats } from '#spec';
+import type { SpecFileType, SpecFormats } from '#api-specs';
 
 /** A registered spec as the registry serves it back: the text it was sent as. */
 export interface RegisteredSpec {

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
 import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, DEFAULT_LIFECYCLE, normalizeLabels, parseLabelSelector } from '#contracts';
-import { SPEC_FORMATS, type SpecFormats } from '#spec';
+import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { AiClient } from '../proxy/ai-client.js';

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { ANSWER_MAX_CHARS, type ApiEndpoint, type ChangeReport, type LintReport } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { fitJson, ServiceBusyException } from '#http';
-import { errorSummary, isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#spec';
+import { errorSummary, isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#api-specs';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
 /** Change reports kept: the pairs people are looking at, and those registrations just compared. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, NotFoundException, type OnApplicationShutdown } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
-import { type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecReadings } from '#spec';
+import { type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecReadings } from '#api-specs';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import type { ApiEntity } from './api.entity.js';
 import { ApiVersionsRepository } from './api-versions.repository.js';

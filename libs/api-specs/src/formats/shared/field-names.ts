@@ -1,4 +1,4 @@
-import { isObject } from './is-object.js';
+import { isObject } from '../../is-object.js';
 
 /** Top-level property names of a JSON Schema, looking through arrays and allOf/oneOf/anyOf. */
 export function fieldNames(schema: unknown, depth = 0): string[] {

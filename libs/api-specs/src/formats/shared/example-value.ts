@@ -1,5 +1,5 @@
 import { SCHEMA_MARKERS } from '#contracts';
-import { isObject } from './is-object.js';
+import { isObject } from '../../is-object.js';
 
 /** Levels of an example built from a schema: deeper parts are left out (an agent fills them in from the schema). */
 const MAX_DEPTH = 4;

@@ -11,12 +11,13 @@ import type {
 } from '#contracts';
 import { headline } from '../../chunk-api.js';
 import { cleanText, truncate } from '../../clean-text.js';
-import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
-import { fieldNames } from '../../field-names.js';
+import { expandSchema, followRef, SchemaBudget } from '../shared/schema.js';
+import { fieldNames } from '../shared/field-names.js';
 import { isObject } from '../../is-object.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import { described } from '../shared/text.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { mcpExample } from './call-example.js';
 import { lintMcp } from './lint-mcp.js';
@@ -306,9 +307,5 @@ function returnLine(schema: JsonSchema): string {
   return cleanText(schema.title) || cleanText(schema.description);
 }
 
-function described(text: unknown): { description?: string } {
-  const description = cleanText(text);
-  return description ? { description } : {};
-}
 
 export default McpFormat;

@@ -14,9 +14,9 @@ import type {
 } from '#contracts';
 import { headline } from '../../chunk-api.js';
 import { cleanText } from '../../clean-text.js';
-import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
+import { expandSchema, followRef, SchemaBudget } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
-import { perDocument, selected, selectorIndex } from '../per-document.js';
+import { perDocument, selected, selectorIndex } from '../shared/per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { type AsyncMessage, type AsyncOperation, asyncOperations } from './asyncapi-operations.js';
@@ -35,7 +35,7 @@ import {
 } from './asyncapi-parts.js';
 import { type AsyncApiDocument, majorVersion, readAsyncApi } from './read-asyncapi.js';
 import { validateAsyncApi } from './validate-asyncapi.js';
-import { exampleValue } from '../../example-value.js';
+import { exampleValue } from '../shared/example-value.js';
 
 type Json = Record<string, unknown>;
 

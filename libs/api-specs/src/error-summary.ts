@@ -9,7 +9,7 @@ import { isObject } from './is-object.js';
 /** Names worth keeping in a summary: they say what kind of failure it was (`RangeError: Invalid string length`). */
 const BUILT_IN_ERRORS = new Set(['RangeError', 'TypeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
 const MAX_SUMMARY_CHARS = 200;
-// Where this module runs from: libs/spec/src/ in the repository, or under its dist/.
+// Where this module runs from: libs/api-specs/src/ in the repository, or under its dist/.
 const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/[\\/]$/, '').replace(/[\\/]dist$/, '');
 // From the first stack frame on: `at fn (/path/file.js:1:2)`, `at file:///path/file.js:1:2`,
 // `at node:internal/x:1:2`, `at JSON.stringify (<anonymous>)`; a frame names a line (or no file).

@@ -14,9 +14,9 @@ import {
   type ServerInfo,
 } from '#contracts';
 import { cleanText } from '../../clean-text.js';
-import { expandSchema, followRef, SchemaBudget } from '../../expand-schema.js';
+import { expandSchema, followRef, SchemaBudget } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
-import { perDocument, selected, selectorIndex } from '../per-document.js';
+import { perDocument, selected, selectorIndex } from '../shared/per-document.js';
 import { listOperations, type OperationEntry, operationEntries, operationTags } from './operations.js';
 import type { SpecDocument, SpecFlavor } from './read-openapi.js';
 

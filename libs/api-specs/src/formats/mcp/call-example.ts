@@ -1,5 +1,5 @@
 import type { ApiOverview, OperationDetail } from '#contracts';
-import { exampleValue, quote } from '../../example-value.js';
+import { exampleValue, quote } from '../shared/example-value.js';
 
 /** Where the call goes when the description names no URL (a server run over stdio, say). */
 export const PLACEHOLDER_URL = 'https://mcp.example.com/mcp';

@@ -32,12 +32,12 @@ import {
   Source,
   TokenKind,
 } from 'graphql';
-import { cleanText, truncate } from '../../clean-text.js';
-import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
+import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../shared/schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
-import { perDocument, selected, selectorIndex } from '../per-document.js';
+import { perDocument, selected, selectorIndex } from '../shared/per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import { described, firstSentence } from '../shared/text.js';
 import type { SpecSource } from '../spec-source.js';
 import { graphqlExample } from './call-example.js';
 import { lintGraphql } from './lint-graphql.js';
@@ -55,7 +55,6 @@ const MAX_DEFINITIONS = 20_000;
 const OUTPUT_LEVELS = 2;
 /** Field names an operation's `Returns` line lists. */
 const MAX_RETURN_FIELDS = 40;
-const SUMMARY_CHARS = 200;
 /** Words that open an SDL definition (after its description, if any). */
 const SDL_KEYWORDS = new Set(['type', 'schema', 'extend', 'interface', 'enum', 'input', 'union', 'scalar', 'directive']);
 const OPENING = new Set<TokenKind>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
@@ -403,16 +402,7 @@ function isRequired(value: GraphqlMember): boolean {
   return value.type!.endsWith('!') && value.defaultValue === undefined;
 }
 
-function firstSentence(text: string | undefined): string {
-  if (!text) return '';
-  const end = text.search(/[.!?](\s|$)/);
-  return truncate(end > 0 ? text.slice(0, end + 1) : text, SUMMARY_CHARS);
-}
 
-function described(text: string | null | undefined): { description?: string } {
-  const description = cleanText(text);
-  return description ? { description } : {};
-}
 
 function defaulted(value: unknown): { default?: unknown } {
   return value === undefined ? {} : { default: value };

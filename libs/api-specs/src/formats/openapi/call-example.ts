@@ -1,5 +1,5 @@
 import type { ApiOverview, OperationDetail, OperationParameter, SecuritySchemeInfo } from '#contracts';
-import { exampleValue, quote } from '../../example-value.js';
+import { exampleValue, quote } from '../shared/example-value.js';
 
 /**
  * A curl command that calls the operation: the first server's URL (its variables at their

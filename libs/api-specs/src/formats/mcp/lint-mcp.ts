@@ -1,5 +1,5 @@
 import type { LintFinding } from '#contracts';
-import { followRef } from '../../expand-schema.js';
+import { followRef } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
 import type { McpDocument } from './mcp.format.js';
 

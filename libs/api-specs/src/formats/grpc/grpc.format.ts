@@ -13,14 +13,15 @@ import type {
 } from '#contracts';
 import { SCHEMA_MARKERS } from '#contracts';
 import protobuf from 'protobufjs';
-import { cleanText, truncate } from '../../clean-text.js';
-import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../../expand-schema.js';
+import { cleanText } from '../../clean-text.js';
+import { containerSchema, MAX_SCHEMA_DEPTH, objectSchema, SchemaBudget } from '../shared/schema.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
-import { perDocument, selected, selectorIndex } from '../per-document.js';
+import { perDocument, selected, selectorIndex } from '../shared/per-document.js';
 import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import { firstSentence } from '../shared/text.js';
 import type { SpecSource } from '../spec-source.js';
-import { exampleValue, quote } from '../../example-value.js';
+import { exampleValue, quote } from '../shared/example-value.js';
 import { lintProto } from './lint-proto.js';
 
 const MEDIA_TYPE = 'application/grpc';
@@ -28,7 +29,6 @@ const MEDIA_TYPE = 'application/grpc';
 const MAX_DEFINITIONS = 20_000;
 /** Field names an operation's `Request` and `Returns` list. */
 const MAX_LISTED_FIELDS = 40;
-const SUMMARY_CHARS = 200;
 const OAUTH_SCHEME = 'oauth2';
 /** A declaration only a .proto file starts a line with. */
 const PROTO_DECLARATION = /^[ \t]*(?:syntax[ \t]*=[ \t]*["']proto[23]["']|edition[ \t]*=|package[ \t]+[\w.]+[ \t]*;|(?:message|service)[ \t]+\w+[ \t]*\{)/m;
@@ -404,11 +404,6 @@ function requirements(service: ProtoService): SecurityRequirement[] {
   return service.scopes.length > 0 ? [[{ scheme: OAUTH_SCHEME, scopes: service.scopes }]] : [];
 }
 
-function firstSentence(text: string | undefined): string {
-  if (!text) return '';
-  const end = text.search(/[.!?](\s|$)/);
-  return truncate(end > 0 ? text.slice(0, end + 1) : text, SUMMARY_CHARS);
-}
 
 /**
  * Messages as JSON Schema, within one operation's budget (see SchemaBudget): a message met again

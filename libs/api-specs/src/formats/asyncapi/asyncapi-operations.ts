@@ -1,4 +1,4 @@
-import { followRef } from '../../expand-schema.js';
+import { followRef } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
 
 /** An AsyncAPI document as its JSON or YAML said it (plain data: `$ref`s are followed when read, never resolved in place). */

@@ -1,6 +1,6 @@
 import { type JsonSchema, SCHEMA_MARKERS } from '#contracts';
-import { truncate } from './clean-text.js';
-import { isObject } from './is-object.js';
+import { truncate } from '../../clean-text.js';
+import { isObject } from '../../is-object.js';
 /** A JSON or YAML document, whatever its format. */
 type SpecDocument = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { ApiChange, ChangeSeverity, MediaTypeSchema, OperationDetail, OperationParameter, OperationRequestBody, OperationResponse } from '#contracts';
+import type { ApiChange, ChangeSeverity, MediaTypeSchema, OperationDetail, OperationParameter, OperationRequestBody } from '#contracts';
 import { capitalised, compareSchemas, type Direction, type SchemaChange } from './schema-changes.js';
 
 /** One operation both specs have, and how to report on it. */

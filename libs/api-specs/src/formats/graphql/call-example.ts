@@ -1,5 +1,5 @@
 import type { ApiOverview, JsonSchema, OperationDetail } from '#contracts';
-import { exampleValue, quote } from '../../example-value.js';
+import { exampleValue, quote } from '../shared/example-value.js';
 import { isObject } from '../../is-object.js';
 
 /** Fields a selection asks for: the return type's scalar ones, first few. */

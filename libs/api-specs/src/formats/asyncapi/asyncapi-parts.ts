@@ -1,7 +1,7 @@
 import type { OAuthFlowInfo, SecurityRequirement, SecuritySchemeInfo, ServerInfo } from '#contracts';
 import { humanize } from '../../chunk-api.js';
 import { cleanText, truncate } from '../../clean-text.js';
-import { followRef } from '../../expand-schema.js';
+import { followRef } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
 import { type AsyncOperation, refName } from './asyncapi-operations.js';
 import { type AsyncApiDocument, majorVersion } from './read-asyncapi.js';

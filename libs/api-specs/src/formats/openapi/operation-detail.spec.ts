@@ -1,6 +1,6 @@
 import { readFixture } from '../../../../../test/fixtures/fixtures.js';
 import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
-import { MAX_SCHEMA_DEPTH } from '../../expand-schema.js';
+import { MAX_SCHEMA_DEPTH } from '../shared/schema.js';
 import { apiOverview, findOperation, operationDetail } from './operation-detail.js';
 import { readSpecDocument, type SpecDocument } from './read-openapi.js';
 

@@ -1,5 +1,5 @@
 import { type ApiFacts, chunkApi, type ChunkLimits, humanize } from './chunk-api.js';
-import { fieldNames } from './field-names.js';
+import { fieldNames } from './formats/shared/field-names.js';
 import { type LoadedSpec, loadSpec } from './formats/openapi/dereference.js';
 import { openApiModel } from './formats/openapi/openapi-model.js';
 import { operationsOf, readFixture, restbenchSpec } from '../../../test/fixtures/fixtures.js';

@@ -1,6 +1,6 @@
 import type { ApiModel, ApiModelOperation, ApiModelSchema } from '#contracts';
 import { cleanText, truncate } from '../../clean-text.js';
-import { fieldNames } from '../../field-names.js';
+import { fieldNames } from '../shared/field-names.js';
 import { isObject } from '../../is-object.js';
 import type { LoadedSpec } from './dereference.js';
 import { operationEntries, operationTags } from './operations.js';

@@ -1,6 +1,6 @@
 import { type JsonSchema, SCHEMA_MARKERS } from '#contracts';
-import { markerCount, schemaChars, shapeProblems } from '../../../test/support/schema-shape.js';
-import { expandSchema, SchemaBudget } from './expand-schema.js';
+import { markerCount, schemaChars, shapeProblems } from '../../../../../test/support/schema-shape.js';
+import { expandSchema, SchemaBudget } from './schema.js';
 
 const MAX_CHARS = 20_000;
 const NOTE = `Cut here: this operation's schemas pass ${MAX_CHARS} characters (OPERATION_DETAIL_MAX_CHARS)`;
