@@ -2,6 +2,8 @@ import request from 'supertest';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
+/** An org that refuses breaking changes to production without a new major version (BREAKING_CHANGES_REFUSED_ORGS). */
+const STRICT = 'strict';
 
 type Operation = { summary: string; parameters?: object[]; requestBody?: object; responses?: object };
 
@@ -76,8 +78,8 @@ describe('API versions and lifecycle', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack();
-    publisher = await stack.token([ORG], ['publisher']);
+    stack = await startStack({ env: { BREAKING_CHANGES_REFUSED_ORGS: STRICT } });
+    publisher = await stack.token([ORG, STRICT], ['publisher']);
     reader = await stack.token([ORG], ['reader']);
     const created = await as(publisher).post(apis, { orgId: ORG, name: 'Payments', version: '1.0.0', teamName: 'checkout', spec: paymentsV1 }).expect(201);
     paymentsId = created.body.apiId;
@@ -110,6 +112,8 @@ describe('API versions and lifecycle', () => {
   });
 
   it('should list versions newest first with the recommended one indexed', async () => {
+    // The new version is on the card's list of versions: the API is indexed again.
+    await indexed(paymentsId);
     const list = await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200);
     expect(list.body.items.map((item: { version: string; lifecycle: string; recommended: boolean }) => [item.version, item.lifecycle, item.recommended])).toEqual([
       ['2.0.0', 'preview', false],
@@ -155,6 +159,18 @@ describe('API versions and lifecycle', () => {
     const report = await as(reader).get(`${apis}/${paymentsId}/changes?from=1.0.0@1&to=1.0.0@2`).expect(200);
     expect(report.body.changes).toEqual([expect.objectContaining({ severity: 'breaking', code: 'operation-removed', operation: 'GET /payments/{id}' })]);
     await indexed(paymentsId);
+  });
+
+  it('should refuse breaking changes to production without a new major version in an org that says so', async () => {
+    const strictId = (await as(publisher).post(apis, { orgId: STRICT, name: 'Payments', version: '1.0.0', spec: paymentsV1 }).expect(201)).body.apiId;
+    const refused = await as(publisher).put(`${apis}/${strictId}/versions/1.0.0`, { spec: paymentsV1r2 }).expect(409);
+    expect(refused.body.detail).toMatch(/1 breaking change to version "1\.0\.0".*GET \/payments\/\{id\}.*This org refuses them: register it as a new major version/);
+    await as(publisher).post(`${apis}/${strictId}/versions`, { version: '1.1.0', spec: paymentsV2 }).expect(409);
+    const major = await as(publisher).post(`${apis}/${strictId}/versions`, { version: '2.0.0', spec: paymentsV2 }).expect(201);
+    expect(major.body.warnings).toBeUndefined();
+    // The refusals changed nothing.
+    const versions = await as(publisher).get(`${apis}/${strictId}/versions`).expect(200);
+    expect(versions.body.items.map((item: { version: string; revision: number }) => `${item.version} r${item.revision}`)).toEqual(['2.0.0 r1', '1.0.0 r1']);
   });
 
   it('should lint each version, with findings per operation', async () => {
