@@ -1,4 +1,16 @@
-import type { ApiEndpointsResponse, ApiListResponse, ApiRecord, IndexingStatus, Problem, SearchRequest, SearchResponse } from '#contracts';
+import type {
+  ApiEndpointsResponse,
+  ApiImportRequest,
+  ApiKindsResponse,
+  ApiListResponse,
+  ApiRecord,
+  ApiSourceFile,
+  IndexingStatus,
+  LifecycleStage,
+  Problem,
+  SearchRequest,
+  SearchResponse,
+} from '#contracts';
 
 export interface RegisterBody {
   orgId: string;
@@ -6,7 +18,12 @@ export interface RegisterBody {
   version: string;
   teamName?: string;
   description?: string;
+  labels?: Record<string, string>;
   spec: string | object;
+  format?: string;
+  lifecycle?: LifecycleStage;
+  /** Which file of an imported tree the API comes from (`npm run import`). */
+  source?: ApiSourceFile;
 }
 
 const RETRIES_WHEN_TOLD = 5;
@@ -29,8 +46,18 @@ export class PlatformClient {
     return this.call('POST', '/api-management/apis', body);
   }
 
-  updateApi(apiId: string, body: RegisterBody): Promise<ApiRecord> {
-    return this.call('PUT', `/api-management/apis/${apiId}`, body);
+  /** Replaces the spec of the recommended version, or of `version`. */
+  updateApi(apiId: string, body: RegisterBody, version?: string): Promise<ApiRecord> {
+    const query = version === undefined ? '' : `?version=${encodeURIComponent(version)}`;
+    return this.call('PUT', `/api-management/apis/${apiId}${query}`, body);
+  }
+
+  importApi(body: ApiImportRequest): Promise<ApiRecord> {
+    return this.call('POST', '/api-management/apis/import', body);
+  }
+
+  kinds(): Promise<ApiKindsResponse> {
+    return this.call('GET', '/api-management/kinds');
   }
 
   deleteApi(apiId: string): Promise<void> {
@@ -49,11 +76,12 @@ export class PlatformClient {
     return this.call('POST', '/api-management/ai/search', request);
   }
 
-  /** Every API of an org, all pages. */
-  async listAllApis(orgId: string): Promise<ApiRecord[]> {
+  /** Every API of an org (that passes `filters`, e.g. `{sourceTree}`), all pages. */
+  async listAllApis(orgId: string, filters: Record<string, string> = {}): Promise<ApiRecord[]> {
     const items: ApiRecord[] = [];
+    const query = new URLSearchParams({ orgId, ...filters });
     for (let page = 1; ; page++) {
-      const result = await this.call<ApiListResponse>('GET', `/api-management/apis?orgId=${encodeURIComponent(orgId)}&page=${page}&pageSize=100`);
+      const result = await this.call<ApiListResponse>('GET', `/api-management/apis?${query}&page=${page}&pageSize=100`);
       items.push(...result.items);
       if (items.length >= result.total || result.items.length === 0) return items;
     }

@@ -262,7 +262,8 @@ describe('API versions and lifecycle', () => {
     const put = await as(publisher).put(`${apis}/${ledgerId}`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') }).expect(200);
     expect(put.body).toMatchObject({ version: '1.1', versions: [{ version: '1.1', lifecycle: 'production' }] });
     const versions = await as(reader).get(`${apis}/${ledgerId}/versions`).expect(200);
-    expect(versions.body.items).toEqual([expect.objectContaining({ version: '1.1', revision: 2 })]);
+    // Renamed; the same text makes no new revision (#31: importing again changes nothing).
+    expect(versions.body.items).toEqual([expect.objectContaining({ version: '1.1', revision: 1 })]);
     // Another version by ?version=, and a rename onto an existing version is refused.
     await as(publisher).post(`${apis}/${ledgerId}/versions`, { version: '2', spec: ledger('Ledger C'), lifecycle: 'preview' }).expect(201);
     await as(publisher).put(`${apis}/${ledgerId}?version=2`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') }).expect(409);

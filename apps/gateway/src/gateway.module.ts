@@ -12,6 +12,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
+import { ImportModule } from './import/import.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
 import { KindsModule } from './kinds/kinds.module.js';
 import { McpModule } from './mcp/mcp.module.js';
@@ -43,6 +44,7 @@ export class GatewayModule {
         SpecFormatsModule,
         AuthModule,
         RegistryModule,
+        ImportModule,
         KindsModule,
         IndexingModule,
         ProxyModule,

@@ -29,12 +29,30 @@ export interface CheckInput {
   maxBytes: number;
 }
 
-/** A registration's spec as the registry stores it (its text and kind), once it passed the checks a worker repeats. */
-export function checkRegistration(formats: SpecFormats, { spec, format, maxBytes }: CheckInput): { text: string; kind: string } | SpecRefusal {
+/** A checked registration: the text as the registry stores it, its kind, and the document's own `info.title` and `info.version` where it has them (OpenAPI, AsyncAPI). */
+export interface CheckedSpec {
+  text: string;
+  kind: string;
+  title?: string;
+  version?: string;
+}
+
+/** A registration's spec as the registry stores it, once it passed the checks a worker repeats. */
+export function checkRegistration(formats: SpecFormats, { spec, format, maxBytes }: CheckInput): CheckedSpec | SpecRefusal {
   const text = typeof spec === 'string' ? spec : JSON.stringify(spec);
   const bytes = Buffer.byteLength(text);
   if (bytes > maxBytes) return { refused: `The spec is ${bytes} bytes; the limit is ${maxBytes} bytes (SPEC_MAX_BYTES)`, tooLarge: true };
-  return refusalOf(() => ({ text, kind: formats.read(spec, format).format.kind }));
+  return refusalOf(() => {
+    const read = formats.read(spec, format);
+    const info = read.format.info?.(read.spec);
+    return { text, kind: read.format.kind, ...named('title', info?.title), ...named('version', info?.version) };
+  });
+}
+
+/** A name the document gives itself: a string or number with more than spaces. */
+function named(key: 'title' | 'version', value: unknown): Partial<Record<typeof key, string>> {
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  return text ? { [key]: text } : {};
 }
 
 /** Every operation of a registered spec (no `$ref` resolution needed). */

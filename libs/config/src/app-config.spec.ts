@@ -40,4 +40,11 @@ describe('loadGatewayConfig', () => {
   it('should refuse an AUTH_DEV_LOGIN_REMOTE that is not true or false, naming the variable', () => {
     expect(() => loadGatewayConfig({ ...env, AUTH_DEV_LOGIN_REMOTE: 'lan' })).toThrow('AUTH_DEV_LOGIN_REMOTE must be true or false, got "lan"');
   });
+
+  it('should allow no internal host to imports, refresh no URL, and take allowed hosts only as host:port', () => {
+    expect(loadGatewayConfig(env).import).toEqual({ allowedHosts: [], timeoutMs: 15_000, refreshIntervalMs: 0 });
+    expect(loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'Specs.internal:8080, [::1]:9000' }).import.allowedHosts).toEqual(['specs.internal:8080', '[::1]:9000']);
+    expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'specs.internal' })).toThrow('IMPORT_ALLOWED_HOSTS must list host:port pairs separated by commas ("specs.internal" is not one)');
+    expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'http://specs.internal:80' })).toThrow(ConfigError);
+  });
 });

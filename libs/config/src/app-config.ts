@@ -69,6 +69,20 @@ export interface GatewayConfig {
    * refused (409) rather than registered with a warning (BREAKING_CHANGES_REFUSED_ORGS; `*`: every org).
    */
   breakingChangesRefusedOrgs: string[];
+  /** Imports from a URL (see `SpecFetcher`). */
+  import: ImportConfig;
+}
+
+export interface ImportConfig {
+  /**
+   * `host:port` pairs an import may fetch from although they are loopback, private or link-local
+   * addresses (IMPORT_ALLOWED_HOSTS): an internal spec server. Every other such address is refused.
+   */
+  allowedHosts: string[];
+  /** How long one fetch may take, redirects included (IMPORT_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How often imported URLs are fetched again (IMPORT_REFRESH_INTERVAL_MS); 0: only on `POST …/refresh`. */
+  refreshIntervalMs: number;
 }
 
 export interface EmbeddingsConfig {
@@ -175,6 +189,14 @@ function logLevel(env: Env): LogLevel {
   return oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
 }
 
+/** `host:port` (`[::1]:8080` for IPv6), lower-case as a URL's host is: the port is required, so that one service is allowed, not a machine. */
+function importAllowedHosts(env: Env): string[] {
+  const hosts = list(env, 'IMPORT_ALLOWED_HOSTS').map((host) => host.toLowerCase());
+  const bad = hosts.find((host) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host));
+  if (bad !== undefined) throw new ConfigError(`IMPORT_ALLOWED_HOSTS must list host:port pairs separated by commas ("${bad}" is not one)`);
+  return hosts;
+}
+
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   const aiPort = int(env, 'AI_PORT', 9090, 1, 65535);
   return {
@@ -201,6 +223,11 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     },
     operationDetailMaxChars: operationDetailMaxChars(env),
     breakingChangesRefusedOrgs: list(env, 'BREAKING_CHANGES_REFUSED_ORGS'),
+    import: {
+      allowedHosts: importAllowedHosts(env),
+      timeoutMs: int(env, 'IMPORT_TIMEOUT_MS', 15_000, 100, 600_000),
+      refreshIntervalMs: int(env, 'IMPORT_REFRESH_INTERVAL_MS', 0, 0, 7 * 86_400_000),
+    },
   };
 }
 

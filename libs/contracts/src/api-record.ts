@@ -1,4 +1,5 @@
 import type { IndexingStatus } from './indexing-status.js';
+import type { ApiSource, ApiSourceFile } from './sources.js';
 import type { LifecycleStage, VersionSummary } from './versions.js';
 
 /** An API as the registry returns it. */
@@ -24,6 +25,8 @@ export interface ApiRecord {
   revision: number;
   createdAt: string;
   updatedAt: string;
+  /** Where the spec comes from, for an API imported from a URL or a folder (#31). */
+  source?: ApiSource;
   /** Absent when the AI app could not be asked (it is down or slow). */
   indexing?: Omit<IndexingStatus, 'apiId'>;
   /** In a registration's answer: what the publisher should know, e.g. that the new spec breaks a version in production. */
@@ -73,4 +76,6 @@ export interface ApiRegistration {
   format?: string;
   /** The stage of the version registered (`POST`: default `production`; `PUT`: the version's stage stays when absent). */
   lifecycle?: LifecycleStage;
+  /** A folder import's file (`npm run import`): kept on the record as `source`, with the version it feeds and its text's SHA-256. */
+  source?: ApiSourceFile;
 }

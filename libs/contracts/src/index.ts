@@ -14,3 +14,4 @@ export * from './problem.js';
 export * from './reindex.js';
 export * from './search.js';
 export * from './versions.js';
+export * from './sources.js';

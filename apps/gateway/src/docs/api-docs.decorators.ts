@@ -10,9 +10,11 @@ const MEANING: Record<number, string> = {
   404: 'No such resource in the caller\'s orgs',
   409: 'Conflicts with an existing API',
   413: 'Spec or body larger than the limit',
+  415: 'The fetched document is not JSON, YAML or text',
   422: 'The spec is not a JSON/YAML OpenAPI document',
   429: 'Rate limit exceeded; see Retry-After',
   503: 'A dependency (search service, identity provider, queue) is down; retry',
+  504: 'The URL did not answer within IMPORT_TIMEOUT_MS',
 };
 
 /** Documents the `application/problem+json` errors a route can answer. */

@@ -24,6 +24,8 @@ import {
   type ApiOperationsResponse,
   type ApiListResponse,
   type ApiRecord,
+  type ApiRefreshResult,
+  type ApiSource,
   type ChunkLevel,
   type ChunkMatch,
   type EmbeddingModelsStatus,
@@ -111,6 +113,18 @@ export class VersionSummaryDoc implements VersionSummary {
   @ApiPropertyOptional({ format: 'date', description: 'A deprecated version\'s sunset date' }) sunsetDate?: string;
 }
 
+export class ApiSourceDoc implements ApiSource {
+  @ApiPropertyOptional({ format: 'uri', description: 'URL import: where the spec is fetched from (`POST …/refresh`, IMPORT_REFRESH_INTERVAL_MS)' }) url?: string;
+  @ApiPropertyOptional({ description: 'Folder import: the import\'s name for its tree' }) tree?: string;
+  @ApiPropertyOptional({ description: 'Folder import: the file\'s path in the tree' }) path?: string;
+  @ApiProperty({ description: 'The version of the API the source feeds' }) version: string;
+  @ApiPropertyOptional({ description: 'SHA-256 (hex) of the spec text last imported' }) sha256?: string;
+  @ApiPropertyOptional({ description: 'URL import: the last good fetch\'s ETag, sent back as If-None-Match' }) etag?: string;
+  @ApiPropertyOptional({ description: 'URL import: the last good fetch\'s Last-Modified, sent back as If-Modified-Since' }) lastModified?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'URL import: when it was last fetched, good or not' }) fetchedAt?: string;
+  @ApiPropertyOptional({ description: 'URL import: why the last fetch failed (the last good spec stays); absent after a good one' }) lastError?: string;
+}
+
 export class ApiRecordDoc implements ApiRecord {
   @ApiProperty({ format: 'uuid' }) apiId: string;
   @ApiProperty() orgId: string;
@@ -126,10 +140,20 @@ export class ApiRecordDoc implements ApiRecord {
   @ApiProperty({ description: 'Increases with every change search must see' }) revision: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional({ type: ApiSourceDoc, description: 'Where the spec comes from, for an API imported from a URL or a folder' }) source?: ApiSourceDoc;
   @ApiPropertyOptional({ type: IndexingDoc, description: 'Absent when the search service could not be asked' })
   indexing?: IndexingDoc;
   @ApiPropertyOptional(WARNINGS) warnings?: string[];
   @ApiPropertyOptional(CHANGE_COUNTS) changes?: ApiRecord['changes'];
+}
+
+export class ApiRefreshResultDoc implements ApiRefreshResult {
+  @ApiProperty({ enum: ['unchanged', 'updated', 'failed'] }) outcome: ApiRefreshResult['outcome'];
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiPropertyOptional({ description: '`updated`: the new revision of the source\'s version' }) revision?: number;
+  @ApiPropertyOptional({ description: '`failed`: why (the last good spec stays; also on the record\'s `source.lastError`)' }) error?: string;
+  @ApiPropertyOptional(WARNINGS) warnings?: string[];
+  @ApiPropertyOptional(CHANGE_COUNTS) changes?: ApiRefreshResult['changes'];
 }
 
 export class ApiVersionRecordDoc implements ApiVersionRecord {

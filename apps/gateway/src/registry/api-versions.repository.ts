@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import type { LifecycleStage, LintReport, VersionSummary } from '#contracts';
+import type { ApiSource, LifecycleStage, LintReport, VersionSummary } from '#contracts';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { inReleaseOrder, recommendedVersion, versionSummary } from './recommended-version.js';
@@ -53,9 +54,18 @@ export class VersionsChange {
     return entity;
   }
 
-  /** A new spec for a version: its next revision; the oldest past `REVISIONS_KEPT` go. */
-  async addRevision(version: string, { kind, spec }: { kind: string; spec: string }): Promise<ApiVersionEntity> {
+  /**
+   * A new spec for a version: its next revision; the oldest past `REVISIONS_KEPT` go. The same
+   * text as the current revision's makes none (`undefined`): importing again changes nothing.
+   */
+  async addRevision(version: string, { kind, spec }: { kind: string; spec: string }): Promise<ApiVersionEntity | undefined> {
     const entity = this.get(version);
+    const [current]: { same: boolean }[] = await this.manager.query(
+      `SELECT spec = $4 AND kind = $5 AS same FROM platform_backend.api_version_revisions WHERE api_id = $1 AND version = $2 AND revision = $3`,
+      [this.api.id, version, entity.revision, spec, kind],
+    );
+    if (current?.same) return undefined;
+    if (this.api.source?.version === version) this.api.source = { ...this.api.source, sha256: sha256(spec) };
     entity.revision += 1;
     entity.kind = kind;
     entity.updatedAt = new Date();
@@ -81,6 +91,7 @@ export class VersionsChange {
     if (version === to) return;
     if (this.find(to)) throw new ConflictException(`API "${this.api.id}" already has a version "${to}"`);
     this.get(version).version = to;
+    if (this.api.source?.version === version) this.api.source = { ...this.api.source, version: to };
     await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { version: to, updatedAt: () => 'now()' });
   }
 
@@ -89,6 +100,11 @@ export class VersionsChange {
     if (this.versions.length === 1) throw new ConflictException(`"${version}" is the only version of API "${this.api.id}": delete the API instead`);
     await this.manager.delete(ApiVersionEntity, { apiId: this.api.id, version });
     this.versions = this.versions.filter((item) => item.version !== version);
+  }
+
+  /** Where the spec comes from (`null`: nowhere the platform knows of); saved with the change. */
+  setSource(source: ApiSource | null): void {
+    this.api.source = source;
   }
 
   /** The name must not be another live API's in the org. */
@@ -109,11 +125,11 @@ export class ApiVersionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A new API and its first version; 409 when a live API of the org has that name. */
-  async createApi(details: ApiDetails, first: NewVersion): Promise<{ api: ApiEntity; versions: ApiVersionEntity[] }> {
+  async createApi(details: ApiDetails, first: NewVersion, source: ApiSource | null = null): Promise<{ api: ApiEntity; versions: ApiVersionEntity[] }> {
     return this.dataSource.transaction(async (manager) => {
       await assertNameFree(manager, details.orgId, details.name);
       const api = await manager.save(
-        manager.create(ApiEntity, { ...details, version: first.version, kind: first.kind, lifecycle: first.lifecycle, sunsetDate: null }),
+        manager.create(ApiEntity, { ...details, version: first.version, kind: first.kind, lifecycle: first.lifecycle, sunsetDate: null, source }),
       );
       const change = new VersionsChange(manager, api, []);
       await change.addVersion(first);
@@ -139,6 +155,44 @@ export class ApiVersionsRepository {
       await this.project(manager, change, reindexed);
       return { api: change.api, versions: change.versions, reindexed, result };
     });
+  }
+
+  /** Live APIs imported from a URL whose last fetch is older than `olderThanMs`, the longest unfetched first (`ApiSource.fetchedAt`). */
+  async urlSourcesDue(olderThanMs: number, limit: number): Promise<ApiEntity[]> {
+    return this.dataSource
+      .getRepository(ApiEntity)
+      .createQueryBuilder('api')
+      .where(`api.deleted_at IS NULL AND api.source ? 'url'`)
+      .andWhere(`coalesce((api.source ->> 'fetchedAt')::timestamptz, '-infinity') <= now() - make_interval(secs => :seconds)`, { seconds: olderThanMs / 1000 })
+      .orderBy(`api.source ->> 'fetchedAt'`, 'ASC', 'NULLS FIRST')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * Runs `work` unless another replica is running it (a session advisory lock on `name`, held for
+   * the work on a connection of its own): `false` when skipped. On embedded PGlite, one process
+   * holds the database, and its only connection must stay free for the work: it just runs.
+   */
+  async aloneAcrossReplicas(name: string, work: () => Promise<void>): Promise<boolean> {
+    const embedded = !(this.dataSource.options as { url?: string }).url;
+    if (embedded) {
+      await work();
+      return true;
+    }
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const [{ locked }]: { locked: boolean }[] = await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [name]);
+      if (!locked) return false;
+      try {
+        await work();
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [name]);
+      }
+      return true;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Each API's versions, newest release first. */
@@ -191,15 +245,20 @@ export class ApiVersionsRepository {
       lifecycle: recommended.lifecycle,
       sunsetDate: recommended.lifecycle === 'deprecated' ? recommended.sunsetDate : null,
     });
-    const { id, orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate } = change.api;
+    const { id, orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, source } = change.api;
     await manager
       .createQueryBuilder()
       .update(ApiEntity)
-      .set({ orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, ...(reindexed ? { revision: () => 'revision + 1' } : {}) })
+      .set({ orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, source, ...(reindexed ? { revision: () => 'revision + 1' } : {}) })
       .where('id = :id', { id })
       .execute();
     Object.assign(change.api, await manager.findOneByOrFail(ApiEntity, { id }));
   }
+}
+
+/** SHA-256 (hex) of a spec text, as `ApiSource.sha256`. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Everything an index job of the API carries: when it changes, the API is indexed again. */

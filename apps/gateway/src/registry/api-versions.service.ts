@@ -12,7 +12,7 @@ import {
 } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { ServiceBusyException } from '#http';
-import { errorSummary } from '#api-specs';
+import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -20,7 +20,7 @@ import { AiClient } from '../proxy/ai-client.js';
 import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
 import type { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity } from './api-version.entity.js';
-import { ApiVersionsRepository, type VersionsChange } from './api-versions.repository.js';
+import { ApiVersionsRepository, sha256, type VersionsChange } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
 import { detailsOf, RegistryService, toRecord } from './registry.service.js';
@@ -74,13 +74,20 @@ export class ApiVersionsService {
   /** A new spec for a version: its next revision, compared with the one before. */
   async revise(caller: Caller, apiId: string, version: string, body: VersionSpecDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    const spec = await this.specs.check(body);
+    return (await this.reviseChecked(api, version, await this.specs.check(body))).record;
+  }
+
+  /**
+   * A checked spec as the next revision of a version, with the change notes; the same text as
+   * its current revision's makes none (`revised: false`), so importing again changes nothing.
+   */
+  async reviseChecked(api: ApiEntity, version: string, spec: CheckedSpec): Promise<{ record: ApiVersionRecord; revised: boolean }> {
     const current = await this.currentVersion(api, version);
+    if (await this.isCurrentText(api, current, spec)) return { record: await this.record({ api, versions: await this.versionsOf(api) }, version), revised: false };
     const notes = await this.changeNotes(api, current, version, spec);
     const changed = await this.change(api.id, (change) => change.addRevision(version, { kind: spec.kind, spec: spec.text }));
-    const revised = changed.versions.find((item) => item.version === version)!;
-    this.lint.schedule(api.id, version, revised.revision);
-    return { ...(await this.record(changed, version)), ...notes };
+    if (changed.result) this.lint.schedule(api.id, version, changed.result.revision);
+    return { record: { ...(await this.record(changed, version)), ...(changed.result ? notes : {}) }, revised: changed.result !== undefined };
   }
 
   /** A version's stage, and its sunset date (only a deprecated version has one). */
@@ -116,15 +123,16 @@ export class ApiVersionsService {
     const target = version ?? api.version;
     const current = await this.currentVersion(api, target);
     const renamed = body.version.trim();
-    const notes = await this.changeNotes(api, current, renamed, spec);
+    const notes = (await this.isCurrentText(api, current, spec)) ? {} : await this.changeNotes(api, current, renamed, spec);
     const changed = await this.change(api.id, async (change) => {
       await change.setDetails(detailsOf(body, api.labels));
       await change.rename(target, renamed);
+      if (body.source) change.setSource({ tree: body.source.tree, path: body.source.path, version: renamed, sha256: sha256(spec.text) });
       const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
-      if (body.lifecycle) await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? revised.sunsetDate : null });
+      if (body.lifecycle) await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
       return revised;
     });
-    this.lint.schedule(api.id, renamed, changed.result.revision);
+    if (changed.result) this.lint.schedule(api.id, renamed, changed.result.revision);
     const statuses = await this.ai.indexingStatuses([changed.api]);
     return { ...toRecord(changed.api, inReleaseOrder(changed.versions), changed.reindexed ? { status: 'PENDING' } : statuses.get(api.id)), ...notes };
   }
@@ -158,8 +166,18 @@ export class ApiVersionsService {
     return changed;
   }
 
+  private async versionsOf(api: ApiEntity): Promise<ApiVersionEntity[]> {
+    return (await this.versions.versionsOf([api.id])).get(api.id) ?? [];
+  }
+
+  /** Whether a spec is the version's current revision, text and kind. */
+  private async isCurrentText(api: ApiEntity, current: ApiVersionEntity, spec: CheckedSpec): Promise<boolean> {
+    const kept = await this.versions.revision(api.id, current.version, current.revision);
+    return kept?.spec === spec.text && kept.kind === spec.kind;
+  }
+
   private async currentVersion(api: ApiEntity, version: string): Promise<ApiVersionEntity> {
-    const found = ((await this.versions.versionsOf([api.id])).get(api.id) ?? []).find((item) => item.version === version);
+    const found = (await this.versionsOf(api)).find((item) => item.version === version);
     if (!found) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
     return found;
   }

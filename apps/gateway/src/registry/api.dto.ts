@@ -7,6 +7,7 @@ import {
   IsInt,
   IsNotEmpty,
   ValidateIf,
+  ValidateNested,
   IsOptional,
   IsString,
   Matches,
@@ -16,7 +17,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type ApiRegistration, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
+import { type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
 import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 
@@ -103,6 +104,24 @@ const LABELS_DOC = {
     'On PUT, leaving labels out keeps the API\'s labels; `{}` clears them',
 } as const;
 
+/** A folder import's name for its tree: as `--tree`. */
+export const SOURCE_TREE = /^[\w.-]{1,100}$/;
+const SOURCE_TREE_MESSAGE = (field: string) => `${field} must be 1-100 letters, digits, ".", "_" or "-"`;
+
+export class ApiSourceFileDto implements ApiSourceFile {
+  @ApiProperty({ pattern: SOURCE_TREE.source, example: 'payments-repo', description: 'The import\'s name for the tree it walks (`npm run import -- --tree`)' })
+  @IsString()
+  @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('source.tree') })
+  tree: string;
+
+  @ApiProperty({ maxLength: 1000, example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' })
+  @IsString()
+  @NotBlank('source.path')
+  @MaxLength(1000)
+  @NoNul('source.path')
+  path: string;
+}
+
 export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
@@ -157,6 +176,12 @@ export class ApiBodyDto implements ApiRegistration {
   @IsOptional()
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
+
+  @ApiPropertyOptional({ type: ApiSourceFileDto, description: 'A folder import\'s file: kept as the record\'s `source`, for the version registered (on PUT, the version revised)' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ApiSourceFileDto)
+  source?: ApiSourceFileDto;
 }
 
 export class ListApisQueryDto {
@@ -199,6 +224,12 @@ export class ListApisQueryDto {
   @ArrayMaxSize(LIFECYCLE_STAGES.length)
   @IsIn(LIFECYCLE_STAGES, { each: true, message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage[];
+
+  @ApiPropertyOptional({ pattern: SOURCE_TREE.source, description: 'Only APIs a folder import registered from this tree (`source.tree`); with `orgId`' })
+  @IsOptional()
+  @IsString()
+  @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('sourceTree') })
+  sourceTree?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()

@@ -1,4 +1,4 @@
-import type { LifecycleStage } from '#contracts';
+import type { ApiSource, LifecycleStage } from '#contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
@@ -45,6 +45,10 @@ export class ApiEntity {
 
   @Column({ name: 'sunset_date', type: 'date', nullable: true })
   sunsetDate: string | null;
+
+  /** Where an imported API's spec comes from (migration ApiSources); `null` for one sent in a registration. */
+  @Column({ type: 'jsonb', nullable: true })
+  source: ApiSource | null;
 
   /** Increases with every change that search must see: the recommended version's spec, a stage, the details (the outbox sends each). */
   @Column({ type: 'integer', default: 1 })

@@ -17,7 +17,7 @@ import { VersionOperations } from './version-operations.service.js';
   imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule],
   controllers: [RegistryController, ApiVersionsController],
   providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations],
-  exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, VersionOperations],
+  exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, SpecWork, VersionOperations],
 })
 export class RegistryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -2,7 +2,7 @@ import { Inject, Injectable, NotFoundException, BadRequestException } from '@nes
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
-import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, ApiRegisteredEvent, DEFAULT_LIFECYCLE, normalizeLabels, parseLabelSelector } from '#contracts';
+import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, type ApiSource, ApiRegisteredEvent, DEFAULT_LIFECYCLE, normalizeLabels, parseLabelSelector } from '#contracts';
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
@@ -10,7 +10,7 @@ import { AiClient } from '../proxy/ai-client.js';
 import type { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
-import { type ApiDetails, ApiVersionsRepository } from './api-versions.repository.js';
+import { type ApiDetails, ApiVersionsRepository, type NewVersion, sha256 } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { versionSummary } from './recommended-version.js';
 import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
@@ -30,14 +30,20 @@ export class RegistryService {
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
-  /** A new API and its first version (`lifecycle`, default `production`). */
+  /** A new API and its first version (`lifecycle`, default `production`); a folder import's `source` is kept. */
   async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
     const { text: spec, kind } = await this.specs.check(body);
     const version = body.version.trim();
-    const { api, versions } = await this.versions.createApi(detailsOf(body), { version, lifecycle: body.lifecycle ?? DEFAULT_LIFECYCLE, kind, spec });
+    const source = body.source ? { tree: body.source.tree, path: body.source.path, version, sha256: sha256(spec) } : null;
+    return this.register(detailsOf(body), { version, lifecycle: body.lifecycle ?? DEFAULT_LIFECYCLE, kind, spec }, source);
+  }
+
+  /** A new API from a checked spec (`SpecWork.check`); the caller's right to its org is checked already. */
+  async register(details: ApiDetails, first: NewVersion, source: ApiSource | null): Promise<ApiRecord> {
+    const { api, versions } = await this.versions.createApi(details, first, source);
     this.events.emit(ApiRegisteredEvent.eventName, new ApiRegisteredEvent(api.id));
-    this.lint.schedule(api.id, version, 1);
+    this.lint.schedule(api.id, first.version, 1);
     return toRecord(api, versions, { status: 'PENDING' });
   }
 
@@ -86,6 +92,7 @@ export class RegistryService {
   }
 
   async list(caller: Caller, query: ListApisQueryDto): Promise<ApiListResponse> {
+    if (query.sourceTree && !query.orgId) throw new BadRequestException('sourceTree needs orgId: a tree is imported into one org');
     if (query.orgId) assertOrgMember(caller, query.orgId);
     if (caller.orgs.length === 0) return { items: [], total: 0 };
     const where: FindOptionsWhere<ApiEntity> = {
@@ -96,6 +103,8 @@ export class RegistryService {
       // In any case, as search's teamNames filter matches.
       ...(query.teamName?.trim() ? { teamName: Raw((column) => `lower(${column}) = lower(:teamName)`, { teamName: query.teamName.trim() }) } : {}),
       ...(query.label?.length ? { labels: labelsFilter(query.label) } : {}),
+      // As the partial index apis_org_source_tree_idx holds it (migration ApiSources).
+      ...(query.sourceTree ? { source: Raw((column) => `${column} ? 'tree' AND ${column} ->> 'tree' = :sourceTree`, { sourceTree: query.sourceTree }) } : {}),
     };
     const [items, total] = await this.apis.findAndCount({
       where,
@@ -177,6 +186,7 @@ export function toRecord(entity: ApiEntity, versions: ApiVersionEntity[], indexi
     revision: entity.revision,
     createdAt: new Date(entity.createdAt).toISOString(),
     updatedAt: new Date(entity.updatedAt).toISOString(),
+    ...(entity.source ? { source: entity.source } : {}),
     ...(indexing ? { indexing } : {}),
   };
 }

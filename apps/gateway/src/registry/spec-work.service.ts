@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { ANSWER_MAX_CHARS, type ApiEndpoint, type ChangeReport, type LintReport } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { fitJson, ServiceBusyException } from '#http';
-import { errorSummary, isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#api-specs';
+import { type CheckedSpec, errorSummary, isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#api-specs';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
 /** Change reports kept: the pairs people are looking at, and those registrations just compared. */
@@ -40,7 +40,7 @@ export class SpecWork implements OnApplicationShutdown {
    * The checks the indexing worker repeats (size, a format that reads it, its safety limits), so
    * that a bad spec is refused at once: its text as the registry stores it, and its kind.
    */
-  async check({ spec, format }: { spec: string | Record<string, unknown>; format?: string }): Promise<{ text: string; kind: string }> {
+  async check({ spec, format }: { spec: string | Record<string, unknown>; format?: string }): Promise<CheckedSpec> {
     if (format !== undefined && !this.formats.byKind(format)) {
       throw new BadRequestException(`format must be one of ${this.formats.kinds.join(', ')} (or left out to detect it)`);
     }

@@ -41,6 +41,8 @@ export interface SpecFormat<Document = unknown> extends ApiKindInfo {
   lint(spec: ReadSpec<Document>): Promise<LintFinding[]> | LintFinding[];
   /** How a registered text of this format is served back to view or download. */
   fileType(text: string): SpecFileType;
+  /** The name and version the document gives itself (`info.title`, `info.version`), for an import that names neither; absent where a format has none. */
+  info?(spec: ReadSpec<Document>): { title?: unknown; version?: unknown } | undefined;
 }
 
 /** A spec text's file type: `{ extension: 'yaml', mediaType: 'application/yaml' }`. */

@@ -70,6 +70,10 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
     return { kind: this.kind, format: `AsyncAPI ${String(document.asyncapi)}`, document };
   }
 
+  info(spec: ReadSpec<AsyncApiDocument>) {
+    return isObject(spec.document.info) ? (spec.document.info as { title?: unknown; version?: unknown }) : undefined;
+  }
+
   async model(spec: ReadSpec<AsyncApiDocument>): Promise<ApiModel> {
     const document = spec.document;
     await validateAsyncApi(document);

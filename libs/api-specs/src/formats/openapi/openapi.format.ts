@@ -31,6 +31,11 @@ export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
     return { kind: this.kind, format: document.flavor === 'swagger-2.0' ? `Swagger ${String(swagger)}` : `OpenAPI ${String(openapi)}`, document };
   }
 
+  info(spec: ReadSpec<OpenApiDocument>) {
+    const { info } = spec.document.document;
+    return typeof info === 'object' && info !== null ? (info as { title?: unknown; version?: unknown }) : undefined;
+  }
+
   async model(spec: ReadSpec<OpenApiDocument>): Promise<ApiModel> {
     return openApiModel(await dereference(spec.document));
   }

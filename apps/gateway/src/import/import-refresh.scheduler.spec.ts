@@ -1,0 +1,58 @@
+import type { ApiRefreshResult } from '#contracts';
+import type { GatewayConfig } from '#config';
+import type { ApiEntity } from '../registry/api.entity.js';
+import type { ApiVersionsRepository } from '../registry/api-versions.repository.js';
+import { ImportRefreshScheduler, REFRESH_BATCH } from './import-refresh.scheduler.js';
+import type { ImportService } from './import.service.js';
+
+describe(ImportRefreshScheduler.name, () => {
+  const config = { import: { refreshIntervalMs: 3_600_000 } } as GatewayConfig;
+
+  /** A scheduler whose refreshes wait for `release`, recording what ran and how many at once. */
+  function scheduler(options: { anotherReplicaRuns?: boolean } = {}) {
+    const apis = ['a', 'b', 'c'].map((id) => ({ id }) as ApiEntity);
+    const log = { refreshed: [] as string[], due: [] as [number, number][], atOnce: 0, most: 0 };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const repository = {
+      aloneAcrossReplicas: async (_name: string, work: () => Promise<void>) => {
+        if (options.anotherReplicaRuns) return false;
+        await work();
+        return true;
+      },
+      urlSourcesDue: async (olderThanMs: number, limit: number) => {
+        log.due.push([olderThanMs, limit]);
+        return apis;
+      },
+    } as unknown as ApiVersionsRepository;
+    const imports = {
+      refreshApi: async (api: ApiEntity): Promise<ApiRefreshResult> => {
+        log.most = Math.max(log.most, ++log.atOnce);
+        await released;
+        log.atOnce -= 1;
+        log.refreshed.push(api.id);
+        return { outcome: 'unchanged', apiId: api.id };
+      },
+    } as unknown as ImportService;
+    return { scheduler: new ImportRefreshScheduler(repository, imports, config), log, release };
+  }
+
+  it('should refresh the due APIs one at a time, and not start a second round while one runs', async () => {
+    const { scheduler: subject, log, release } = scheduler();
+    const first = subject.round();
+    const second = subject.round();
+    release();
+    await Promise.all([first, second]);
+    expect(log.due).toEqual([[3_600_000, REFRESH_BATCH]]);
+    expect(log.refreshed).toEqual(['a', 'b', 'c']);
+    expect(log.most).toBe(1);
+  });
+
+  it('should skip the round when another replica holds it', async () => {
+    const { scheduler: subject, log, release } = scheduler({ anotherReplicaRuns: true });
+    release();
+    await subject.round();
+    expect(log.due).toEqual([]);
+    expect(log.refreshed).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { GatewayConfig } from '#config';
+import { errorSummary } from '#api-specs';
+import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
+import { ImportService } from './import.service.js';
+
+/** URLs refreshed per round: a round stays short, and the next takes the rest. */
+export const REFRESH_BATCH = 20;
+/** How often a round looks for URLs due (or IMPORT_REFRESH_INTERVAL_MS, when shorter). */
+const ROUND_EVERY_MS = 60_000;
+
+/**
+ * With IMPORT_REFRESH_INTERVAL_MS set, fetches every imported URL again once its last fetch is
+ * that old: each round takes the longest unfetched first, one at a time (a spec server is not
+ * hammered), at most `REFRESH_BATCH`. One round at a time in this process, and across replicas
+ * (`ApiVersionsRepository.aloneAcrossReplicas`).
+ */
+@Injectable()
+export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ImportRefreshScheduler.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly repository: ApiVersionsRepository,
+    private readonly imports: ImportService,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const interval = this.config.import.refreshIntervalMs;
+    if (interval === 0) return;
+    this.timer = setInterval(() => void this.round(), Math.min(interval, ROUND_EVERY_MS));
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One round (a round already under way is not doubled). */
+  round(): Promise<void> {
+    this.running ??= this.repository
+      .aloneAcrossReplicas('import-refresh', () => this.refreshDue())
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger.warn(`Import refresh round skipped: ${errorSummary(error)}`))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async refreshDue(): Promise<void> {
+    for (const api of await this.repository.urlSourcesDue(this.config.import.refreshIntervalMs, REFRESH_BATCH)) {
+      // The outcome is on the record (`source.lastError`); an API deleted meanwhile is no matter.
+      await this.imports.refreshApi(api).catch((error: unknown) => this.logger.warn(`Refresh of API ${api.id} not recorded: ${errorSummary(error)}`));
+    }
+  }
+}

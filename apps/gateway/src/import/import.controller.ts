@@ -1,0 +1,45 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ApiRecord, ApiRefreshResult } from '#contracts';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { ApiRecordDoc, ApiRefreshResultDoc } from '../docs/openapi-models.js';
+import { RequireRole } from '../auth/auth.decorators.js';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { ImportBodyDto } from './import.dto.js';
+import { ImportService } from './import.service.js';
+
+@ApiTags('Import')
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS)
+@Controller('api-management/apis')
+export class ImportController {
+  constructor(private readonly imports: ImportService) {}
+
+  @Post('import')
+  @RequireRole('publisher')
+  @ApiOperation({
+    summary: 'Register an API from a spec at a URL (publisher); it keeps the URL as its `source` to refresh from',
+    description:
+      'Only http and https. Loopback, private, link-local and metadata addresses are refused (422) unless IMPORT_ALLOWED_HOSTS lists the host and port, ' +
+      'checked on the address connected to and on every redirect (at most 5). Within SPEC_MAX_BYTES (413) and IMPORT_TIMEOUT_MS (504); ' +
+      'JSON, YAML or text (415 otherwise); then checked as an upload. Name and version from the spec\'s `info` when left out',
+  })
+  @ApiCreatedResponse({ type: ApiRecordDoc, description: 'Registered with its `source`; `indexing.status` is PENDING' })
+  @ApiProblems(400, 409, 413, 415, 422, 504)
+  import(@CurrentCaller() caller: Caller, @Body() body: ImportBodyDto): Promise<ApiRecord> {
+    return this.imports.import(caller, body);
+  }
+
+  @Post(':apiId/refresh')
+  @HttpCode(200)
+  @RequireRole('publisher')
+  @ApiOperation({
+    summary: 'Fetch an imported API\'s URL again now (publisher): `unchanged`, `updated` with the new revision, or `failed` with why',
+    description: 'A conditional request (If-None-Match / If-Modified-Since). A changed text makes one new revision of the source\'s version; a failure keeps the last good spec',
+  })
+  @ApiOkResponse({ type: ApiRefreshResultDoc })
+  @ApiProblems(404, 409)
+  refresh(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiRefreshResult> {
+    return this.imports.refresh(caller, apiId);
+  }
+}

@@ -1,0 +1,239 @@
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import yaml from 'js-yaml';
+import { LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
+
+/** One API the tree holds: a spec file, or a Backstage `kind: API` entity. */
+export interface ImportItem {
+  /** Its identity in the tree: the file's path from its root with `/`, `#<entity>` for a descriptor's API. */
+  path: string;
+  name: string;
+  version: string;
+  teamName?: string;
+  lifecycle?: LifecycleStage;
+  format?: string;
+  /** The exact text sent (its SHA-256 tells an unchanged file), or… */
+  spec?: string;
+  /** …the address a descriptor's `$text` names, for the URL import. */
+  url?: string;
+}
+
+export interface TreeScan {
+  items: ImportItem[];
+  /** Files and entities that are not APIs. */
+  skipped: string[];
+  failed: { path: string; reason: string }[];
+  /** Every path seen, failed ones too: `--prune` deletes only the APIs of paths not in it. */
+  seen: Set<string>;
+}
+
+export interface ScanOptions {
+  /** File endings of the platform's kinds, each with the kinds that read it (`GET /api-management/kinds`). */
+  extensions: Map<string, string[]>;
+  /** Kind names, for a descriptor's `spec.type`. */
+  kinds: Set<string>;
+  maxBytes: number;
+}
+
+// Extensions of data formats: which kind such a file holds, its keys say, not its name.
+const DOCUMENT_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
+const DESCRIPTOR = /^catalog-info\.ya?ml$/;
+// Keys of a document that is a spec, so that a file too big or too broken to read still fails rather than being skipped.
+const SPEC_MARKER = /^\s*["']?(openapi|swagger|asyncapi)["']?\s*:/m;
+const BACKSTAGE_STAGES: Record<string, LifecycleStage> = { experimental: 'development', production: 'production', deprecated: 'deprecated' };
+
+class ItemError extends Error {}
+
+/** A root's files, recursively, sorted; symbolic links, hidden folders and build output left out. */
+async function walk(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) files.push(...(await walk(path)));
+    else if (entry.isFile()) files.push(path);
+  }
+  return files;
+}
+
+/** Reads a file, refusing one over the limit before reading it whole. */
+async function readBounded(file: string, maxBytes: number): Promise<string> {
+  const { size } = await stat(file);
+  if (size > maxBytes) throw new ItemError(`${size} bytes, over the spec limit of ${maxBytes}`);
+  return readFile(file, 'utf8');
+}
+
+/** Whether a file over the limit looks like a spec (its start has a spec's key). */
+async function looksLikeSpec(file: string): Promise<boolean> {
+  const handle = await open(file);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8');
+    return SPEC_MARKER.test(head) || /"tools"\s*:\s*\[/.test(head);
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseDocument(text: string, ext: string): unknown {
+  return ext === '.json' ? JSON.parse(text) : yaml.load(text);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return (typeof value === 'string' && value.trim()) || (typeof value === 'number' ? String(value) : undefined) || undefined;
+}
+
+const stem = (file: string) => basename(file, extname(file));
+
+/** Name and version a JSON/YAML spec names (`info.title`, `info.version`), if it is one. */
+function documentInfo(document: unknown): { isSpec: boolean; name?: string; version?: string } {
+  if (!isObject(document)) return { isSpec: false };
+  const info = isObject(document.info) ? document.info : {};
+  const isSpec = ['openapi', 'swagger', 'asyncapi'].some((key) => key in document) || Array.isArray(document.tools);
+  return { isSpec, name: text(info.title), version: text(info.version) };
+}
+
+/** Walks `roots` and reads every API in them; nothing is sent anywhere. */
+export async function scanTree(roots: string[], options: ScanOptions): Promise<TreeScan> {
+  const scan: TreeScan = { items: [], skipped: [], failed: [], seen: new Set() };
+  const claimed = new Set<string>();
+  const pending: { root: string; file: string; path: string }[] = [];
+  for (const given of roots) {
+    const isFile = (await stat(given)).isFile();
+    const root = resolve(isFile ? dirname(given) : given);
+    for (const file of isFile ? [resolve(given)] : await walk(root)) pending.push({ root, file, path: relative(root, file).split(sep).join('/') });
+  }
+  const fail = (path: string, error: unknown) => {
+    scan.seen.add(path);
+    scan.failed.push({ path, reason: error instanceof Error ? error.message : String(error) });
+  };
+  // Two roots can hold the same relative path: the second would pass for the first's API.
+  const add = (item: ImportItem) => {
+    if (scan.seen.has(item.path)) return fail(item.path, new Error('another of the given paths has a file at this path: import them as separate trees (--tree)'));
+    scan.seen.add(item.path);
+    scan.items.push(item);
+  };
+
+  // Descriptors first: a file one points to is that descriptor's API, not one of its own.
+  for (const { root, file, path } of pending.filter((entry) => DESCRIPTOR.test(basename(entry.file)))) {
+    try {
+      const entities = yaml.loadAll(await readBounded(file, options.maxBytes));
+      for (const [index, entity] of entities.entries()) {
+        if (entity == null) continue;
+        const id = isObject(entity) && isObject(entity.metadata) ? text(entity.metadata.name) : undefined;
+        const entityPath = `${path}#${id ?? index + 1}`;
+        if (!isObject(entity) || String(entity.kind).toLowerCase() !== 'api') {
+          scan.skipped.push(entityPath);
+          continue;
+        }
+        try {
+          add(await descriptorItem(entity, entityPath, { root, file }, options, claimed));
+        } catch (error) {
+          if (!(error instanceof ItemError)) throw error;
+          fail(entityPath, error);
+        }
+      }
+    } catch (error) {
+      fail(path, error instanceof yaml.YAMLException ? new Error(`not a readable catalog descriptor: ${error.reason}`) : error);
+    }
+  }
+
+  for (const { file, path } of pending) {
+    if (DESCRIPTOR.test(basename(file)) || claimed.has(await realpath(file))) continue;
+    const ext = extname(file).toLowerCase();
+    const kinds = options.extensions.get(ext);
+    if (!kinds) {
+      scan.skipped.push(path);
+      continue;
+    }
+    try {
+      const item = await fileItem(file, path, ext, kinds, options);
+      if (item) add(item);
+      else scan.skipped.push(path);
+    } catch (error) {
+      fail(path, error);
+    }
+  }
+  return scan;
+}
+
+/** A spec file on its own; undefined when it is no spec (package.json). */
+async function fileItem(file: string, path: string, ext: string, kinds: string[], options: ScanOptions): Promise<ImportItem | undefined> {
+  const { size } = await stat(file);
+  const isDocument = DOCUMENT_EXTENSIONS.has(ext);
+  if (size > options.maxBytes) {
+    if (isDocument && !(await looksLikeSpec(file))) return undefined;
+    throw new Error(`${size} bytes, over the spec limit of ${options.maxBytes}`);
+  }
+  const spec = await readFile(file, 'utf8');
+  if (!isDocument) return { path, name: stem(file), version: '1', spec, format: kinds.length === 1 ? kinds[0] : undefined };
+  let document: unknown;
+  try {
+    document = parseDocument(spec, ext);
+  } catch (error) {
+    if (!SPEC_MARKER.test(spec)) return undefined;
+    throw new Error(`not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${error instanceof yaml.YAMLException ? error.reason : (error as Error).message}`);
+  }
+  const info = documentInfo(document);
+  if (!info.isSpec) return undefined;
+  return { path, name: info.name ?? stem(file), version: info.version ?? '1', spec };
+}
+
+/** A Backstage `kind: API` entity: its details, and its definition inline, from a file beside it, or from a URL. */
+async function descriptorItem(
+  entity: Record<string, unknown>,
+  path: string,
+  at: { root: string; file: string },
+  options: ScanOptions,
+  claimed: Set<string>,
+): Promise<ImportItem> {
+  const metadata = isObject(entity.metadata) ? entity.metadata : {};
+  const spec = isObject(entity.spec) ? entity.spec : {};
+  const name = text(metadata.title) ?? text(metadata.name);
+  if (!name) throw new ItemError('an API entity without metadata.name');
+  const type = text(spec.type)?.toLowerCase();
+  const stage = text(spec.lifecycle)?.toLowerCase();
+  const item = {
+    path,
+    name,
+    teamName: text(spec.owner)?.replace(/^(group|team):/i, ''),
+    lifecycle: stage ? (BACKSTAGE_STAGES[stage] ?? LIFECYCLE_STAGES.find((known) => known === stage)) : undefined,
+    format: type && options.kinds.has(type) ? type : undefined,
+  };
+
+  const definition = spec.definition;
+  let body: string;
+  if (typeof definition === 'string' && definition.trim()) body = definition;
+  else if (isObject(definition) && typeof definition.$text === 'string') {
+    const target = definition.$text;
+    if (/^https?:\/\//i.test(target)) return { ...item, version: '1', url: target };
+    const file = await inside(at, target);
+    body = await readBounded(file, options.maxBytes).catch((error: unknown) => {
+      throw error instanceof ItemError ? error : new ItemError(`$text ${target}: ${(error as Error).message}`);
+    });
+    claimed.add(file);
+  } else throw new ItemError('an API entity without spec.definition (text, or $text)');
+
+  let version: string | undefined;
+  try {
+    version = documentInfo(yaml.load(body)).version;
+  } catch {
+    // SDL and .proto are no YAML: the version is the default.
+  }
+  return { ...item, version: version ?? '1', spec: body };
+}
+
+/** The file a `$text` names, relative to its descriptor; one outside the walked root (through a link too) is refused. */
+async function inside(at: { root: string; file: string }, target: string): Promise<string> {
+  const file = resolve(dirname(at.file), target);
+  const real = await realpath(file).catch(() => {
+    throw new ItemError(`$text ${target}: no such file`);
+  });
+  const fromRoot = relative(await realpath(at.root), real);
+  if (isAbsolute(target) || fromRoot.startsWith('..') || isAbsolute(fromRoot)) throw new ItemError(`$text ${target}: outside the imported folder`);
+  return real;
+}
