@@ -1,10 +1,12 @@
 import type {
   ApiEndpointsResponse,
+  ApiImportRequest,
   ApiKindsResponse,
   ApiListResponse,
   ApiOperationDetailResponse,
   ApiOperationsResponse,
   ApiRecord,
+  ApiRefreshResult,
   ApiRegistration,
   ApiVersionList,
   ApiVersionPatch,
@@ -133,6 +135,11 @@ export const ragApiClient = {
   registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
   /** `version`: a new spec for that version rather than the recommended one. */
   updateApi: (token: string, apiId: string, body: ApiRegistration, version?: string) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}${versionQuery(version)}`, token, body),
+  /** Registers an API from the spec at `url` (fetched by the server); the record keeps it as its `source`. */
+  importApi: (token: string, body: ApiImportRequest) => call<ApiRecord>('POST', '/api-management/apis/import', token, body),
+  /** Fetches an imported API's URL again now: `unchanged`, `updated` (a new revision) or `failed` (the last good spec stays). */
+  /** With an empty JSON body: the gateway takes a POST's body as JSON only. */
+  refreshApi: (token: string, apiId: string) => call<ApiRefreshResult>('POST', `/api-management/apis/${enc(apiId)}/refresh`, token, {}),
   deleteApi: (token: string, apiId: string) => call<void>('DELETE', `/api-management/apis/${enc(apiId)}`, token),
   getSpec: (token: string, apiId: string, options: { download?: boolean; version?: string } = {}) => specText(token, apiId, options.download ?? false, options.version),
 

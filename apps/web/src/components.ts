@@ -66,14 +66,19 @@ export function statusLine(status: Partial<IndexingStatus> | undefined): HTMLEle
   );
 }
 
-/** An error box that says what went wrong and what to do. */
-export function errorBox(error: unknown, what: string): HTMLElement {
+/**
+ * An error box that says what went wrong and what to do. `hints`: what to do for a status, where a
+ * route means something of its own by it (an import's 504 is the spec's server being slow, not this one being busy).
+ */
+export function errorBox(error: unknown, what: string, hints: Partial<Record<number, string>> = {}): HTMLElement {
   const problem = error instanceof ApiError ? error.problem : undefined;
   const retryAfter = error instanceof ApiError ? error.retryAfterSeconds : undefined;
+  const own = problem ? hints[problem.status] : undefined;
   // Busy (told when to come back, or timed out) is not down: the same request will do later.
-  const busy = retryAfter !== undefined || problem?.status === 504;
+  const busy = own === undefined && (retryAfter !== undefined || problem?.status === 504);
   const hint =
-    problem?.status === 401 ? 'Your sign-in is no longer valid: sign in again.'
+    own !== undefined ? own
+    : problem?.status === 401 ? 'Your sign-in is no longer valid: sign in again.'
     : problem?.status === 403 ? 'Your token does not allow this (role or org).'
     : problem?.status === 429 ? `Too many requests: try again in ${retryAfter ?? 'a few'} seconds.`
     : busy ? `The service is busy: try again in ${retryAfter ?? 'a few'} second${retryAfter === 1 ? '' : 's'}.`

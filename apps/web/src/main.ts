@@ -15,7 +15,7 @@ const main = document.getElementById('app-main')!;
 let session = Session.restore();
 let leaving: (() => void)[] = [];
 
-/** Hash routes: #/search?q=…, #/apis/:id[?version=…], #/apis/:id/changes[?from=…&to=…], #/register[?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
+/** Hash routes: #/search?q=…, #/apis/:id[?version=…], #/apis/:id/changes[?from=…&to=…], #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
   // Asked once a session, before anything is drawn or left: the views name kinds, verbs and formats from it.
   if (session) await loadKinds(session.token);

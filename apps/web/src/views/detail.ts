@@ -7,12 +7,13 @@ import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
+import { sourceSection } from './source.js';
 import { lifecycleBanner, lintUnavailable, showLint, stageForm, versionHash, versionsSection } from './versions.js';
 
 /**
  * An API at one of its versions (#/apis/:id?version=…, the recommended one without it): its facts,
- * versions and their stages, live indexing status, servers and auth, lint findings, and every
- * endpoint grouped by tag, each opening to its detail.
+ * where an imported one's spec comes from, versions and their stages, live indexing status,
+ * servers and auth, lint findings, and every endpoint grouped by tag, each opening to its detail.
  */
 export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;
@@ -112,6 +113,8 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
       message,
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
+    // Imported (#31): where the spec comes from; a URL's publishers can fetch it again now.
+    sourceSection(api, { token: session.token, canRefresh: session.can('publisher'), redraw: () => ctx.navigate(location.hash) }),
     versionsSection(api.apiId, versions, viewed, api.version),
     session.can('publisher') && viewedRecord ? stageForm(session.token, api.apiId, viewedRecord, () => ctx.navigate(location.hash)) : null,
     apiOverviewSection(details, api.description),

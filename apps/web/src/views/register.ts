@@ -1,6 +1,6 @@
-import type { ApiRecord, ApiRegistration, ApiVersionRecord, LifecycleStage } from '../../../../libs/contracts/src/index.js';
+import type { ApiImportRequest, ApiRecord, ApiRegistration, ApiVersionRecord, LifecycleStage } from '../../../../libs/contracts/src/index.js';
 import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
-import { ragApiClient } from '../api-client.js';
+import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
@@ -41,9 +41,108 @@ function registrationNotes(answer: { warnings?: string[]; changes?: { breaking: 
   ];
 }
 
+/** New APIs come from a spec pasted or chosen here, or from a URL the server fetches (#/register?mode=import). */
+function modeSwitch(importing: boolean): HTMLElement {
+  const tab = (id: string, href: string, label: string, active: boolean) =>
+    h('a', { id, href, class: active ? 'register-mode active' : 'register-mode', 'aria-current': active ? 'page' : undefined }, label);
+  return h('nav', { class: 'register-modes', 'aria-label': 'Where the spec comes from' },
+    tab('mode-paste', '#/register', 'Paste or choose a file', !importing),
+    tab('mode-import', '#/register?mode=import', 'Import from URL', importing));
+}
+
+/** What to do about a failed import, by status, where the server's detail alone does not say it. */
+const IMPORT_HINTS: Partial<Record<number, string>> = {
+  413: 'Import a smaller spec, or ask for a higher SPEC_MAX_BYTES.',
+  415: 'The URL must serve the spec itself (JSON, YAML or text), not a web page about it.',
+  504: 'The spec\'s server did not answer in time: check the URL, or try again later.',
+};
+
+/** The statuses of an import that are about its URL (the address, what it served, how fast), not the spec's fields. */
+function aboutTheUrl(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return [413, 415, 422, 504].includes(error.status) || (error.status === 400 && /^url\b/.test(error.problem.detail));
+}
+
 /**
- * Register an API, update one (#/register?apiId=…, its recommended version; &version=… another),
- * or add a version to one (#/register?apiId=…&mode=version); then watch it index.
+ * Import an API from a URL (#/register?mode=import): the server fetches the spec (only from the
+ * addresses it allows), registers it as an upload and keeps the URL to refresh from. Name and
+ * version come from the spec unless typed.
+ */
+function importView(ctx: ViewContext): void {
+  const { session } = ctx;
+  const field = (label: string, input: HTMLElement, hint?: string) => h('label', { class: 'field' }, h('span', {}, label), input, hint ? h('small', { class: 'muted' }, hint) : null);
+  const outcome = h('div', { id: 'register-outcome', 'aria-live': 'polite', tabindex: -1 });
+  const showOutcome = (content: HTMLElement) => {
+    replace(outcome, content);
+    outcome.scrollIntoView({ block: 'start' });
+    outcome.focus({ preventScroll: true });
+  };
+  const url = h('input', {
+    id: 'import-url', name: 'url', type: 'url', required: true, maxLength: 2000, spellcheck: false, autocomplete: 'off',
+    placeholder: 'https://specs.example.com/payments/openapi.yaml', 'aria-describedby': 'import-url-hint',
+    oninput: () => {
+      url.removeAttribute('aria-invalid');
+      url.setAttribute('aria-describedby', 'import-url-hint');
+    },
+  });
+  const name = h('input', { id: 'import-name', name: 'name', maxLength: 200 });
+  const version = h('input', { id: 'import-version', name: 'version', maxLength: 100 });
+  const team = h('input', { id: 'import-team', name: 'teamName', maxLength: 100 });
+  const format = h('select', { id: 'import-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
+  const lifecycle = h('select', { id: 'import-lifecycle', name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === DEFAULT_LIFECYCLE }, stage)));
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Import');
+  const form = h('form', { class: 'register-form import-form', onsubmit: async (event: Event) => {
+    event.preventDefault();
+    const body: ApiImportRequest = {
+      orgId: session.org,
+      url: url.value.trim(),
+      ...(name.value.trim() ? { name: name.value.trim() } : {}),
+      ...(version.value.trim() ? { version: version.value.trim() } : {}),
+      ...(team.value.trim() ? { teamName: team.value.trim() } : {}),
+      ...(format.value ? { format: format.value } : {}),
+      lifecycle: lifecycle.value as LifecycleStage,
+    };
+    submit.disabled = true;
+    replace(outcome, h('p', { class: 'loading' }, 'Fetching the spec…'));
+    try {
+      const record = await ragApiClient.importApi(session.token, body);
+      const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
+      showOutcome(h('div', { class: 'success' },
+        h('p', {}, 'Imported ', h('a', { href: `#/apis/${record.apiId}`, id: 'imported-api' }, `${record.name} ${versionLabel(record.version)}`), ` in ${record.orgId} from `,
+          h('code', { class: 'path' }, record.source?.url ?? body.url), '. Indexing runs in the background:'),
+        status,
+        h('p', { class: 'muted' }, 'Its page shows where the spec comes from, and refreshes it from the URL.')));
+      ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, record.apiId), (next) => {
+        replace(status, statusLine(next));
+        if (document.activeElement === outcome) outcome.scrollIntoView({ block: 'nearest' });
+      }));
+    } catch (error) {
+      // Said where it happened: the URL field is marked and points at what was wrong with it.
+      if (aboutTheUrl(error)) {
+        url.setAttribute('aria-invalid', 'true');
+        url.setAttribute('aria-describedby', 'import-url-hint register-outcome');
+      }
+      showOutcome(errorBox(error, 'Import refused', IMPORT_HINTS));
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+  h('div', { class: 'field' }, h('label', { for: 'import-url' }, h('span', {}, 'URL')), url,
+    h('small', { class: 'muted', id: 'import-url-hint' }, 'http or https; the server fetches it, from public addresses and those its operator allows, and can refresh it later')),
+  field('Name', name, 'optional; the spec\'s title, or the URL\'s file name, when left empty'),
+  field('Version', version, 'optional; the spec\'s version (else 1) when left empty'),
+  field('Lifecycle', lifecycle),
+  field('Team', team, 'optional'),
+  field('Format', format, 'what kind of spec it is; detected from the text when not chosen'),
+  h('div', { class: 'actions' }, submit));
+  replace(ctx.main, h('h1', {}, `Register an API in ${session.org}`), modeSwitch(true), form, outcome);
+  url.focus();
+}
+
+/**
+ * Register an API (#/register, or from a URL: ?mode=import), update one (#/register?apiId=…, its
+ * recommended version; &version=… another), or add a version to one (#/register?apiId=…&mode=version);
+ * then watch it index.
  */
 export async function registerView(ctx: ViewContext): Promise<void> {
   const { session } = ctx;
@@ -62,6 +161,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     replace(ctx.main, h('h1', {}, 'Register an API'), h('p', { class: 'empty' }, 'Registering needs the publisher role; your token has: ', session.claims.roles.join(', ') || 'none', '.'));
     return;
   }
+  if (!apiId && ctx.params.get('mode') === 'import') return importView(ctx);
   // An update sends the whole spec again: offer the one registered now, to edit rather than retype.
   // Updating: the recommended version, or the one named (`&version=`).
   const updating = existing && !addingVersion ? ctx.params.get('version') || existing.version : undefined;
@@ -229,6 +329,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   replace(
     ctx.main,
     h('h1', {}, addingVersion ? `New version of ${existing!.name}` : existing ? `Update ${existing.name}${updatingOther ? ` ${versionLabel(updatingOther)}` : ''}` : `Register an API in ${session.org}`),
+    existing ? null : modeSwitch(false),
     form,
     outcome,
   );
