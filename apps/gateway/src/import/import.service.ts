@@ -68,7 +68,7 @@ export class ImportService {
         await this.saveSource(api.id, { fetchedAt, ...(fetched.notModified ? {} : { etag: fetched.etag, lastModified: fetched.lastModified }) });
         return { outcome: 'unchanged', apiId: api.id };
       }
-      const current = (await this.repository.versionsOf([api.id])).get(api.id)?.find((item) => item.version === source.version);
+      const current = await this.repository.version(api.id, source.version);
       const spec = await this.specs.check({ spec: fetched.text, format: current?.kind });
       const { record, revised } = await this.versions.reviseChecked(api, source.version, spec);
       await this.saveSource(api.id, { fetchedAt, etag: fetched.etag, lastModified: fetched.lastModified, sha256: sha256(spec.text) });

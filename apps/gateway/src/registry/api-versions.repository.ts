@@ -204,12 +204,16 @@ export class ApiVersionsRepository {
     return byApi;
   }
 
+  /** One version of an API, if it has one of that name. */
+  async version(apiId: string, version: string): Promise<ApiVersionEntity | undefined> {
+    return (await this.dataSource.getRepository(ApiVersionEntity).findOneBy({ apiId, version })) ?? undefined;
+  }
+
   /** A kept revision of a version (its current one when `revision` is absent). */
   async revision(apiId: string, version: string, revision?: number): Promise<ApiVersionRevisionEntity | undefined> {
-    const revisions = this.dataSource.getRepository(ApiVersionRevisionEntity);
-    if (revision !== undefined) return (await revisions.findOneBy({ apiId, version, revision })) ?? undefined;
-    const current = await this.dataSource.getRepository(ApiVersionEntity).findOneBy({ apiId, version });
-    return current ? ((await revisions.findOneBy({ apiId, version, revision: current.revision })) ?? undefined) : undefined;
+    const which = revision ?? (await this.version(apiId, version))?.revision;
+    if (which === undefined) return undefined;
+    return (await this.dataSource.getRepository(ApiVersionRevisionEntity).findOneBy({ apiId, version, revision: which })) ?? undefined;
   }
 
   /** The lint summaries of these versions' current revisions (those linted so far). */

@@ -177,7 +177,7 @@ export class ApiVersionsService {
   }
 
   private async currentVersion(api: ApiEntity, version: string): Promise<ApiVersionEntity> {
-    const found = (await this.versionsOf(api)).find((item) => item.version === version);
+    const found = await this.versions.version(api.id, version);
     if (!found) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
     return found;
   }

@@ -43,7 +43,7 @@ export class VersionOperations implements OnApplicationShutdown {
   }
 
   private async read(api: ApiEntity, version: string): Promise<{ revision: number; spec: ParsedSpec }> {
-    const current = ((await this.versions.versionsOf([api.id])).get(api.id) ?? []).find((item) => item.version === version);
+    const current = await this.versions.version(api.id, version);
     if (!current) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
     const { revision } = current;
     const spec = await this.readings.read(
