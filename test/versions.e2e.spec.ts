@@ -1,23 +1,11 @@
 import request from 'supertest';
+import { type Operation, openapi, payment } from './support/payments-specs.js';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
 /** An org that refuses breaking changes to production without a new major version (BREAKING_CHANGES_REFUSED_ORGS). */
 const STRICT = 'strict';
 
-type Operation = { summary: string; parameters?: object[]; requestBody?: object; responses?: object };
-
-function openapi(title: string, version: string, paths: Record<string, Record<string, Operation>>): object {
-  const withResponses = Object.fromEntries(
-    Object.entries(paths).map(([path, operations]) => [
-      path,
-      Object.fromEntries(Object.entries(operations).map(([method, op]) => [method, { responses: { '200': { description: 'OK' } }, ...op }])),
-    ]),
-  );
-  return { openapi: '3.0.3', info: { title, version, description: `${title}: take card payments and refunds` }, paths: withResponses };
-}
-
-const payment = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, amount: { type: 'integer' }, currency: { type: 'string' } } };
 const paymentsV1 = openapi('Payments', '1.0.0', {
   '/payments': {
     get: { summary: 'List payments', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }] },

@@ -1,5 +1,6 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
+import { openapi, payment } from './support/payments-specs.js';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
@@ -11,19 +12,6 @@ const WAIT = { timeout: 60_000 };
 /** An element's data attributes, as read in the page (these tests are compiled without the DOM's types). */
 type Tagged = { dataset: Record<string, string | undefined> };
 
-type Operation = { summary: string; parameters?: object[]; requestBody?: object; responses?: object };
-
-function openapi(title: string, version: string, paths: Record<string, Record<string, Operation>>): object {
-  const withResponses = Object.fromEntries(
-    Object.entries(paths).map(([path, operations]) => [
-      path,
-      Object.fromEntries(Object.entries(operations).map(([method, op]) => [method, { responses: { '200': { description: 'OK' } }, ...op }])),
-    ]),
-  );
-  return { openapi: '3.0.3', info: { title, version, description: `${title}: take card payments and refunds` }, paths: withResponses };
-}
-
-const payment = { type: 'object', required: ['id'], properties: { id: { type: 'string' }, amount: { type: 'integer' }, currency: { type: 'string' } } };
 const listPayments = { summary: 'List payments', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }] };
 const takePayment = { summary: 'Take a card payment', requestBody: { content: { 'application/json': { schema: payment } } } };
 const paymentsV1 = openapi('Payments', '1.0.0', {
