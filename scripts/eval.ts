@@ -11,10 +11,13 @@ import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/sr
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
-import { EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
+import { EVAL_KINDS_ORG, EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
+import { evalDirectory, type KindNeed, kindSpecRegistrations, pairParaphrases, type Paraphrase, readJsonLines, runFeedbackEval, runKindsEval } from './eval-feedback.js';
 
 const INDEXING_TIMEOUT_MS = 4 * 3600_000;
 const REGISTER_CONCURRENCY = 4;
+/** `--feedback`: simulated people searching and voting at once. */
+const FEEDBACK_CONCURRENCY = 4;
 
 interface EvalQuery {
   qid: string;
@@ -22,6 +25,7 @@ interface EvalQuery {
   type: 'capability' | 'operation' | 'data';
   relevant: Grades;
   operations: Record<string, string[]>;
+  target?: string;
 }
 
 interface RestbenchQuery {
@@ -32,7 +36,8 @@ interface RestbenchQuery {
 /**
  * `npm run eval`: registers the public relevance corpus and RestBench through the public API of
  * a running stack (or starts one on the same data directory), waits for indexing, then measures
- * every retrieval mode. A second run reuses what the stack already indexed.
+ * every retrieval mode. A second run reuses what the stack already indexed. `--feedback` and
+ * `--kinds` run their own protocols (`eval-feedback.ts`) instead, and the tables too with `--tables`.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -45,8 +50,13 @@ async function main(): Promise<void> {
       'show-misses': { type: 'boolean', default: false },
       calibrate: { type: 'boolean', default: false },
       reindex: { type: 'boolean', default: false },
+      feedback: { type: 'boolean', default: false },
+      'flood-votes': { type: 'string', default: '50' },
+      kinds: { type: 'boolean', default: false },
+      tables: { type: 'boolean', default: false },
     },
   });
+  const tables = values.tables || !(values.feedback || values.kinds);
   const modes = values.modes.split(',').map((mode) => mode.trim()) as SearchMode[];
   if (!modes.every((mode) => SEARCH_MODES.includes(mode))) throw new Error(`--modes takes ${SEARCH_MODES.join(', ')}`);
 
@@ -55,16 +65,27 @@ async function main(): Promise<void> {
   if (!(await isReady(baseUrl).catch(() => false))) {
     if (values.url) throw new Error(`no ready stack at ${baseUrl}`);
     console.log(`No stack at ${baseUrl}: starting one (DEMO_SEED=false) on the same data directory…`);
-    await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false' }), `http://127.0.0.1:${loadAiConfig().port}`);
+    // The flood sends ~7000 calls as one person: the per-caller rate limit must not be what is measured.
+    const limit = values.feedback ? { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000' } : {};
+    await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false', ...limit }), `http://127.0.0.1:${loadAiConfig().port}`);
   }
-  const token = await signDevToken(devSigningSecret(config), { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
+  const secret = devSigningSecret(config);
+  const token = await signDevToken(secret, { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG, EVAL_KINDS_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
   const client = new PlatformClient(baseUrl, token);
+
+  if (values.kinds) {
+    const kindsCorpus = (JSON.parse(readFileSync(join(evalDirectory(), 'kinds/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+    const registrations = [...kindSpecRegistrations(evalDirectory(), EVAL_KINDS_ORG), ...corpusRegistrations(kindsCorpus, EVAL_KINDS_ORG)];
+    const keyOfApi = await registerAll(client, EVAL_KINDS_ORG, registrations, values.reindex);
+    await runKindsEval(client, EVAL_KINDS_ORG, readJsonLines<KindNeed>(join(evalDirectory(), 'kinds/needs.jsonl')), keyOfApi);
+  }
+  if (!tables && !values.feedback) return;
 
   const corpus = (JSON.parse(readFileSync(join(values.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
   const reindex = values.reindex;
-  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus), reindex);
+  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus, EVAL_ORG), reindex);
   const restbench = join(values.shared, 'benchmarks/restbench');
-  const restbenchApis = values['skip-restbench']
+  const restbenchApis = values['skip-restbench'] || !tables
     ? new Map<string, string>()
     : await registerAll(
         client,
@@ -81,6 +102,20 @@ async function main(): Promise<void> {
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as EvalQuery)
     .slice(0, values.limit ? Number(values.limit) : undefined);
+
+  if (values.feedback) {
+    const person = async (sub: string) =>
+      new PlatformClient(baseUrl, await signDevToken(secret, { sub, orgs: [EVAL_ORG], roles: ['admin'], ttlSeconds: 24 * 3600 }));
+    await runFeedbackEval({
+      orgId: EVAL_ORG,
+      queries: pairParaphrases(queries, readJsonLines<Paraphrase>(join(evalDirectory(), 'paraphrases.jsonl'))),
+      specOfApi,
+      person,
+      concurrency: FEEDBACK_CONCURRENCY,
+      floodVotes: Number(values['flood-votes']),
+    });
+    if (!tables) return;
+  }
 
   console.log(`\nPublic relevance set: ${queries.length} queries over ${corpus.length} specs (${new Date().toISOString().slice(0, 10)})`);
   console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
@@ -223,10 +258,10 @@ function printCalibration(set: string, mode: SearchMode, cards: JudgedCard[], re
 }
 
 /** One registration per corpus spec: title, version, provider as team; titles made unique (`distinctNames`). */
-function corpusRegistrations(ids: string[]): { key: string; body: RegisterBody }[] {
+function corpusRegistrations(ids: string[], orgId: string): { key: string; body: RegisterBody }[] {
   return distinctNames(ids.map((id) => ({ id, ...loadDirectorySpec(id) }))).map(({ id, name, version, teamName, spec }) => ({
     key: id,
-    body: { orgId: EVAL_ORG, name, version, teamName, spec },
+    body: { orgId, name, version, teamName, spec },
   }));
 }
 

@@ -5,6 +5,9 @@ import type {
   ApiListResponse,
   ApiRecord,
   ApiSourceFile,
+  FeedbackErased,
+  FeedbackReport,
+  FeedbackRequest,
   IndexingStatus,
   LifecycleStage,
   Problem,
@@ -72,8 +75,24 @@ export class PlatformClient {
     return this.call('GET', `/api-management/apis/${apiId}/endpoints`);
   }
 
+  /** A search; its answer's `searchId` names it in `feedback`. */
   search(request: SearchRequest): Promise<SearchResponse> {
     return this.call('POST', '/api-management/ai/search', request);
+  }
+
+  /** What the token's person chose after a search (204): once per person, need and API. */
+  feedback(request: FeedbackRequest): Promise<void> {
+    return this.call('POST', '/api-management/ai/feedback', request);
+  }
+
+  /** The org's stored feedback (admin). */
+  feedbackReport(orgId: string): Promise<FeedbackReport> {
+    return this.call('GET', `/api-management/ai/admin/feedback?${new URLSearchParams({ orgId })}`);
+  }
+
+  /** Erases the org's feedback, or only one API's (admin). */
+  eraseFeedback(orgId: string, apiId?: string): Promise<FeedbackErased> {
+    return this.call('DELETE', `/api-management/ai/admin/feedback?${new URLSearchParams({ orgId, ...(apiId !== undefined ? { apiId } : {}) })}`);
   }
 
   /** Every API of an org (that passes `filters`, e.g. `{sourceTree}`), all pages. */

@@ -1,0 +1,322 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SearchResult } from '#contracts';
+import { type Grades, mean, operationRecall, percentile, type QueryMetrics, scoreRanking } from './eval-metrics.js';
+import type { PlatformClient, RegisterBody } from './platform-client.js';
+
+/** A query of the public relevance set, as far as these protocols read it. */
+export interface JudgedQuery {
+  qid: string;
+  query: string;
+  relevant: Grades;
+  /** The spec id of the main answer. */
+  target?: string;
+}
+
+/** Two rewordings of a public query (`eval/paraphrases.jsonl`): `tuning` may tune weights, `check` is held out. */
+export interface Paraphrase {
+  qid: string;
+  tuning: string;
+  check: string;
+}
+
+export interface ParaphrasedQuery extends JudgedQuery {
+  tuning: string;
+  check: string;
+}
+
+/** A need of `eval/kinds/needs.jsonl`: the API (a file of `eval/kinds/specs`) and operations that answer it. */
+export interface KindNeed {
+  id: string;
+  kind: string;
+  query: string;
+  expected: string;
+  operations: string[];
+  event: boolean;
+}
+
+/** A client whose token is one simulated person (its own `sub`). */
+export type PersonClient = (sub: string) => Promise<PlatformClient>;
+
+export interface FeedbackEvalOptions {
+  orgId: string;
+  queries: ParaphrasedQuery[];
+  /** apiId → spec id of the org's APIs. */
+  specOfApi: Map<string, string>;
+  person: PersonClient;
+  concurrency: number;
+  /** Searches and votes of the flooder per query. */
+  floodVotes: number;
+}
+
+const COLLEAGUES = ['colleague-1', 'colleague-2', 'colleague-3'];
+/** The flooded API is one of the cards ranked 11–50: plausible, but not an answer. */
+const FLOOD_RANKS = { from: 11, to: 50 } as const;
+const TOP_RANKS = 10;
+const WIDE_RANKS = 50;
+
+/** `eval/` of the repository, from `scripts/` or from its build in `dist/scripts/`. */
+export function evalDirectory(): string {
+  const fromSource = fileURLToPath(new URL('../eval', import.meta.url));
+  return existsSync(fromSource) ? fromSource : fileURLToPath(new URL('../../eval', import.meta.url));
+}
+
+export function readJsonLines<T>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Each query with its paraphrases; a query without them, or a qid given twice, is an error (paraphrases of other queries are left out). */
+export function pairParaphrases<Q extends JudgedQuery>(queries: Q[], paraphrases: Paraphrase[]): (Q & Paraphrase)[] {
+  const byQid = new Map<string, Paraphrase>();
+  for (const paraphrase of paraphrases) {
+    if (byQid.has(paraphrase.qid)) throw new Error(`paraphrases: ${paraphrase.qid} is given twice`);
+    if (!paraphrase.tuning?.trim() || !paraphrase.check?.trim()) throw new Error(`paraphrases: ${paraphrase.qid} lacks a tuning or a check paraphrase`);
+    byQid.set(paraphrase.qid, paraphrase);
+  }
+  return queries.map((query) => {
+    const paraphrase = byQid.get(query.qid);
+    if (!paraphrase) throw new Error(`paraphrases: none for ${query.qid}`);
+    return { ...query, tuning: paraphrase.tuning, check: paraphrase.check };
+  });
+}
+
+/** 32-bit FNV-1a: a seed from a qid that is the same on every machine and run. */
+export function seedOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of text) hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * The API a flooder pushes for a query: among the cards ranked 11–50 of a 50-card search (apiIds in
+ * rank order), one judged 0 or not judged for the query, chosen by the qid's seed.
+ */
+export function chooseFloodApi(qid: string, rankedApiIds: string[], grades: Grades, specOfApi: Map<string, string>): string | undefined {
+  const wrong = rankedApiIds
+    .slice(FLOOD_RANKS.from - 1, FLOOD_RANKS.to)
+    .filter((apiId) => !grades[specOfApi.get(apiId) ?? apiId]);
+  return wrong.length > 0 ? wrong[seedOf(qid) % wrong.length] : undefined;
+}
+
+/** 1-based rank of `id` in `ranked`, or `cap` when it is not there. */
+export function rankOr(ranked: string[], id: string, cap: number): number {
+  const index = ranked.indexOf(id);
+  return index >= 0 ? index + 1 : cap;
+}
+
+/** Queries whose value went up and down from `before` to `after` (same order). */
+export function countChanges(before: number[], after: number[], epsilon = 1e-9): { improved: number; worsened: number } {
+  let improved = 0;
+  let worsened = 0;
+  before.forEach((value, index) => {
+    if (after[index] > value + epsilon) improved++;
+    else if (after[index] < value - epsilon) worsened++;
+  });
+  return { improved, worsened };
+}
+
+/** Runs `work` over `items`, at most `concurrency` at once. */
+export async function eachLimit<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  });
+  await Promise.all(workers);
+}
+
+/** Registrations of `eval/kinds/specs` as `eval/kinds/apis.json` names them, keyed by file name. */
+export function kindSpecRegistrations(directory: string, orgId: string): { key: string; body: RegisterBody }[] {
+  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as { apis: { file: string; name: string; version: string; teamName: string }[] };
+  return apis.map(({ file, ...api }) => ({ key: file, body: { orgId, ...api, spec: readFileSync(join(directory, 'kinds/specs', file), 'utf8') } }));
+}
+
+interface Searched {
+  metrics: QueryMetrics;
+  /** Rank of the target among the first 10 (11 when not there); undefined when the org lacks it. */
+  targetRank?: number;
+  /** Whether a card of the first 10 carries feedback evidence. */
+  feedbackSeen: boolean;
+}
+
+type SearchSet = { name: string; text: (query: ParaphrasedQuery) => string };
+
+const SETS: SearchSet[] = [
+  { name: 'public queries', text: (query) => query.query },
+  { name: 'tuning paraphrases', text: (query) => query.tuning },
+  { name: 'check paraphrases (held out)', text: (query) => query.check },
+];
+
+/**
+ * `npm run eval -- --feedback`: does feedback of colleagues help a newcomer with the same need
+ * in other words, and does one person voting 50 times for a wrong API move it into the top 3?
+ * The org's feedback is erased before, between and after the two runs.
+ */
+export async function runFeedbackEval(options: FeedbackEvalOptions): Promise<void> {
+  const admin = await options.person('feedback-admin');
+  const erase = async (when: string) => {
+    const erased = await admin.eraseFeedback(options.orgId);
+    console.log(`Erased ${erased.signals} feedback signals of org "${options.orgId}" ${when}`);
+  };
+  await erase('before the runs');
+  try {
+    await learningRun(options, admin);
+    await erase('before the flood');
+    await floodRun(options, admin);
+  } finally {
+    await erase('at the end');
+  }
+}
+
+async function learningRun(options: FeedbackEvalOptions, admin: PlatformClient): Promise<void> {
+  const { queries, orgId, concurrency } = options;
+  const apiIdOf = new Map([...options.specOfApi].map(([apiId, spec]) => [spec, apiId]));
+  const newcomer = await options.person('newcomer');
+  // One set at a time, each `concurrency` searches at once: more would meet the AI app's admission limit.
+  const measure = async () => {
+    const runs: Searched[][] = [];
+    for (const set of SETS) runs.push(await searchSet(newcomer, options, set));
+    return runs;
+  };
+  const before = await measure();
+
+  const colleagues = await Promise.all(COLLEAGUES.map((sub) => options.person(sub)));
+  const voted = queries.filter((query) => query.target && apiIdOf.has(query.target));
+  await eachLimit(voted, concurrency, async (query) => {
+    for (const colleague of colleagues) {
+      const { searchId } = await colleague.search({ orgId, query: query.query, maxResults: TOP_RANKS });
+      await colleague.feedback({ searchId, apiId: apiIdOf.get(query.target!)!, helpful: true });
+    }
+  });
+  const report = await admin.feedbackReport(orgId);
+  console.log(
+    `\nPast needs: ${COLLEAGUES.length} colleagues each searched ${voted.length} public queries and voted for the target` +
+      ` (${queries.length - voted.length} skipped: target not in the org); the org holds ${report.signals} signals from ${report.people} people`,
+  );
+  const after = await measure();
+
+  console.log(`\nLearning from feedback: the newcomer's searches (maxResults ${TOP_RANKS}) before and after the votes, judged by the public query's grades`);
+  console.log('| searches | queries | success@1 | success@5 | nDCG@10 | nDCG@10 up / down | target mean rank (11 = not in top 10) | top 10 with feedback evidence |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  SETS.forEach((set, index) => {
+    const [was, now] = [before[index], after[index]];
+    const avg = (runs: Searched[], key: keyof QueryMetrics) => mean(runs.map((run) => run.metrics[key])).toFixed(3);
+    const ranks = (runs: Searched[]) => mean(runs.flatMap((run) => (run.targetRank === undefined ? [] : [run.targetRank]))).toFixed(2);
+    const { improved, worsened } = countChanges(was.map((run) => run.metrics.ndcg10), now.map((run) => run.metrics.ndcg10));
+    const seen = (runs: Searched[]) => runs.filter((run) => run.feedbackSeen).length;
+    console.log(
+      `| ${set.name} | ${queries.length} | ${avg(was, 'success1')} → ${avg(now, 'success1')} | ${avg(was, 'success5')} → ${avg(now, 'success5')} | ` +
+        `${avg(was, 'ndcg10')} → ${avg(now, 'ndcg10')} | ${improved} / ${worsened} | ${ranks(was)} → ${ranks(now)} | ${seen(was)} → ${seen(now)} |`,
+    );
+  });
+}
+
+/** One set's searches by `client`, in query order. */
+async function searchSet(client: PlatformClient, options: FeedbackEvalOptions, set: SearchSet): Promise<Searched[]> {
+  const runs: Searched[] = new Array<Searched>(options.queries.length);
+  const specs = new Set(options.specOfApi.values());
+  await eachLimit(options.queries, options.concurrency, async (query, index) => {
+    const response = await client.search({ orgId: options.orgId, query: set.text(query), maxResults: TOP_RANKS });
+    const ranked = response.results.map((result) => options.specOfApi.get(result.apiId) ?? result.apiId);
+    const inOrg = query.target !== undefined && specs.has(query.target);
+    runs[index] = {
+      metrics: scoreRanking(ranked, query.relevant),
+      ...(inOrg ? { targetRank: rankOr(ranked, query.target!, TOP_RANKS + 1) } : {}),
+      feedbackSeen: response.results.some((result: SearchResult) => result.evidence?.feedback !== undefined),
+    };
+  });
+  return runs;
+}
+
+async function floodRun(options: FeedbackEvalOptions, admin: PlatformClient): Promise<void> {
+  const { orgId, queries, concurrency, floodVotes } = options;
+  const observer = await options.person('observer');
+  const flooder = await options.person('flooder');
+  const rankedIds = async (text: string) => (await observer.search({ orgId, query: text, maxResults: WIDE_RANKS, maxEndpoints: 1 })).results.map((result) => result.apiId);
+
+  const floods: { query: ParaphrasedQuery; apiId: string; before: [number, number] }[] = [];
+  let unflooded = 0;
+  await eachLimit(queries, concurrency, async (query) => {
+    const wide = await rankedIds(query.query);
+    const apiId = chooseFloodApi(query.qid, wide, query.relevant, options.specOfApi);
+    if (!apiId) {
+      unflooded++;
+      return;
+    }
+    floods.push({ query, apiId, before: [rankOr(wide, apiId, WIDE_RANKS + 1), rankOr(await rankedIds(query.check), apiId, WIDE_RANKS + 1)] });
+  });
+  floods.sort((a, b) => a.query.qid.localeCompare(b.query.qid));
+
+  const started = Date.now();
+  await eachLimit(floods, concurrency, async ({ query, apiId }) => {
+    for (let vote = 0; vote < floodVotes; vote++) {
+      const { searchId } = await flooder.search({ orgId, query: query.query, maxResults: TOP_RANKS });
+      await flooder.feedback({ searchId, apiId, helpful: true });
+    }
+  });
+  const report = await admin.feedbackReport(orgId);
+  console.log(
+    `\nFlood: one person searched each of ${floods.length} public queries ${floodVotes} times and voted each time for a wrong API of its ranks ` +
+      `${FLOOD_RANKS.from}–${FLOOD_RANKS.to} (${unflooded} queries had none); ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
+      `the org holds ${report.signals} signals from ${report.people} people`,
+  );
+
+  const after: [number, number][] = new Array<[number, number]>(floods.length);
+  await eachLimit(floods, concurrency, async ({ query, apiId }, index) => {
+    after[index] = [rankOr(await rankedIds(query.query), apiId, WIDE_RANKS + 1), rankOr(await rankedIds(query.check), apiId, WIDE_RANKS + 1)];
+  });
+  console.log(`\nThe flooded API in another person's searches (maxResults ${WIDE_RANKS}; rank ${WIDE_RANKS + 1} = not returned)`);
+  console.log('| searches | flooded queries | in top 3 before | in top 3 after | median rank before | median rank after | mean rank before | mean rank after |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const top3: string[] = [];
+  ['public queries', 'check paraphrases (held out)'].forEach((name, set) => {
+    const was = floods.map((flood) => flood.before[set]);
+    const now = after.map((ranks) => ranks[set]);
+    now.forEach((rank, index) => rank <= 3 && top3.push(`  ${floods[index].query.qid} ${name}: rank ${rank} (was ${was[index]})`));
+    const cell = (ranks: number[]) => `${percentile(ranks, 50)} | `;
+    console.log(
+      `| ${name} | ${floods.length} | ${was.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 3).length} | ` +
+        `${cell(was)}${cell(now)}${mean(was).toFixed(1)} | ${mean(now).toFixed(1)} |`,
+    );
+  });
+  if (top3.length > 0) console.log(`Flooded APIs that reached the top 3 (there should be none):\n${top3.join('\n')}`);
+}
+
+/**
+ * `npm run eval -- --kinds`: needs of every kind of API in an org of event, GraphQL, gRPC and MCP
+ * APIs beside REST APIs of the same domains; success@1 and @5 of the expected API, and
+ * op-recall@5 of its card (over the needs whose expected API is among the 10 cards).
+ */
+export async function runKindsEval(client: PlatformClient, orgId: string, needs: KindNeed[], keyOfApi: Map<string, string>): Promise<void> {
+  const rows = new Map<string, { s1: number[]; s5: number[]; ops: number[] }>();
+  const row = (name: string) => rows.get(name) ?? rows.set(name, { s1: [], s5: [], ops: [] }).get(name)!;
+  const misses: string[] = [];
+  for (const need of needs) {
+    const response = await client.search({ orgId, query: need.query, maxResults: TOP_RANKS, maxEndpoints: 5 });
+    const ranked = response.results.map((result) => keyOfApi.get(result.apiId) ?? result.apiId);
+    const rank = rankOr(ranked, need.expected, TOP_RANKS + 1);
+    const card = response.results[rank - 1];
+    const groups = [need.kind, ...(need.event ? ['event needs (any kind)'] : []), ...(need.event && need.kind === 'asyncapi' ? ['event needs answered by AsyncAPI'] : []), 'all'];
+    for (const group of groups) {
+      row(group).s1.push(rank === 1 ? 1 : 0);
+      row(group).s5.push(rank <= 5 ? 1 : 0);
+      if (card) row(group).ops.push(operationRecall(card.endpoints.map((e) => `${e.method} ${e.path}`), need.operations, 5));
+    }
+    if (rank > 5) misses.push(`  ${need.id} "${need.query}"\n    wanted ${need.expected} (rank ${rank > TOP_RANKS ? '>10' : rank})\n    got    ${ranked.slice(0, 3).join(', ')}`);
+  }
+  console.log(`\nKinds: ${needs.length} needs in org "${orgId}" (maxResults ${TOP_RANKS}, maxEndpoints 5); op-recall@5 over the needs whose API is among the cards`);
+  console.log('| needs of | needs | success@1 | success@5 | op-recall@5 (cards) |');
+  console.log('|---|---|---|---|---|');
+  const order = ['openapi', 'asyncapi', 'graphql', 'grpc', 'mcp', 'event needs (any kind)', 'event needs answered by AsyncAPI', 'all'];
+  for (const name of [...order.filter((name) => rows.has(name)), ...[...rows.keys()].filter((name) => !order.includes(name))]) {
+    const { s1, s5, ops } = rows.get(name)!;
+    console.log(`| ${name} | ${s1.length} | ${mean(s1).toFixed(3)} | ${mean(s5).toFixed(3)} | ${mean(ops).toFixed(3)} (${ops.length}) |`);
+  }
+  if (misses.length > 0) console.log(`Needs whose API is not in the top 5:\n${misses.join('\n')}`);
+}
