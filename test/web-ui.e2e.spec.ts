@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Response as PageResponse } from 'playwright-core';
 import request from 'supertest';
 import { readFixture } from './fixtures/fixtures.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
@@ -476,5 +476,58 @@ describe('Web UI in Chromium', () => {
     await page.locator('#reindex-progress [data-run-status="COMPLETED"]').waitFor({ timeout: 60_000 });
     expect(await page.locator('#reindex-progress').textContent()).toMatch(/Re-index complete/);
     await shot('catalogue');
+  });
+
+  it('should take a vote on a card, count opening a card\'s operation, and show the next search who chose it', async () => {
+    const query = 'place an order to buy a pet';
+    const isFeedback = (response: PageResponse) => response.url().endsWith('/api-management/ai/feedback') && response.request().method() === 'POST';
+    const searched = page.waitForResponse((response) => response.url().endsWith('/api-management/ai/search'));
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent(query)}`);
+    const { searchId } = await (await searched).json() as { searchId: string };
+    const card = page.locator(`.card[data-api-id="${petstoreId}"]`);
+    const yes = card.getByRole('button', { name: 'This answered it' });
+    const no = card.getByRole('button', { name: 'Not what I need' });
+    await yes.waitFor();
+    expect(await card.getByRole('group', { name: 'Did Petstore answer your search?' }).count()).toBe(1);
+    expect([await yes.getAttribute('aria-pressed'), await no.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
+
+    // A refused vote is told on the card, in the server's words, and nothing shows as chosen.
+    await page.route('**/api-management/ai/feedback', (route) => route.fulfill({ status: 404, contentType: 'application/problem+json',
+      body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'This search is no longer kept' }) }), { times: 1 });
+    await yes.click();
+    await card.locator('.vote-status .error-text').waitFor();
+    expect(await card.locator('.vote-status').textContent()).toContain('This search is no longer kept');
+    expect(await yes.getAttribute('aria-pressed')).toBe('false');
+    expect(dialogs).toEqual([]);
+
+    // By keyboard: the vote is sent, answered 204, and the card thanks.
+    const voted = page.waitForResponse(isFeedback);
+    await yes.focus();
+    await page.keyboard.press('Enter');
+    const vote = await voted;
+    expect(vote.status()).toBe(204);
+    expect(vote.request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, helpful: true, signal: 'vote' });
+    await card.locator('.vote-status', { hasText: 'Thanks — this helps the next person with a similar need' }).waitFor();
+    expect([await yes.getAttribute('aria-pressed'), await no.getAttribute('aria-pressed')]).toEqual(['true', 'false']);
+
+    // The other button changes the vote; pressing back restores it.
+    for (const [button, helpful] of [[no, false], [yes, true]] as const) {
+      const changed = page.waitForResponse(isFeedback);
+      await button.click();
+      expect((await changed).request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, helpful, signal: 'vote' });
+      await card.locator(`button[aria-pressed=true]`, { hasText: helpful ? 'This answered it' : 'Not what I need' }).waitFor();
+    }
+
+    // An operation opened from the card: the API's page with it open, and an `opened` signal for this search.
+    const opened = page.waitForResponse((response) => isFeedback(response) && response.request().postDataJSON().signal === 'opened');
+    await card.locator('.endpoint-link', { hasText: /^POST\/store\/order(?!\/)/ }).click();
+    const signal = await opened;
+    expect(signal.status()).toBe(204);
+    expect(signal.request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, operation: { method: 'POST', path: '/store/order' }, helpful: true, signal: 'opened' });
+    expect(await page.locator('details[data-operation="POST /store/order"]').getAttribute('open')).not.toBeNull();
+
+    // The same need again: the card says who chose it.
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent(query)}`);
+    await card.locator('.feedback-evidence', { hasText: 'Chosen by 1 person for similar needs' }).waitFor();
   });
 });

@@ -16,6 +16,7 @@ import type {
   ChangeReportResponse,
   DevTokenRequest,
   DevTokenResponse,
+  FeedbackRequest,
   IndexingStatus,
   LifecycleStage,
   LintResponse,
@@ -117,6 +118,8 @@ export const ragApiClient = {
   searchApis: (token: string, request: SearchRequest) => call<SearchResponse>('POST', '/api-management/ai/search', token, request),
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
   getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
+  /** A vote on a search's card, or the weaker `opened` signal; a later search of the org with a similar need ranks by it. */
+  sendFeedback: (token: string, feedback: FeedbackRequest) => call<void>('POST', '/api-management/ai/feedback', token, feedback),
 
   /** `labels`: `key:value` each, repeated as `label=`; an API must carry every one. `lifecycle`: stages, repeated; any of them. */
   listApis: (token: string, { labels = [], lifecycle = [], ...query }: { orgId: string; teamName?: string; kind?: string; labels?: string[]; lifecycle?: LifecycleStage[]; page?: number; pageSize?: number }) => {

@@ -15,7 +15,7 @@ const main = document.getElementById('app-main')!;
 let session = Session.restore();
 let leaving: (() => void)[] = [];
 
-/** Hash routes: #/search?q=…, #/apis/:id[?version=…], #/apis/:id/changes[?from=…&to=…], #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
+/** Hash routes: #/search?q=…, #/apis/:id[?version=…][&operation=…][&searchId=…], #/apis/:id/changes[?from=…&to=…], #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
   // Asked once a session, before anything is drawn or left: the views name kinds, verbs and formats from it.
   if (session) await loadKinds(session.token);
@@ -108,7 +108,8 @@ document.addEventListener('keydown', (event) => {
     if (index === 0) document.getElementById('search-input')?.focus();
     else cards[index - 1].focus();
   } else if (event.key === 'Enter' && target.classList.contains('card')) {
-    navigate(`#/apis/${target.dataset.apiId}`);
+    // Where its title leads: with the search it came from, so that opening it counts as feedback.
+    navigate(target.querySelector('.card-title')!.getAttribute('href')!);
   }
 });
 

@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { EMBEDDING_PROVIDER_NAMES, type EmbeddingProviderName } from '#embeddings';
-import { bool, ConfigError, dataDir, devSecrets, int, list, oneOf, optionalStr, str, url } from './env.js';
+import { bool, ConfigError, dataDir, devSecrets, int, list, num, oneOf, optionalStr, str, url } from './env.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -118,6 +119,17 @@ export interface AiConfig {
   search: { concurrency: number; queue: number; timeoutMs: number; maxTerms: number; maxTypoWords: number };
   /** What one operation's expanded schemas may take in an operation-detail answer; the rest is cut with a note. */
   operationDetailMaxChars: number;
+  feedback: FeedbackConfig;
+}
+
+/** Learning from what people pick after a search (see the AI app's feedback module). */
+export interface FeedbackConfig {
+  /** How long a search answer can be given feedback, and a signal is kept. */
+  retentionDays: number;
+  /** A signal's weight halves every this many days: needs and APIs change. */
+  halfLifeDays: number;
+  /** Key of the hash a person is stored as: never the identity itself. */
+  identityKey: string;
 }
 
 function redisConfig(env: Env): RedisConfig {
@@ -270,5 +282,11 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     search: searchConfig(env, database.url !== undefined),
     // About 500 lines of pretty JSON: a large request body in full, and no answer of megabytes.
     operationDetailMaxChars: operationDetailMaxChars(env),
+    feedback: {
+      retentionDays: num(env, 'FEEDBACK_RETENTION_DAYS', 180, 0.00001, 3650),
+      halfLifeDays: num(env, 'FEEDBACK_HALF_LIFE_DAYS', 60, 0.00001, 3650),
+      // Derived from the service token when unset: stable across restarts and replicas, and as secret.
+      identityKey: optionalStr(env, 'FEEDBACK_IDENTITY_KEY') ?? createHmac('sha256', serviceToken(env)).update('feedback-identity').digest('base64url'),
+    },
   };
 }

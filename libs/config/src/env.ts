@@ -40,6 +40,17 @@ export function int(env: Env, key: string, fallback: number, min = 0, max = Numb
   return value;
 }
 
+/** A number, fractions allowed (a retention of 0.0001 days is 8.6 s: what a test can wait for). */
+export function num(env: Env, key: string, fallback: number, min = 0, max = Number.MAX_VALUE): number {
+  const raw = env[key]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`${key} must be a number between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 export function bool(env: Env, key: string, fallback: boolean): boolean {
   const raw = env[key]?.trim().toLowerCase();
   if (!raw) return fallback;

@@ -3,6 +3,7 @@ export * from './api-events.js';
 export * from './api-model.js';
 export * from './auth.js';
 export * from './facets.js';
+export * from './feedback.js';
 export * from './api-record.js';
 export * from './indexing-job.js';
 export * from './indexing-status.js';

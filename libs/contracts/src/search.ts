@@ -1,3 +1,4 @@
+import type { FeedbackEvidence } from './feedback.js';
 import type { LifecycleStage, VersionSummary } from './versions.js';
 
 export type ChunkLevel = 'L1' | 'L2' | 'L3';
@@ -63,6 +64,8 @@ export interface RelevanceEvidence {
    * them holds, 0..1: an operation, a schema or its overview (absent in vector mode).
    */
   termCoverage?: number;
+  /** What people of the org chose for similar needs (absent when none did). */
+  feedback?: FeedbackEvidence;
 }
 
 export interface SearchResult {
@@ -94,6 +97,8 @@ export interface SearchResult {
 }
 
 export interface SearchResponse {
+  /** Names this answer in feedback (`POST /api-management/ai/feedback`); kept FEEDBACK_RETENTION_DAYS days. */
+  searchId: string;
   results: SearchResult[];
   totalFound: number;
   queryEmbeddingMs: number;

@@ -3,6 +3,7 @@ import type { AiRole } from '#config';
 import { EmbeddingModelsController } from './embedding-models.controller.js';
 import { EmbeddingModelsRepository } from './embedding-models.repository.js';
 import { EmbeddingModelsService } from './embedding-models.service.js';
+import { QueryVectors } from './query-vectors.js';
 
 /**
  * Which embedding models the index holds: read by search, indexing and the model switch
@@ -15,8 +16,8 @@ export class EmbeddingModelsModule {
     return {
       module: EmbeddingModelsModule,
       controllers: role === 'worker' ? [] : [EmbeddingModelsController],
-      providers: [EmbeddingModelsService, EmbeddingModelsRepository],
-      exports: [EmbeddingModelsService, EmbeddingModelsRepository],
+      providers: [EmbeddingModelsService, EmbeddingModelsRepository, QueryVectors],
+      exports: [EmbeddingModelsService, EmbeddingModelsRepository, QueryVectors],
     };
   }
 }

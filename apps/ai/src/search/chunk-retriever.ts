@@ -2,6 +2,7 @@ import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
 import type { ChunkLevel, LifecycleStage, SearchFilters, VersionSummary } from '#contracts';
 import type { KeywordQuery } from './keyword-query.js';
+import { EVENT_DELIVERY } from './query-intent.js';
 import type { ApiKeywordScore, Candidate, EndpointCandidate } from './rank-fusion.js';
 import { RANKING } from './ranking.config.js';
 import { liveChunkCount } from './search.repository.js';
@@ -203,8 +204,8 @@ export class ChunkRetriever {
     return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows }));
   }
 
-  /** The operations of these APIs (within the filters), scored against the query. */
-  async endpoints(apiIds: string[], query: { vector?: number[]; keywords?: KeywordQuery; perApi?: number } = {}): Promise<EndpointRow[]> {
+  /** The operations of these APIs (within the filters), scored against the query; with `events`, whether each delivers events. */
+  async endpoints(apiIds: string[], query: { vector?: number[]; keywords?: KeywordQuery; perApi?: number; events?: boolean } = {}): Promise<EndpointRow[]> {
     const params = new Params();
     const similarity = query.vector
       ? `1 - (${this.embedding} <=> ${params.add(pgvector.toSql(query.vector))}::vector(${this.dims}))`
@@ -227,6 +228,7 @@ export class ChunkRetriever {
       `SELECT * FROM (
          SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
            ${query.keywords ? 'coalesce(k.keyword, 0)' : '0'} AS keyword,
+           ${query.events ? deliversEvents('c', params) : 'false'} AS "deliversEvents",
            row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
          FROM platform_ai.api_chunks c ${keywordScores}
          WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
@@ -267,6 +269,30 @@ export class ChunkRetriever {
       [this.scope.orgId],
     );
     return new Map(rows.map((row) => [row.apiId, row.lifecycle]));
+  }
+
+  /** Those of these APIs with an operation that delivers events (see `EVENT_DELIVERY`): for a need phrased as an event. */
+  async deliveringEvents(apiIds: string[]): Promise<Set<string>> {
+    if (apiIds.length === 0) return new Set();
+    const params = new Params();
+    const rows: { apiId: string }[] = await this.manager.query(
+      `SELECT DISTINCT c.api_id AS "apiId" FROM platform_ai.api_chunks c
+       WHERE c.api_id = ANY(${params.add(apiIds)}) AND c.level = 'L2' AND c.model = ${params.add(this.scope.model)}
+         AND ${deliversEvents('c', params)} ${notStaged('c', await this.stagedGenerations(), params)}`,
+      params.values,
+    );
+    return new Set(rows.map((row) => row.apiId));
+  }
+
+  /** Those of these APIs a search may return (the filters pass them, not retired): a chosen API the retrievers missed. */
+  async visibleOf(apiIds: string[]): Promise<string[]> {
+    if (apiIds.length === 0) return [];
+    const params = new Params();
+    const rows: { apiId: string }[] = await this.manager.query(
+      `${this.allowedApis(params, await this.stagedGenerations(), 's.api_id AS "apiId"')} AND s.api_id = ANY(${params.add(apiIds)})`,
+      params.values,
+    );
+    return rows.map((row) => row.apiId);
   }
 
   /** Every visible API, by name: browse mode. */
@@ -374,6 +400,11 @@ export class ChunkRetriever {
 /** `AND` a condition that leaves out rows (chunks or postings: `alias`) of generations not live yet; nothing when there are none. */
 function notStaged(alias: string, staged: string[], params: Params): string {
   return staged.length > 0 ? `AND coalesce(${alias}.generation, 0) <> ALL(${params.add(staged)}::bigint[])` : '';
+}
+
+/** Whether the operation chunk (`alias`) delivers events to its caller (see `EVENT_DELIVERY`). */
+function deliversEvents(alias: string, params: Params): string {
+  return `(${alias}.method = ANY(${params.add(EVENT_DELIVERY.verbs)}) OR (${alias}.method = 'RPC' AND strpos(${alias}.content, ${params.add(EVENT_DELIVERY.streamingReturns)}) > 0))`;
 }
 
 /** Whether the chunk (`alias`) carries one of the tags, in any case: the expression `api_chunks_tags_idx` indexes. */

@@ -182,3 +182,8 @@ export function isNamedPath(template: string, named: string): boolean {
 function normalisePath(path: string): string {
   return path.split(/[?#]/)[0].replace(/[.!?:]+$/, '').replace(/(.)\/+$/, '$1').toLowerCase();
 }
+
+/** The need a query expresses, as it is embedded and matched: without its framing, abbreviations spelt out. */
+export function needText(query: string): string {
+  return expandAbbreviations(withoutRequestFraming(query.trim()));
+}

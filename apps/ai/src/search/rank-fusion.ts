@@ -167,17 +167,21 @@ export interface EndpointCandidate {
   summary: string | null;
   similarity: number;
   keyword: number;
+  /** Whether it delivers events to its caller (looked up for a need phrased as an event). */
+  deliversEvents?: boolean;
 }
 
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesUnknownThing`, its search operations move up (see `RANKING.endpoints`); operations
+ * API; with `namesUnknownThing`, its search operations move up (see `RANKING.endpoints`), for a
+ * need phrased as an `event` those that deliver events, and those people chose for similar needs
+ * (`chosen`); operations
  * whose path the query names (`namedOperations`) come first. The best operations are followed by
  * those that find the identifiers they need (`withProviders`).
  */
 export function rankEndpoints<T extends EndpointCandidate>(
   rows: T[],
-  signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean; namedOperations?: NamedOperation[] },
+  signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean; namedOperations?: NamedOperation[]; chosen?: Map<string, number>; event?: boolean },
 ): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
@@ -197,6 +201,10 @@ export function rankEndpoints<T extends EndpointCandidate>(
       if (lookups[index]) lookups[index].score += boost;
     });
   }
+  // "Tell me when a customer registers": the channel that says so, not the call that registers one.
+  if (signals.event) for (const entry of scored) if (entry.row.deliversEvents) entry.score += RANKING.intent.eventOperationBoost;
+  // What people chose for similar needs (`usageEvidence`: -1..1 per `METHOD path`).
+  for (const entry of scored) entry.score += RANKING.feedback.operationBoost * (signals.chosen?.get(`${entry.row.method} ${entry.row.path}`) ?? 0);
   for (const entry of scored) {
     const named = signals.namedOperations?.filter((operation) => isNamedPath(entry.row.path, operation.path)) ?? [];
     if (named.length === 0) continue;

@@ -43,6 +43,61 @@ export const RANKING = {
    * 0.5–1.5 spans). Vectors alone rank better with 0 at the last (0.503, not 0.488).
    */
   similarityFloorSpans: 1,
+  /**
+   * Learning from usage (`usageEvidence`): signals given in the org for needs like the query's
+   * move the chosen APIs and operations. Tuned on our own paraphrases of the public queries
+   * (`npm run eval -- --feedback`, tuning set); the numbers are in the README.
+   */
+  feedback: {
+    /**
+     * Need similarity: the two needs' vectors (cosine) and their words (Jaccard of lexemes),
+     * weighted. Words alone did not help on paraphrases (written not to share them): 1/0 and
+     * 0.8/0.2 tuned the same.
+     */
+    meaning: 0.8,
+    words: 0.2,
+    /**
+     * A past need this similar counts not at all, this similar in full; linearly between. A
+     * paraphrase's cosine to its need is 0.49–0.70 (p10–p75 with the local model), to the nearest
+     * other need 0.56 (median): a loose match, which tuned best (stricter: 0.4–0.55, nDCG@10 −0.01
+     * to −0.08), since the chosen API of an unrelated need seldom has evidence enough to rise.
+     */
+    similarFrom: 0.3,
+    similarFull: 0.45,
+    /** An operation opened after a search says less than a vote. */
+    signalWeights: { vote: 1, opened: 0.35 },
+    /**
+     * People it takes, each with a need as close as counts in full, to move an API as far as
+     * feedback may. Each person counts once per API (by their closest need), and the people's
+     * share is raised to `peopleExponent`: one person moves an API 1/27 of the way, two 8/27,
+     * three all of it. Linear (1/3 for one person), a flooder lifted a wrong API from ranks 11–50
+     * into the top 3 of 7–15 of the 71 public needs; cubed, of none (tuning set, offline replay).
+     */
+    peopleForFull: 3,
+    peopleExponent: 3,
+    /** What feedback in full adds to an API's fused score (the best API's is about 1), or takes away. */
+    apiBoost: 0.8,
+    /**
+     * What it adds to an operation's score within its card: as much as the best match scores (1),
+     * so the operation people used for this need leads the card unless the query names another.
+     */
+    operationBoost: 1,
+    /** Past signals read per search: the nearest needs. */
+    nearestSignals: 500,
+    /** How much feedback in full moves the calibrated relevance's log-odds. */
+    relevanceWeight: 2.5,
+  },
+  /**
+   * A need phrased as an event ("tell me when a new customer registers", `eventIntent`) is
+   * answered by an operation that delivers events (`EVENT_DELIVERY`), not by one that merely
+   * names the same things. Tuned on the kinds set (`npm run eval -- --kinds`).
+   */
+  intent: {
+    /** An API with such an operation: its fused score is scaled by this. */
+    eventApiWeight: 1.15,
+    /** Such an operation, within its card (a match scores up to 1). */
+    eventOperationBoost: 0.5,
+  },
   /** Ordering the operations within one card. */
   endpoints: {
     /**

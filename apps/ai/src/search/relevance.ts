@@ -1,5 +1,5 @@
 import type { MatchBand, RelevanceEvidence } from '#contracts';
-import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
+import { MATCH_THRESHOLDS, RANKING, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
 
 /**
  * Share of the query that one chunk of the API covers: the rarity weight of the query's terms
@@ -26,15 +26,29 @@ export function calibrationFor(modelId: string, measured: { similarity: boolean;
   return RELEVANCE_CALIBRATIONS.words;
 }
 
-/** Estimated chance that the card answers the query: a logistic model of the card's evidence. */
+/**
+ * Estimated chance that the card answers the query: a logistic model of the card's evidence. What
+ * people chose for similar needs moves its log-odds by up to `RANKING.feedback.relevanceWeight`
+ * (the public set has no feedback to fit it on: see the README's feedback protocol).
+ */
 export function calibratedRelevance(evidence: RelevanceEvidence, calibration: RelevanceCalibration): number {
   const { intercept, weights } = calibration;
   const z =
     intercept +
     (weights.relative ?? 0) * evidence.relative +
     (weights.similarity ?? 0) * (evidence.similarity ?? 0) +
-    (weights.termCoverage ?? 0) * (evidence.termCoverage ?? 0);
+    (weights.termCoverage ?? 0) * (evidence.termCoverage ?? 0) +
+    RANKING.feedback.relevanceWeight * (evidence.feedback?.weight ?? 0);
   return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * Relevances that agree with the ranking's order: none above the card before it. The order weighs
+ * the retrievers' evidence one way, the calibration another; a card below can otherwise show more.
+ */
+export function inRankingOrder(relevances: number[]): number[] {
+  let ceiling = Infinity;
+  return relevances.map((relevance) => (ceiling = Math.min(ceiling, relevance)));
 }
 
 export function matchBand(relevance: number): MatchBand {

@@ -27,7 +27,7 @@ export async function liveChunkCount(manager: EntityManager, orgId: string): Pro
 
 /**
  * Where search's SQL runs: the snapshot a search reads in, with its settings, and the org's index
- * version for the result cache. The queries themselves are `ChunkRetriever`'s (chunks, postings,
+ * and feedback versions for the result cache. The queries themselves are `ChunkRetriever`'s (chunks, postings,
  * cards) and `LexiconRepository`'s (the words of a query).
  */
 @Injectable()
@@ -40,16 +40,18 @@ export class SearchRepository {
   }
 
   /**
-   * Changes whenever an indexing job of the org commits: each rewrites its API's status row, and
-   * a rewritten row carries the writing transaction's id (xmin). Timestamps would not do: they
-   * are taken when a transaction starts, not when it commits.
+   * What an answer of the org's depends on, in one round trip. `index` changes whenever an
+   * indexing job of the org commits: each rewrites its API's status row, and a rewritten row
+   * carries the writing transaction's id (xmin); timestamps would not do, they are taken when a
+   * transaction starts, not when it commits. `feedback` counts the org's signals and erasures.
    */
-  async indexVersion(orgId: string): Promise<string> {
-    const [row]: { version: string }[] = await this.dataSource.query(
-      `SELECT count(*) || '/' || coalesce(sum(xmin::text::bigint), 0) AS version FROM platform_ai.api_indexing_status WHERE org_id = $1`,
+  async versions(orgId: string): Promise<{ index: string; feedback: number }> {
+    const [row]: { index: string; feedback: string | null }[] = await this.dataSource.query(
+      `SELECT (SELECT count(*) || '/' || coalesce(sum(xmin::text::bigint), 0) FROM platform_ai.api_indexing_status WHERE org_id = $1) AS index,
+         (SELECT version FROM platform_ai.feedback_versions WHERE org_id = $1) AS feedback`,
       [orgId],
     );
-    return row.version;
+    return { index: row.index, feedback: Number(row.feedback ?? 0) };
   }
 
   /**

@@ -31,6 +31,12 @@ import {
   type EmbeddingModelsStatus,
   type EndpointMatch,
   FACET_LIMIT,
+  type FeedbackErased,
+  type FeedbackEvidence,
+  type FeedbackReport,
+  type FeedbackRequest,
+  type FeedbackSignal,
+  FEEDBACK_SIGNALS,
   type FacetCount,
   INDEXING_STATES,
   type IndexingState,
@@ -393,10 +399,18 @@ export class ChunkMatchDoc implements ChunkMatch {
   @ApiProperty() score: number;
 }
 
+export class FeedbackEvidenceDoc implements FeedbackEvidence {
+  @ApiProperty({ description: 'People who chose this API (a vote, or opening it) for a similar need' }) helpful: number;
+  @ApiProperty({ description: 'People who said it was not what they needed' }) notHelpful: number;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'How similar the closest of those needs is to this query' }) similarity: number;
+  @ApiProperty({ minimum: -1, maximum: 1, description: 'What it did to the card\'s score: -1 down as far as feedback may, 1 up as far as it may' }) weight: number;
+}
+
 export class RelevanceEvidenceDoc implements RelevanceEvidence {
   @ApiProperty({ minimum: 0, maximum: 1, description: "The API's fused vector and keyword evidence relative to the best API of this search" }) relative: number;
   @ApiPropertyOptional({ description: "Cosine similarity of the API's chunk nearest the query" }) similarity?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 1, description: "Share of the query's words (weighted by rarity) that the API's text holds" }) termCoverage?: number;
+  @ApiPropertyOptional({ type: FeedbackEvidenceDoc, description: 'What people of the org chose for similar needs (absent when none did)' }) feedback?: FeedbackEvidenceDoc;
 }
 
 export class SearchResultDoc implements SearchResult {
@@ -426,11 +440,58 @@ export class SearchResultDoc implements SearchResult {
 }
 
 export class SearchResponseDoc implements SearchResponse {
+  @ApiProperty({ description: 'Names this answer in feedback (`POST /api-management/ai/feedback`)' }) searchId: string;
   @ApiProperty({ type: [SearchResultDoc], description: 'One card per API, best first' }) results: SearchResultDoc[];
   @ApiProperty() totalFound: number;
   @ApiProperty() queryEmbeddingMs: number;
   @ApiProperty() searchMs: number;
   @ApiPropertyOptional({ type: [String], description: 'What the search limits left out of the query (a very long query, many unknown words)' }) warnings?: string[];
+}
+
+export class FeedbackOperationDoc {
+  @ApiProperty({ example: 'POST' }) method: string;
+  @ApiProperty({ example: '/refunds' }) path: string;
+}
+
+export class FeedbackRequestDoc implements FeedbackRequest {
+  @ApiProperty({ description: 'The `searchId` of the answer acted on' }) searchId: string;
+  @ApiProperty({ format: 'uuid', description: 'Any API of the search\'s org, also one the search did not return' }) apiId: string;
+  @ApiPropertyOptional({ type: FeedbackOperationDoc, description: 'The operation that answered it (or did not), as the card lists it' }) operation?: FeedbackOperationDoc;
+  @ApiProperty() helpful: boolean;
+  @ApiPropertyOptional({ enum: FEEDBACK_SIGNALS, default: 'vote', description: '`vote`: said so; `opened`: opened the API or an operation after the search, a weaker signal' })
+  signal?: FeedbackSignal;
+}
+
+export class FeedbackApiCountDoc {
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiProperty({ description: 'People in favour (any need)' }) helpful: number;
+  @ApiProperty({ description: 'People against (any need)' }) notHelpful: number;
+}
+
+export class FeedbackSignalDoc {
+  @ApiProperty({ description: 'The need, as it was searched' }) query: string;
+  @ApiProperty({ format: 'uuid' }) apiId: string;
+  @ApiPropertyOptional({ type: FeedbackOperationDoc }) operation?: FeedbackOperationDoc;
+  @ApiProperty() helpful: boolean;
+  @ApiProperty({ enum: FEEDBACK_SIGNALS }) signal: FeedbackSignal;
+  @ApiProperty({ description: 'A short keyed hash of who gave it, never the identity' }) person: string;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}
+
+export class FeedbackReportDoc implements FeedbackReport {
+  @ApiProperty() orgId: string;
+  @ApiProperty({ description: 'Stored signals: one per person, search, API and operation' }) signals: number;
+  @ApiProperty({ description: 'Distinct people who gave them' }) people: number;
+  @ApiProperty({ description: 'Days a signal is kept (FEEDBACK_RETENTION_DAYS)' }) retentionDays: number;
+  @ApiProperty({ description: 'Days in which a signal\'s weight halves (FEEDBACK_HALF_LIFE_DAYS)' }) halfLifeDays: number;
+  @ApiProperty({ type: [FeedbackApiCountDoc] }) apis: FeedbackApiCountDoc[];
+  @ApiProperty({ type: [FeedbackSignalDoc], description: 'The newest signals, up to 200' }) recent: FeedbackSignalDoc[];
+}
+
+export class FeedbackErasedDoc implements FeedbackErased {
+  @ApiProperty() orgId: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'When only this API\'s feedback was erased' }) apiId?: string;
+  @ApiProperty({ description: 'Signals erased' }) signals: number;
 }
 
 export class ReindexAcceptedDoc implements ReindexAccepted {

@@ -23,6 +23,7 @@ import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-clien
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
+import { ImplicitFeedback } from './implicit-feedback.js';
 
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
 export class ToolError extends Error {
@@ -91,13 +92,16 @@ export class AgentToolsService {
     private readonly ai: AiClient,
     private readonly registry: RegistryService,
     private readonly versions: ApiVersionsService,
+    private readonly feedback: ImplicitFeedback,
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
   async search(caller: Caller, args: SearchArgs, requestId?: string): Promise<SearchResponse & { orgId: string }> {
     const orgId = orgOf(caller, args.orgId);
     const body = { query: args.query, orgId, maxResults: args.maxResults, maxEndpoints: args.maxEndpoints, filters: args.filters };
-    return { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
+    const answer = { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
+    this.feedback.searched(caller, answer);
+    return answer;
   }
 
   async api(caller: Caller, apiId: string, requestId?: string): Promise<ApiView> {
@@ -108,6 +112,7 @@ export class AgentToolsService {
       throw error;
     });
     const operations = overview?.operations ?? (await this.asTool(() => this.registry.endpoints(caller, record.apiId))).items;
+    this.feedback.opened(caller, record.apiId, undefined, requestId);
     return { record, ...(overview ? { overview } : {}), operations };
   }
 
@@ -119,6 +124,7 @@ export class AgentToolsService {
       this.overview(caller, id, requestId, { withOperations: false }),
       this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
     ]);
+    this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
     const format = this.formats.byKind(overview.kind);
     return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '', parts: format?.parts ?? GENERIC_PART_NAMES };
   }

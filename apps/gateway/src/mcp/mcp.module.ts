@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { RegistryModule } from '../registry/registry.module.js';
 import { AgentToolsService } from './agent-tools.service.js';
+import { ImplicitFeedback } from './implicit-feedback.js';
 import { McpController } from './mcp.controller.js';
 
 /** Agent access: the MCP endpoint and the tools behind it. */
 @Module({
   imports: [RegistryModule, AiClientModule],
   controllers: [McpController],
-  providers: [AgentToolsService],
+  providers: [AgentToolsService, ImplicitFeedback],
 })
 export class McpModule {}

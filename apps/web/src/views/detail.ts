@@ -3,6 +3,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, replace } from '../dom.js';
+import { noteOpened } from '../feedback.js';
 import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
@@ -79,6 +80,8 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
   const kind = api.kind ?? (details instanceof Error ? undefined : details.kind);
   const format = details instanceof Error ? undefined : details.format;
 
+  // Reached from a search's card (see `cardHash`): opening the API, or an operation here, is feedback on that search.
+  const searchId = ctx.params.get('searchId') || undefined;
   const byTag = new Map<string, ApiEndpoint[]>();
   for (const endpoint of endpoints) {
     for (const tag of endpoint.tags.length ? endpoint.tags : ['Other']) byTag.set(tag, [...(byTag.get(tag) ?? []), endpoint]);
@@ -90,7 +93,9 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     [...byTag].map(([tag, items]) =>
       h('section', { class: 'tag-group' },
         h('h3', {}, tag),
-        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint, kind, version))))));
+        h('ul', { class: 'endpoints' }, items.map((endpoint) => operationRow(session.token, api.apiId, endpoint, kind, version, searchId
+          ? () => noteOpened(session.token, searchId, api.apiId, { method: endpoint.method, path: endpoint.path })
+          : undefined))))));
   const lint = h('section', { id: 'lint', class: 'lint', 'aria-labelledby': 'lint-heading' }, h('h2', { id: 'lint-heading' }, 'Lint'), h('p', { class: 'loading' }, 'Linting…'));
   const lifecycle = viewedRecord?.lifecycle ?? (isRecommended ? api.lifecycle : undefined);
 
@@ -121,6 +126,15 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     lint,
     operations,
   );
+  // A card's operation opens on arrival, and its opening is the feedback; without one, the API's opening is.
+  const chosen = ctx.params.get('operation');
+  const row = chosen ? [...operations.querySelectorAll<HTMLDetailsElement>('details.operation')].find((details) => details.dataset.operation === chosen) : undefined;
+  if (row) {
+    row.open = true;
+    row.querySelector('summary')!.focus();
+  } else if (searchId) {
+    noteOpened(session.token, searchId, api.apiId);
+  }
   // Linted when first asked for: the rows show first, their findings when they come.
   ragApiClient.getLint(session.token, api.apiId, viewed).then(
     (report) => lint.isConnected && showLint(lint, operations, report),

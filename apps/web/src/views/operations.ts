@@ -9,6 +9,7 @@ import type {
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
 import { h, replace } from '../dom.js';
+import { operationKey } from '../feedback.js';
 import { operationLabels, speaksHttp } from '../kinds.js';
 
 /** A value short enough to read on one line stays on one line: schemas read like the spec, not like a log. */
@@ -61,13 +62,15 @@ function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
 /**
  * An endpoint that opens to its parameters, request body, responses and security, loaded from
  * the operation-detail route the first time it is opened; each part named as the API's kind names it.
- * `version`: the API's version shown (absent: the recommended one).
+ * `version`: the API's version shown (absent: the recommended one). `onOpen`: each time it is opened.
  */
-export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string, version?: string): HTMLElement {
+export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string, version?: string, onOpen?: () => void): HTMLElement {
   const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
   let requested = false;
-  const details = h('details', { class: 'operation', 'data-operation': `${endpoint.method} ${endpoint.path}`, ontoggle: async () => {
-    if (!details.open || requested) return;
+  const details = h('details', { class: 'operation', 'data-operation': operationKey(endpoint), ontoggle: async () => {
+    if (!details.open) return;
+    onOpen?.();
+    if (requested) return;
     requested = true;
     try {
       replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }, version), kind));

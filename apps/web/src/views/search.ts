@@ -4,6 +4,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, methodBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
+import { cardHash, feedbackEvidence, voteButtons } from '../feedback.js';
 import { kindLabel, kindOfVerb, knownKinds, speaksHttp, verbsOf } from '../kinds.js';
 import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
 
@@ -166,6 +167,8 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
     return;
   }
   const terms = queryTerms(request.query);
+  // Feedback is about a need put in words: browsing by filters alone has none to learn from.
+  const feedback = request.query ? { token, searchId: response.searchId } : undefined;
   const count = response.results.length;
   const heading = h('h2', { id: 'results-heading', class: 'results-heading', tabindex: -1 },
     count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
@@ -188,14 +191,16 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
             ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
             : 'The nearest ones are below; try other words, or ask the team that would own such an API.')
       : null,
-    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms, onLabel)))),
+    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms, onLabel, feedback)))),
     more,
   );
   if (focus === 'heading') heading.focus();
   else results.querySelectorAll<HTMLElement>('.card')[focus]?.focus();
 }
 
-function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void): HTMLElement {
+/** `feedback`: the search had words; the card offers a vote, and its links carry the search (opening them is feedback too). */
+function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void, feedback?: { token: string; searchId: string }): HTMLElement {
+  const searchId = feedback?.searchId;
   const percent = Math.round(result.relevanceScore * 100);
   const snippet = result.matchedChunks[0]?.snippet;
   const label = result.match ? `${MATCH_LABELS[result.match]} (${percent}%)` : `relevance ${percent}%`;
@@ -205,7 +210,7 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
     h(
       'header',
       {},
-      h('h2', {}, h('a', { href: `#/apis/${result.apiId}`, class: 'card-title' }, result.apiName)),
+      h('h2', {}, h('a', { href: cardHash(result.apiId, searchId), class: 'card-title' }, result.apiName)),
       h('span', { class: 'version' }, versionLabel(result.version)),
       // Production goes without saying; any other stage is told.
       result.lifecycle && result.lifecycle !== 'production' ? lifecycleBadge(result.lifecycle) : null,
@@ -217,25 +222,29 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
     result.lifecycle === 'deprecated'
       ? h('p', { class: 'deprecated-note' }, `${versionLabel(result.version)} is deprecated${result.sunsetDate ? `: sunset ${result.sunsetDate}` : ''}.`)
       : null,
-    otherVersions(result),
+    feedbackEvidence(result.evidence?.feedback),
+    otherVersions(result, searchId),
     // Each label a button: it narrows the search to the APIs that carry it too.
     labelChips(result.labels, { onClick: onLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
     result.endpoints.length
       ? h('ul', { class: 'endpoints', 'data-kind': result.kind }, result.endpoints.map((endpoint) =>
-          h('li', {}, methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path), endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null)))
+          // Each one a link to the API's page with this operation open.
+          h('li', {}, h('a', { class: 'endpoint-link', href: cardHash(result.apiId, searchId, { operation: endpoint }) },
+            methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path), endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null))))
       : null,
     snippet ? h('p', { class: 'snippet' }, highlight(snippet, terms)) : null,
+    feedback ? voteButtons(feedback.token, feedback.searchId, result.apiId, result.apiName) : null,
   );
 }
 
 /** An API's other versions, compactly, each with its stage and a link to its page; nothing when it has one. */
-function otherVersions(result: SearchResult): HTMLElement | null {
+function otherVersions(result: SearchResult, searchId: string | undefined): HTMLElement | null {
   const others = (result.versions ?? []).filter((item) => item.version !== result.version);
   if (!others.length) return null;
   return h('p', { class: 'card-versions' }, h('span', { class: 'muted' }, 'Also: '),
     others.map((item, index) => [index ? ', ' : '',
-      h('a', { href: `#/apis/${result.apiId}?${new URLSearchParams({ version: item.version })}`, 'data-version': item.version }, versionLabel(item.version)), ' ',
+      h('a', { href: cardHash(result.apiId, searchId, { version: item.version }), 'data-version': item.version }, versionLabel(item.version)), ' ',
       lifecycleBadge(item.lifecycle),
       item.sunsetDate ? h('span', { class: 'muted' }, ` sunset ${item.sunsetDate}`) : null]).flat());
 }

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import pgvector from 'pgvector';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { FeedbackReport, FeedbackSignal } from '#contracts';
+
+/** A logged search, while it can still be given feedback. */
+export interface LoggedSearch {
+  id: string;
+  orgId: string;
+  query: string;
+}
+
+/** One signal as stored: a person's vote (or opened operation) on an API for the need a search expressed. */
+export interface FeedbackRow {
+  orgId: string;
+  /** The keyed hash of the person (see `FeedbackService`). */
+  person: string;
+  searchId: string;
+  apiId: string;
+  /** '' when the signal is about the API as a whole. */
+  method: string;
+  path: string;
+  helpful: boolean;
+  signal: FeedbackSignal;
+  query: string;
+  /** The need the query expresses (`needText`): its words are compared with later needs'. */
+  need: string;
+  model: string;
+  embedding: number[];
+}
+
+/** A signal given for a need near the one being searched (see `UsageLearning`). */
+export interface PastSignal {
+  person: string;
+  apiId: string;
+  method: string;
+  path: string;
+  helpful: boolean;
+  signal: FeedbackSignal;
+  lexemes: string[];
+  /** Cosine similarity of the two needs' vectors. */
+  similarity: number;
+  ageDays: number;
+}
+
+const REPORT_RECENT = 200;
+
+/** The SQL of learning from usage: the search log, the signals, and each org's feedback version. */
+@Injectable()
+export class FeedbackRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async logSearch(search: LoggedSearch): Promise<void> {
+    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [search.id, search.orgId, search.query]);
+  }
+
+  /** The search, if it is younger than `retentionDays`. */
+  async search(id: string, retentionDays: number): Promise<LoggedSearch | undefined> {
+    const [row]: LoggedSearch[] = await this.dataSource.query(
+      `SELECT id, org_id AS "orgId", query FROM platform_ai.searches WHERE id = $1 AND created_at > now() - make_interval(secs => $2)`,
+      [id, retentionDays * 86_400],
+    );
+    return row;
+  }
+
+  /** Whether the org's index holds the API (any stage: a deprecated API can be the answer someone needed). */
+  async apiInOrg(apiId: string, orgId: string): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND NOT deleted`, [apiId, orgId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Stores a signal, once per person, search, API and operation: a vote replaces what the person
+   * said before on it; opening it again, or after a vote, changes nothing (a vote says more).
+   */
+  async record(row: FeedbackRow): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11)
+         ON CONFLICT (org_id, person, search_id, api_id, method, path) DO UPDATE
+           SET helpful = EXCLUDED.helpful, signal = EXCLUDED.signal, updated_at = now()
+           WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')`,
+        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need],
+      );
+      await this.bumpVersion(manager, row.orgId);
+    });
+  }
+
+  /**
+   * The org's signals (of this model, younger than `retentionDays`) whose needs are nearest the
+   * query, at most `limit`: an exact scan of the org's signals, which are few next to its chunks.
+   */
+  async nearNeeds(scope: { orgId: string; model: string; dimensions: number }, vector: number[], retentionDays: number, limit: number, manager?: EntityManager): Promise<PastSignal[]> {
+    const rows: PastSignal[] = await (manager ?? this.dataSource.manager).query(
+      `SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes,
+         1 - (embedding::vector(${Number(scope.dimensions)}) <=> $3::vector(${Number(scope.dimensions)})) AS similarity,
+         extract(epoch FROM now() - updated_at) / 86400 AS "ageDays"
+       FROM platform_ai.search_feedback
+       WHERE org_id = $1 AND model = $2 AND updated_at > now() - make_interval(secs => $4)
+       ORDER BY embedding::vector(${Number(scope.dimensions)}) <=> $3::vector(${Number(scope.dimensions)})
+       LIMIT $5`,
+      [scope.orgId, scope.model, pgvector.toSql(vector), retentionDays * 86_400, limit],
+    );
+    return rows.map((row) => ({ ...row, similarity: Number(row.similarity), ageDays: Number(row.ageDays) }));
+  }
+
+  async report(orgId: string, retentionDays: number): Promise<Pick<FeedbackReport, 'signals' | 'people' | 'apis' | 'recent'>> {
+    const age = retentionDays * 86_400;
+    const [totals]: { signals: string; people: string }[] = await this.dataSource.query(
+      `SELECT count(*) AS signals, count(DISTINCT person) AS people FROM platform_ai.search_feedback WHERE org_id = $1 AND updated_at > now() - make_interval(secs => $2)`,
+      [orgId, age],
+    );
+    // People, not signals: one person's many votes on an API count once each way.
+    const apis: { apiId: string; helpful: string; notHelpful: string }[] = await this.dataSource.query(
+      `SELECT api_id AS "apiId", count(DISTINCT person) FILTER (WHERE helpful) AS helpful, count(DISTINCT person) FILTER (WHERE NOT helpful) AS "notHelpful"
+       FROM platform_ai.search_feedback WHERE org_id = $1 AND updated_at > now() - make_interval(secs => $2)
+       GROUP BY api_id ORDER BY count(DISTINCT person) DESC, api_id LIMIT 1000`,
+      [orgId, age],
+    );
+    const recent: (FeedbackReport['recent'][number] & { method: string; path: string })[] = await this.dataSource.query(
+      `SELECT query, api_id AS "apiId", method, path, helpful, signal, left(person, 12) AS person, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at
+       FROM platform_ai.search_feedback WHERE org_id = $1 AND updated_at > now() - make_interval(secs => $2)
+       ORDER BY updated_at DESC LIMIT ${REPORT_RECENT}`,
+      [orgId, age],
+    );
+    return {
+      signals: Number(totals.signals),
+      people: Number(totals.people),
+      apis: apis.map((api) => ({ apiId: api.apiId, helpful: Number(api.helpful), notHelpful: Number(api.notHelpful) })),
+      recent: recent.map(({ method, path, ...signal }) => ({ ...signal, ...(method ? { operation: { method, path } } : {}) })),
+    };
+  }
+
+  /** Erases the org's signals (of one API with `apiId`); how many. */
+  erase(orgId: string, apiId?: string): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ count }]: { count: string }[] = await manager.query(
+        `WITH erased AS (DELETE FROM platform_ai.search_feedback WHERE org_id = $1 ${apiId ? 'AND api_id = $2' : ''} RETURNING 1) SELECT count(*) AS count FROM erased`,
+        apiId ? [orgId, apiId] : [orgId],
+      );
+      await this.bumpVersion(manager, orgId);
+      return Number(count);
+    });
+  }
+
+  /** Forgets searches and signals older than `retentionDays`. */
+  async purge(retentionDays: number): Promise<void> {
+    const age = retentionDays * 86_400;
+    await this.dataSource.query(`DELETE FROM platform_ai.searches WHERE created_at < now() - make_interval(secs => $1)`, [age]);
+    await this.dataSource.query(`DELETE FROM platform_ai.search_feedback WHERE updated_at < now() - make_interval(secs => $1)`, [age]);
+  }
+
+  private async bumpVersion(manager: EntityManager, orgId: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO platform_ai.feedback_versions AS v (org_id, version) VALUES ($1, 1) ON CONFLICT (org_id) DO UPDATE SET version = v.version + 1`,
+      [orgId],
+    );
+  }
+}

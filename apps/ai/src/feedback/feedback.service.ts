@@ -1,0 +1,91 @@
+import { createHmac } from 'node:crypto';
+import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import type { AiConfig } from '#config';
+import type { FeedbackErased, FeedbackReport } from '#contracts';
+import { AI_CONFIG } from '../ai.constants.js';
+import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
+import { QueryVectors } from '../embedding-models/query-vectors.js';
+import { needText } from '../search/query-normalizer.js';
+import type { InternalFeedbackDto } from './feedback.dto.js';
+import { FeedbackRepository, type LoggedSearch } from './feedback.repository.js';
+
+/** How often a process forgets searches and signals past their retention. */
+const PURGE_INTERVAL_MS = 3_600_000;
+
+/**
+ * Learning from what people pick: logs each search under its `searchId`, records the signals that
+ * name one (who gave it as a keyed hash only, the need as the search's query and vector), and
+ * shows or erases an org's signals. Search reads them back through `UsageLearning`.
+ */
+@Injectable()
+export class FeedbackService {
+  private readonly logger = new Logger(FeedbackService.name);
+  /** Search log writes not yet committed: feedback on a search that quick waits for its row. */
+  private readonly pendingLogs = new Map<string, Promise<void>>();
+  private lastPurge = 0;
+
+  constructor(
+    private readonly repository: FeedbackRepository,
+    private readonly models: EmbeddingModelsService,
+    private readonly queryVectors: QueryVectors,
+    @Inject(AI_CONFIG) private readonly config: AiConfig,
+  ) {}
+
+  /**
+   * Logs a search without holding up its answer; a failed write costs only the feedback on it.
+   * Searches past their retention are purged now and then on the way.
+   */
+  logSearch(search: LoggedSearch): void {
+    const write = this.repository
+      .logSearch(search)
+      .catch((error: Error) => this.logger.warn(`Search ${search.id} was not logged, so it cannot be given feedback: ${error.message}`))
+      .finally(() => this.pendingLogs.delete(search.id));
+    this.pendingLogs.set(search.id, write);
+    if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
+      this.lastPurge = Date.now();
+      this.repository.purge(this.config.feedback.retentionDays).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
+    }
+  }
+
+  async record(request: InternalFeedbackDto): Promise<void> {
+    // Opening an API is a sign it looked right; it says nothing against it.
+    if (request.signal === 'opened' && !request.helpful) throw new BadRequestException(['an opened signal is helpful: true (use a vote to say it was not what you needed)']);
+    await this.pendingLogs.get(request.searchId);
+    const { retentionDays } = this.config.feedback;
+    const search = await this.repository.search(request.searchId, retentionDays);
+    if (!search) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${retentionDays} days (FEEDBACK_RETENTION_DAYS): search again and give feedback on that answer`);
+    if (!request.orgIds.includes(search.orgId)) throw new ForbiddenException(`Search "${request.searchId}" was made in an org you are not a member of`);
+    const need = needText(search.query);
+    if (!need) throw new UnprocessableEntityException('That search had no query (it browsed the catalogue): feedback needs the need it answers');
+    if (!(await this.repository.apiInOrg(request.apiId, search.orgId))) throw new NotFoundException(`API "${request.apiId}" is not in the search's org`);
+    const model = await this.models.serving();
+    await this.repository.record({
+      orgId: search.orgId,
+      person: this.personHash(request.person),
+      searchId: search.id,
+      apiId: request.apiId,
+      method: request.operation?.method ?? '',
+      path: request.operation?.path ?? '',
+      helpful: request.helpful,
+      signal: request.signal ?? 'vote',
+      query: search.query,
+      need,
+      model: model.modelId,
+      embedding: await this.queryVectors.of(model, need),
+    });
+  }
+
+  async report(orgId: string): Promise<FeedbackReport> {
+    const { retentionDays, halfLifeDays } = this.config.feedback;
+    return { orgId, retentionDays, halfLifeDays, ...(await this.repository.report(orgId, retentionDays)) };
+  }
+
+  async erase(orgId: string, apiId?: string): Promise<FeedbackErased> {
+    return { orgId, ...(apiId ? { apiId } : {}), signals: await this.repository.erase(orgId, apiId) };
+  }
+
+  /** A person as stored: the same person gives the same hash, which says nothing of who they are without the key. */
+  private personHash(person: string): string {
+    return createHmac('sha256', this.config.feedback.identityKey).update(person).digest('hex').slice(0, 32);
+  }
+}

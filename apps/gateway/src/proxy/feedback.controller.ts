@@ -1,0 +1,81 @@
+import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString, MinLength } from 'class-validator';
+import type { Request, Response } from 'express';
+import type { FeedbackRequest, InternalFeedbackRequest } from '#contracts';
+import { requestIdOf } from '#http';
+import { type Caller, CurrentCaller } from '../auth/caller.js';
+import { RequireRole } from '../auth/auth.decorators.js';
+import { assertOrgMember } from '../auth/org-access.js';
+import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
+import { FeedbackErasedDoc, FeedbackReportDoc, FeedbackRequestDoc } from '../docs/openapi-models.js';
+import { AiClient, send } from './ai-client.js';
+
+/** Exactly a contract type's fields, their values not yet checked (the AI app validates them). */
+type Unchecked<T> = Record<keyof T, unknown>;
+
+/** The org whose feedback an admin reads or erases, and optionally one of its APIs. */
+export class FeedbackQueryDto {
+  @ApiProperty({ description: 'One of the caller\'s orgs', example: 'payments' })
+  @IsString({ message: 'orgId is required' })
+  @MinLength(1, { message: 'orgId must be a non-empty string' })
+  orgId: string;
+
+  // An empty apiId must not reach the AI app as "no apiId": that would erase the whole org.
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only this API\'s feedback' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'apiId must be a non-empty string' })
+  apiId?: string;
+}
+
+/**
+ * `/api-management/ai/feedback` and its admin routes: what people chose after a search, stored
+ * and used by the AI app. The gateway says who the caller is; the AI app validates the rest and
+ * checks that the search was of one of the caller's orgs.
+ */
+@ApiBearerAuth()
+@ApiProblems(...AUTHENTICATED_ERRORS, 503)
+@Controller('api-management/ai')
+export class FeedbackController {
+  constructor(private readonly ai: AiClient) {}
+
+  @Post('feedback')
+  @ApiTags('Search')
+  @ApiOperation({ summary: 'Say whether a search\'s card answered the need (`vote`), or that its API was opened (`opened`): similar searches learn from it' })
+  @ApiBody({ type: FeedbackRequestDoc })
+  @ApiNoContentResponse({ description: 'Recorded (one signal per person, search, API and operation)' })
+  @ApiProblems(400, 404)
+  async give(@CurrentCaller() caller: Caller, @Req() request: Request, @Res() response: Response): Promise<void> {
+    // The client's own fields only: who it is from comes from the token, never from the body.
+    const { searchId, apiId, operation, helpful, signal } = (request.body ?? {}) as Unchecked<FeedbackRequest>;
+    const internal = { searchId, apiId, operation, helpful, signal, person: caller.sub, orgIds: caller.orgs } satisfies Unchecked<InternalFeedbackRequest>;
+    send(response, await this.ai.call('POST', '/feedback', { body: internal, requestId: requestIdOf(request) }));
+  }
+
+  @Get('admin/feedback')
+  @RequireRole('admin')
+  @ApiTags('Admin')
+  @ApiOperation({ summary: 'The org\'s search feedback (admin): counts, per API, and the newest signals (people as short keyed hashes)' })
+  @ApiOkResponse({ type: FeedbackReportDoc })
+  @ApiProblems(400)
+  async report(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    assertOrgMember(caller, query.orgId);
+    send(response, await this.ai.call('GET', `/admin/feedback?${feedbackQuery(query)}`, { requestId: requestIdOf(request) }));
+  }
+
+  @Delete('admin/feedback')
+  @RequireRole('admin')
+  @ApiTags('Admin')
+  @ApiOperation({ summary: 'Erase the org\'s search feedback (admin), or one API\'s: search ranks as if nobody had given it' })
+  @ApiOkResponse({ type: FeedbackErasedDoc })
+  @ApiProblems(400)
+  async erase(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
+    assertOrgMember(caller, query.orgId);
+    send(response, await this.ai.call('DELETE', `/admin/feedback?${feedbackQuery(query)}`, { requestId: requestIdOf(request) }));
+  }
+}
+
+function feedbackQuery({ orgId, apiId }: FeedbackQueryDto): URLSearchParams {
+  return new URLSearchParams({ orgId, ...(apiId !== undefined ? { apiId } : {}) });
+}

@@ -1,0 +1,79 @@
+import type { FeedbackEvidence, FeedbackRequest } from '../../../libs/contracts/src/index.js';
+import { ragApiClient } from './api-client.js';
+import { h, replace } from './dom.js';
+
+type Operation = NonNullable<FeedbackRequest['operation']>;
+
+/**
+ * An API's page as a search's card links to it. `searchId` (a search with words) travels in the
+ * route, so that opening the API, or one of its operations there, counts as feedback on that
+ * search, also after a reload or in a new tab; `operation` opens that one on arrival.
+ */
+export function cardHash(apiId: string, searchId: string | undefined, more: { version?: string; operation?: Operation } = {}): string {
+  const params = new URLSearchParams({
+    ...(more.version ? { version: more.version } : {}),
+    ...(more.operation ? { operation: operationKey(more.operation) } : {}),
+    ...(searchId ? { searchId } : {}),
+  }).toString();
+  return `#/apis/${apiId}${params ? `?${params}` : ''}`;
+}
+
+/** `POST /store/order`: how the route and the detail page's rows (`data-operation`) name an operation. */
+export function operationKey(operation: Operation): string {
+  return `${operation.method} ${operation.path}`;
+}
+
+/** What was opened after which search, in this tab: the server keeps one signal per search, API and operation anyway. */
+const opened = new Set<string>();
+
+/**
+ * Tells the server that an API, or one of its operations, was opened after a search: a weaker
+ * "this answered it". Fire and forget: a lost signal costs the ranking little, and the page must
+ * neither wait for it nor show its failure.
+ */
+export function noteOpened(token: string, searchId: string, apiId: string, operation?: Operation): void {
+  const key = JSON.stringify([searchId, apiId, operation ? operationKey(operation) : null]);
+  if (opened.has(key)) return;
+  opened.add(key);
+  void ragApiClient.sendFeedback(token, { searchId, apiId, ...(operation ? { operation } : {}), helpful: true, signal: 'opened' }).catch(() => undefined);
+}
+
+/**
+ * A card's two vote buttons ("This answered it", "Not what I need"): the one pressed shows as
+ * chosen, the other changes the vote. A failure is told on the card, beside them.
+ */
+export function voteButtons(token: string, searchId: string, apiId: string, apiName: string): HTMLElement {
+  const status = h('span', { class: 'vote-status', 'aria-live': 'polite' });
+  let chosen: boolean | undefined;
+  // One vote at a time, in the order pressed: the server keeps the last one it gets.
+  let sending = Promise.resolve();
+  const press = (helpful: boolean) => {
+    sending = sending.then(async () => {
+      if (chosen === helpful) return;
+      try {
+        await ragApiClient.sendFeedback(token, { searchId, apiId, helpful, signal: 'vote' });
+      } catch (error) {
+        replace(status, h('span', { class: 'error-text' }, `Your vote was not saved: ${error instanceof Error ? error.message : String(error)}`));
+        return;
+      }
+      chosen = helpful;
+      helpfulButton.setAttribute('aria-pressed', String(helpful));
+      unhelpfulButton.setAttribute('aria-pressed', String(!helpful));
+      replace(status, 'Thanks — this helps the next person with a similar need');
+    });
+  };
+  const helpfulButton = h('button', { type: 'button', class: 'vote-helpful', 'aria-pressed': 'false', onclick: () => press(true) }, 'This answered it');
+  const unhelpfulButton = h('button', { type: 'button', class: 'vote-unhelpful', 'aria-pressed': 'false', onclick: () => press(false) }, 'Not what I need');
+  // The group names the API: every card has buttons of the same words.
+  return h('div', { class: 'vote', role: 'group', 'aria-label': `Did ${apiName} answer your search?` }, helpfulButton, unhelpfulButton, status);
+}
+
+/** "Chosen by 3 people for similar needs", and the "not what they needed" that pushed a card down; nothing without either. */
+export function feedbackEvidence(feedback: FeedbackEvidence | undefined): HTMLElement | null {
+  if (!feedback) return null;
+  const people = (count: number) => `${count} ${count === 1 ? 'person' : 'people'}`;
+  const chosen = feedback.helpful > 0 ? h('span', { class: 'chosen-by' }, `Chosen by ${people(feedback.helpful)} for similar needs`) : null;
+  // Only when it weighed: a "no" among more "yes"es did not move the card, and would only puzzle.
+  const refused = feedback.notHelpful > 0 && feedback.weight < 0 ? h('span', { class: 'not-needed' }, `${people(feedback.notHelpful)} said this was not what they needed`) : null;
+  return chosen || refused ? h('p', { class: 'feedback-evidence' }, chosen, chosen && refused ? ' · ' : null, refused) : null;
+}

@@ -1,0 +1,71 @@
+/**
+ * What people and agents pick after a search: a vote on a card ("This answered it" / "Not what I
+ * need"), or a weaker implicit signal (an operation opened after the search). Later searches of
+ * the org with a similar need rank the chosen APIs higher (see `FeedbackEvidence`).
+ */
+export const FEEDBACK_SIGNALS = ['vote', 'opened'] as const;
+export type FeedbackSignal = (typeof FEEDBACK_SIGNALS)[number];
+
+/** `POST /api-management/ai/feedback` (reader). */
+export interface FeedbackRequest {
+  /** The `searchId` of the answer the caller acted on. */
+  searchId: string;
+  /** Any API of the search's org, also one the search did not return. */
+  apiId: string;
+  /** The operation that answered it (or did not), as the card lists it. */
+  operation?: { method: string; path: string };
+  helpful: boolean;
+  /** `vote` (default): said so; `opened`: opened the API or an operation after the search, a weaker signal. */
+  signal?: FeedbackSignal;
+}
+
+/** Internal: the gateway's feedback call to the AI app, with whom it is from. */
+export interface InternalFeedbackRequest extends FeedbackRequest {
+  /** The caller's identity (the token's `sub`); the AI app stores only a keyed hash of it. */
+  person: string;
+  /** The caller's orgs: the search must be of one of them. */
+  orgIds: string[];
+}
+
+/** A card's evidence from earlier searches of the org with a similar need. */
+export interface FeedbackEvidence {
+  /** People who chose this API (an explicit vote, or opening it) for a similar need. */
+  helpful: number;
+  /** People who said it was not what they needed. */
+  notHelpful: number;
+  /** How similar the closest of those needs is to this query, 0..1. */
+  similarity: number;
+  /** What it did to the card's score: -1 (pushed down as far as feedback may) .. 1 (up as far as it may). */
+  weight: number;
+}
+
+/** `GET /api-management/ai/admin/feedback?orgId=` (admin). */
+export interface FeedbackReport {
+  orgId: string;
+  /** Stored signals (one per person, search, API and operation) and distinct people. */
+  signals: number;
+  people: number;
+  /** Kept this many days (FEEDBACK_RETENTION_DAYS); a signal's weight halves every FEEDBACK_HALF_LIFE_DAYS. */
+  retentionDays: number;
+  halfLifeDays: number;
+  /** Per API: people in favour and against (any need). */
+  apis: { apiId: string; helpful: number; notHelpful: number }[];
+  /** The newest signals (up to 200): the need as searched, never who gave it beyond a short keyed hash. */
+  recent: {
+    query: string;
+    apiId: string;
+    operation?: { method: string; path: string };
+    helpful: boolean;
+    signal: FeedbackSignal;
+    person: string;
+    at: string;
+  }[];
+}
+
+/** `DELETE /api-management/ai/admin/feedback?orgId=[&apiId=]` (admin). */
+export interface FeedbackErased {
+  orgId: string;
+  apiId?: string;
+  /** Signals erased. */
+  signals: number;
+}
