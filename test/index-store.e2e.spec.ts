@@ -89,7 +89,7 @@ describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
     expect(await paths()).toEqual(['/disputes', '/invoices', '/payouts']);
     const nearest = await retriever().vectorCandidates([1, 0, 0], 10);
     expect(nearest).toHaveLength(3);
-    const keyword = await retriever().keywordCandidates({ terms: [{ lexeme: 'chargeback', weight: 1, chunkCount: 1 }], matchTerms: ['chargeback'], namesUnknownThing: false, warnings: [], unknownWeight: 0 }, 10, [API]);
+    const keyword = await retriever().keywordCandidates({ terms: [{ lexeme: 'chargeback', weight: 1, chunkCount: 1, root: 'chargeback', cover: 1 }], matchTerms: ['chargeback'], namesUnknownThing: false, warnings: [], unknownWeight: 0 }, 10, [API]);
     expect(keyword).toEqual([]);
     const methods = new ChunkRetriever(db.manager, { orgId: ORG, model: MODEL, dimensions: 3, filters: { methods: ['GET'] } });
     expect((await methods.endpoints([API])).map((row) => row.path)).not.toContain('/chargebacks');

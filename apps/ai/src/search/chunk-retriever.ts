@@ -137,16 +137,19 @@ export class ChunkRetriever {
     return rows.map(toCandidate);
   }
 
-  /** These APIs' chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks. */
+  /** These APIs' chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks (each query word's best form). */
   async keywordCandidates(query: KeywordQuery, limit: number, apiIds: string[]): Promise<Candidate[]> {
     const params = new Params();
     const rows = await this.manager.query(
-      `SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, sum(t.weight * p.rank) AS score
-       FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-       WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
-       GROUP BY p.chunk_id, p.api_id, p.level
-       HAVING bool_or(p.lexeme = ANY(${params.add(query.matchTerms)}))
-       ORDER BY score DESC, p.chunk_id
+      `SELECT id, "apiId", level, sum(best) AS score FROM (
+         SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, max(t.weight * p.rank) AS best, bool_or(p.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
+         FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
+         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
+         GROUP BY p.chunk_id, p.api_id, p.level, t.root
+       ) roots
+       GROUP BY id, "apiId", level
+       HAVING bool_or(narrows)
+       ORDER BY score DESC, id
        LIMIT ${params.add(limit)}`,
       params.values,
     );
@@ -163,10 +166,12 @@ export class ChunkRetriever {
     const params = new Params();
     const rows: { apiId: string; weight: number }[] = await this.manager.query(
       `SELECT "apiId", max(weight) AS weight FROM (
-         SELECT p.api_id AS "apiId", sum(t.weight) AS weight
-         FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
-         GROUP BY p.api_id, p.chunk_id
+         SELECT "apiId", sum(cover) AS weight FROM (
+           SELECT p.api_id AS "apiId", p.chunk_id, max(t.cover) AS cover
+           FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
+           WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
+           GROUP BY p.api_id, p.chunk_id, t.root
+         ) roots GROUP BY "apiId", chunk_id
        ) chunks GROUP BY "apiId"`,
       params.values,
     );
@@ -181,6 +186,8 @@ export class ChunkRetriever {
     const params = new Params();
     const org = params.add(this.scope.orgId);
     const terms = params.add(query.terms.map((term) => term.lexeme));
+    const scales = params.add(query.terms.map((term) => (term.family ? RANKING.wordFamilies.weight : 1)));
+    const roots = params.add(query.terms.map((term) => term.root));
     const filtered = await this.filteredApis();
     const rows: { apiId: string; score: string; narrows: boolean }[] = await this.manager.query(
       `WITH apis AS (
@@ -190,15 +197,18 @@ export class ChunkRetriever {
          SELECT a.lexeme, ln(1 + (apis.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf
          FROM platform_ai.api_terms a, apis WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms}) GROUP BY a.lexeme, apis.n
        )
-       SELECT a.api_id AS "apiId",
-         sum(r.idf * a.occurrences * ${RANKING.bm25.k1 + 1} / (a.occurrences + ${RANKING.bm25.k1} * (1 - ${RANKING.bm25.b} + ${RANKING.bm25.b} * s.term_count / apis.average_length))) AS score,
-         bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
-       FROM platform_ai.api_terms a
-       JOIN rarity r ON r.lexeme = a.lexeme
-       JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
-       WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms})
-         ${filtered ? `AND a.api_id = ANY(${params.add(filtered.apiIds)})` : ''}
-       GROUP BY a.api_id`,
+       SELECT "apiId", sum(best) AS score, bool_or(narrows) AS narrows FROM (
+         SELECT a.api_id AS "apiId",
+           max(q.scale * r.idf * a.occurrences * ${RANKING.bm25.k1 + 1} / (a.occurrences + ${RANKING.bm25.k1} * (1 - ${RANKING.bm25.b} + ${RANKING.bm25.b} * s.term_count / apis.average_length))) AS best,
+           bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
+         FROM platform_ai.api_terms a
+         JOIN unnest(${terms}::text[], ${scales}::float8[], ${roots}::text[]) AS q(lexeme, scale, root) ON q.lexeme = a.lexeme
+         JOIN rarity r ON r.lexeme = a.lexeme
+         JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
+         WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms})
+           ${filtered ? `AND a.api_id = ANY(${params.add(filtered.apiIds)})` : ''}
+         GROUP BY a.api_id, q.root
+       ) roots GROUP BY "apiId"`,
       params.values,
     );
     return rows.map((row) => ({ apiId: row.apiId, score: Number(row.score), narrows: row.narrows }));
@@ -216,10 +226,12 @@ export class ChunkRetriever {
     // look-ups), not a sub-query per operation: a large spec has hundreds.
     const keywordScores = query.keywords
       ? `LEFT JOIN (
-           SELECT p.chunk_id, sum(t.weight * p.rank) AS keyword
-           FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
-           WHERE p.api_id = ANY(${ids}) AND p.model = ${model} AND p.level = 'L2'
-           GROUP BY p.chunk_id
+           SELECT chunk_id, sum(best) AS keyword FROM (
+             SELECT p.chunk_id, max(t.weight * p.rank) AS best
+             FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
+             WHERE p.api_id = ANY(${ids}) AND p.model = ${model} AND p.level = 'L2'
+             GROUP BY p.chunk_id, t.root
+           ) roots GROUP BY chunk_id
          ) k ON k.chunk_id = c.id`
       : '';
     const operation = this.passingOperation(params, 'c');
@@ -426,9 +438,11 @@ function hasLabels(labels: Record<string, string> | undefined): labels is Record
   return labels !== undefined && Object.keys(labels).length > 0;
 }
 
-/** The query's terms and their rarity weights as a table `t(lexeme, weight)`. */
+/** The query's terms as a table `t(lexeme, weight, root, cover)` (see `KeywordTerm`). */
 function termTable(query: KeywordQuery, params: Params): string {
-  return `unnest(${params.add(query.terms.map((term) => term.lexeme))}::text[], ${params.add(query.terms.map((term) => term.weight))}::float8[]) AS t(lexeme, weight)`;
+  const column = <T>(values: T[], type: string) => `${params.add(values)}::${type}[]`;
+  const { terms } = query;
+  return `unnest(${column(terms.map((term) => term.lexeme), 'text')}, ${column(terms.map((term) => term.weight), 'float8')}, ${column(terms.map((term) => term.root), 'text')}, ${column(terms.map((term) => term.cover), 'float8')}) AS t(lexeme, weight, root, cover)`;
 }
 
 function toCandidate(row: { id: string; apiId: string; level: ChunkLevel; score: string | number }): Candidate {

@@ -2,6 +2,8 @@ import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
 import { isEnglishWord } from './english-words.js';
 import { LexiconRepository } from './lexicon.repository.js';
+import { RANKING } from './ranking.config.js';
+import { familyVariants, phraseEquivalents } from './word-families.js';
 import { bareWord, isAbbreviation, nameWords } from './query-normalizer.js';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
@@ -14,6 +16,19 @@ export interface KeywordTerm {
   chunkCount: number;
   /** The word the user typed, when this term is a correction of a typo. */
   correctedFrom?: string;
+  /**
+   * The query word this term stands for (its lexeme): the term's own, or that of the typed word
+   * whose family it is of. Scores take each root's best term: a chunk with both "regist" and
+   * "registr" counts once.
+   */
+  root: string;
+  /** How much of the query it covers in a chunk that holds it (`termCoverage`): its root's weight; 0 for an equivalent phrase's word. */
+  cover: number;
+  /**
+   * Another word of a query word's family ("registration" beside "registers"), or of an
+   * equivalent phrase ("signed up" → "registration"): weighed at `RANKING.wordFamilies.weight`.
+   */
+  family?: boolean;
 }
 
 export interface KeywordQuery {
@@ -72,7 +87,8 @@ export async function buildKeywordQuery(
 ): Promise<KeywordQuery | undefined> {
   const lexicon = new LexiconRepository(manager);
   const tokens = text.split(/\s+/).filter(Boolean);
-  const parsed = await lexicon.lexemesOf(tokens);
+  // The words of the phrases the specs may word otherwise ("signed up" → "registration"), stemmed with the query's.
+  const [parsed, equivalents] = splitAt(await lexicon.lexemesOf([...tokens, ...phraseEquivalents(text)]), tokens.length);
   // A name or a word spelt right is no typo: "Taylor" stays, "lead" must not become "read".
   const spelling = new Map<string, Spelling>();
   const typedAs = new Map<string, string>();
@@ -91,8 +107,11 @@ export async function buildKeywordQuery(
     words.length = limits.maxTerms;
   }
 
-  const chunkCount = await lexicon.liveChunkCount(orgId);
-  const frequency = await lexicon.chunkCounts(orgId, words);
+  // The words' families and the equivalent phrases' words are looked up with the words themselves.
+  const families = new Map(words.map((word) => [word, familyVariants(word)]));
+  const equivalentWords = [...new Set(equivalents.flatMap((entry) => entry.lexemes))].filter((lexeme) => !spelling.has(lexeme) && !lexeme.includes('\\'));
+  const { chunks: chunkCount, counts: frequency } = await lexicon.chunkCounts(orgId, [...new Set([...words, ...[...families.values()].flat(), ...equivalentWords])]);
+  const relativesOf = (word: string) => (families.get(word) ?? []).filter((relative) => frequency.has(relative));
 
   const mayBeTypo = (word: string) => word.length >= MIN_TYPO_LENGTH && (typedAs.get(word) ?? word).length <= MAX_TYPO_LENGTH;
   let unknown = words.filter((word) => !frequency.has(word) && mayBeTypo(word) && spelling.get(word) !== 'name');
@@ -112,19 +131,32 @@ export async function buildKeywordQuery(
   ]);
   const terms: KeywordTerm[] = [];
   let unknownWeight = 0;
+  const familyWeight = RANKING.wordFamilies.weight;
   for (const word of words) {
     const known = frequency.get(word);
     const correction = corrections.get(word);
-    if (known !== undefined) terms.push({ lexeme: word, weight: idf(known, chunkCount), chunkCount: known });
-    else if (correction) terms.push({ lexeme: correction.word, weight: idf(correction.count, chunkCount), chunkCount: correction.count, correctedFrom: word });
-    else unknownWeight += idf(0, chunkCount);
+    const relatives = relativesOf(word).map((relative) => ({ lexeme: relative, chunkCount: frequency.get(relative)!, weight: idf(frequency.get(relative)!, chunkCount) }));
+    if (known !== undefined) {
+      const weight = idf(known, chunkCount);
+      terms.push({ lexeme: word, weight, chunkCount: known, root: word, cover: weight });
+      // Beside the typed form, weaker and never above it: "registers" matches "registration" less than itself.
+      for (const relative of relatives) terms.push({ ...relative, weight: Math.min(weight, familyWeight * relative.weight), root: word, cover: weight, family: true });
+    } else if (correction) {
+      const weight = idf(correction.count, chunkCount);
+      terms.push({ lexeme: correction.word, weight, chunkCount: correction.count, correctedFrom: word, root: word, cover: weight });
+    } else unknownWeight += idf(0, chunkCount);
   }
   if (terms.length === 0) return undefined;
+  for (const lexeme of equivalentWords.filter((word) => frequency.has(word) && !terms.some((term) => term.lexeme === word))) {
+    const count = frequency.get(lexeme)!;
+    terms.push({ lexeme, weight: familyWeight * idf(count, chunkCount), chunkCount: count, root: lexeme, cover: 0, family: true });
+  }
 
-  const discriminating = terms.filter((term) => term.chunkCount <= COMMON_TERM_SHARE * chunkCount);
+  // What the query's own words find: a word's family adds to scores, it does not make candidates.
+  const discriminating = terms.filter((term) => !term.family && term.chunkCount <= COMMON_TERM_SHARE * chunkCount);
   return {
     terms,
-    matchTerms: (discriminating.length > 0 ? discriminating : terms).map((term) => term.lexeme),
+    matchTerms: (discriminating.length > 0 ? discriminating : terms.filter((term) => !term.family)).map((term) => term.lexeme),
     namesUnknownThing: words.some((word) => spelling.get(word) === 'name' && !frequency.has(word)),
     warnings,
     unknownWeight,
@@ -262,6 +294,10 @@ function isBetter(a: ScoredCandidate, b: ScoredCandidate): boolean {
   if (a.similar !== b.similar) return a.similar;
   if (a.edits !== b.edits) return a.edits < b.edits;
   return a.similarity !== b.similarity ? a.similarity > b.similarity : a.chunkCount > b.chunkCount;
+}
+
+function splitAt<T>(items: T[], index: number): [T[], T[]] {
+  return [items.slice(0, index), items.slice(index)];
 }
 
 /** BM25's inverse document frequency, never negative. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { liveChunkCount } from './search.repository.js';
+import { LIVE_CHUNK_COUNT } from './search.repository.js';
 
 /**
  * The lexicon words a typo may be corrected to, as the partial index `lexicon_correction_idx`
@@ -32,18 +32,22 @@ export class LexiconRepository {
     );
   }
 
-  /** Chunks in the org's live index. */
-  liveChunkCount(orgId: string): Promise<number> {
-    return liveChunkCount(this.manager, orgId);
-  }
-
-  /** How many of the org's chunks hold each of these words (those it holds). */
-  async chunkCounts(orgId: string, words: string[]): Promise<Map<string, number>> {
-    const rows: { word: string; chunk_count: number }[] = await this.manager.query(
-      `SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`,
+  /**
+   * How many of the org's chunks hold each of these words (those it holds), and how many chunks
+   * its live index has (`chunks`): one round trip.
+   */
+  async chunkCounts(orgId: string, words: string[]): Promise<{ chunks: number; counts: Map<string, number> }> {
+    const rows: { word: string | null; chunk_count: string | null }[] = await this.manager.query(
+      `SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)
+       UNION ALL
+       SELECT NULL, total FROM (${LIVE_CHUNK_COUNT}) live`,
       [orgId, words],
     );
-    return new Map(rows.map((row) => [row.word, Number(row.chunk_count)]));
+    const total = rows.find((row) => row.word === null);
+    return {
+      chunks: Number(total?.chunk_count ?? 0),
+      counts: new Map(rows.filter((row) => row.word !== null).map((row) => [row.word!, Number(row.chunk_count)])),
+    };
   }
 
   /** Each word's `limit` nearest correctable words of the org, by trigrams. */

@@ -2,7 +2,14 @@ import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './
 import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS } from './ranking.config.js';
 
 describe(termCoverage.name, () => {
-  const terms = [{ weight: 3 }, { weight: 1 }];
+  const terms = [
+    { root: 'regist', cover: 3 },
+    // Another form of the same word: covers it, does not add to the query.
+    { root: 'regist', cover: 3 },
+    { root: 'customer', cover: 1 },
+    // A word of an equivalent phrase: matched, no share of the query.
+    { root: 'signup', cover: 0 },
+  ];
 
   it('should be the share of the query\'s rarity weight that the chunk holds', () => {
     expect(termCoverage(terms, 0, 4)).toBe(1);

@@ -2,13 +2,16 @@ import type { MatchBand, RelevanceEvidence } from '#contracts';
 import { MATCH_THRESHOLDS, RANKING, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
 
 /**
- * Share of the query that one chunk of the API covers: the rarity weight of the query's terms
- * the chunk holds (`heldWeight`) over that of all the query's words, the ones no spec of the org
- * uses included. Of a whole API it would say little: a large spec holds most common words
+ * Share of the query that one chunk of the API covers: the rarity weight of the query's words
+ * the chunk holds in some form (`heldWeight`, each word's `cover` once) over that of all the
+ * query's words, the ones no spec of the org uses included. Of a whole API it would say little: a large spec holds most common words
  * somewhere (measured: AUC 0.852 by the API's words, 0.872 by its best chunk's).
  */
-export function termCoverage(terms: { weight: number }[], unknownWeight: number, heldWeight: number): number {
-  const total = terms.reduce((sum, term) => sum + term.weight, unknownWeight);
+export function termCoverage(terms: { root: string; cover: number }[], unknownWeight: number, heldWeight: number): number {
+  // Each query word once, whatever form of it the terms hold.
+  const roots = new Map<string, number>();
+  for (const term of terms) roots.set(term.root, Math.max(roots.get(term.root) ?? 0, term.cover));
+  const total = [...roots.values()].reduce((sum, cover) => sum + cover, unknownWeight);
   return total > 0 ? Math.min(1, heldWeight / total) : 0;
 }
 

@@ -14,14 +14,13 @@ export interface SearchSettings {
 }
 
 /**
- * Chunks in the org's live index, from the status rows (one per API), not by counting chunk
+ * Chunks in the org (`$1`)'s live index, from the status rows (one per API), not by counting chunk
  * rows: 1 ms instead of 19 at 27k chunks.
  */
+export const LIVE_CHUNK_COUNT = `SELECT sum(chunk_count) AS total FROM platform_ai.api_indexing_status WHERE org_id = $1 AND NOT deleted AND indexed_revision IS NOT NULL`;
+
 export async function liveChunkCount(manager: EntityManager, orgId: string): Promise<number> {
-  const [{ total }]: { total: string | null }[] = await manager.query(
-    `SELECT sum(chunk_count) AS total FROM platform_ai.api_indexing_status WHERE org_id = $1 AND NOT deleted AND indexed_revision IS NOT NULL`,
-    [orgId],
-  );
+  const [{ total }]: { total: string | null }[] = await manager.query(LIVE_CHUNK_COUNT, [orgId]);
   return Number(total ?? 0);
 }
 

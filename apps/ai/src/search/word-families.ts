@@ -104,14 +104,6 @@ export function familyOf(lexeme: string): string {
   return key;
 }
 
-/**
- * The first letters (at most four) that all of a lexeme's family share, to find its members in a
- * lexicon by prefix: those of its key, so that "payment" finds "pay" ("pay", not "paym").
- */
-export function familyPrefix(lexeme: string): string {
-  return familyOf(lexeme).slice(0, 4);
-}
-
 /** The lexeme without the first ending a rule strips from it, or as it is. */
 function strip(lexeme: string): string {
   for (const { ending, replacement, minStem = MIN_STEM } of RULES) {
@@ -122,13 +114,19 @@ function strip(lexeme: string): string {
 }
 
 /**
- * The candidates (the org's lexemes that start with `familyPrefix(lexeme)`) of the lexeme's
- * family, without the lexeme itself: "registr" among ["regist", "registri", "region"] →
- * ["regist", "registri"].
+ * The lexemes a lexeme's family may hold in an index, without the lexeme itself: its key with
+ * each ending the rules strip put back ("regist" → "registr", "registri"; "notifi" → "notif";
+ * "ship" → "shipment", "shipper"), kept when they strip back to the same key. Search looks them
+ * up exactly, by the lexicon's primary key, with the query's own words: no extra round trip.
  */
-export function familyMembers(lexeme: string, candidates: string[]): string[] {
-  const family = familyOf(lexeme);
-  return [...new Set(candidates)].filter((candidate) => candidate !== lexeme && familyOf(candidate) === family);
+export function familyVariants(lexeme: string): string[] {
+  const key = familyOf(lexeme);
+  if (!/^[a-z]{3,}$/.test(lexeme)) return [];
+  const endings = ['', 'i', 'e', 'r', 'ri', 'er', 'or', 'eri', 'ori', 'ier', 'ion', 'ment', 'ement', 'ur', 'ist', 'istr'];
+  const stems = [key, key.replace(/scrib$/, 'script'), key.replace(/sum$/, 'sumpt'), key.replace(/mit$/, 'miss'), `${key}${key.at(-1)}`];
+  const short = Object.entries(SHORT_FAMILIES).filter(([, family]) => family === key).map(([word]) => word);
+  const candidates = new Set([...stems.flatMap((stem) => endings.map((ending) => stem + ending)), ...short]);
+  return [...candidates].filter((candidate) => candidate !== lexeme && familyOf(candidate) === key);
 }
 
 /**
