@@ -31,22 +31,21 @@ export function list(env: Env, key: string): string[] {
 }
 
 export function int(env: Env, key: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[key]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${key} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
+  return number(env, key, fallback, { min, max, integer: true });
 }
 
 /** A number, fractions allowed (a retention of 0.0001 days is 8.6 s: what a test can wait for). */
 export function num(env: Env, key: string, fallback: number, min = 0, max = Number.MAX_VALUE): number {
+  return number(env, key, fallback, { min, max, integer: false });
+}
+
+function number(env: Env, key: string, fallback: number, bounds: { min: number; max: number; integer: boolean }): number {
   const raw = env[key]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(`${key} must be a number between ${min} and ${max}, got "${raw}"`);
+  const { min, max, integer } = bounds;
+  if (!(integer ? Number.isInteger(value) : Number.isFinite(value)) || value < min || value > max) {
+    throw new ConfigError(`${key} must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}, got "${raw}"`);
   }
   return value;
 }
