@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { ANSWER_MAX_CHARS, FACET_LIMIT, SEARCH_LIMITS } from '#contracts';
 import { answerBombs } from '../scripts/answer-bombs.js';
-import { endBackgroundLints } from './support/background-lints.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
 const ORG = 'bounds';
@@ -55,13 +54,7 @@ describe('Answer bounds on hostile documents', () => {
   }, 400_000);
 
   afterAll(async () => {
-    // The bombs' lints (the OpenAPI one takes 20 to 60 s) ran beside every test; nothing here
-    // reads their reports, so closing the stack does not wait for the one still running.
-    try {
-      if (stack) await endBackgroundLints(stack);
-    } finally {
-      await stack?.close();
-    }
+    await stack?.close();
   });
 
   it('should bound every answer of every route and tool, and keep /healthz quick meanwhile', async () => {

@@ -32,8 +32,13 @@ export class SpecWork implements OnApplicationShutdown {
     this.analysis = new SpecThreads({ ...threads, threads: 1, queue: 16 });
   }
 
+  /**
+   * A registration being checked finishes; a background lint is stopped: its report could not be
+   * kept once the database closes, and a large spec's lint would hold the shutdown up to 60 s
+   * (it is linted again on first request, see `LintScheduler`).
+   */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.checks.close(), this.analysis.close()]);
+    await Promise.all([this.checks.close(), this.analysis.destroy()]);
   }
 
   /**
