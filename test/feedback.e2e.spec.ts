@@ -251,19 +251,19 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
   });
 });
 
-describe('Feedback retention', () => {
+describe('Feedback window', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
     // 0.00005 days: 4.3 s.
-    stack = await startStack({ env: { FEEDBACK_RETENTION_DAYS: '0.00005' } });
+    stack = await startStack({ env: { FEEDBACK_WINDOW_DAYS: '0.00005' } });
   }, 120_000);
 
   afterAll(async () => {
     await stack?.close();
   });
 
-  it('should refuse feedback on a search older than the retention with a 404 that says so', async () => {
+  it('should refuse feedback on a search older than the window with a 404 that says so', async () => {
     const token = await stack.token([ORG], ['publisher']);
     const http = () => request(stack.gateway.getHttpServer());
     const created = await http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send({ orgId: ORG, ...CATALOGUE[0], version: '1.0.0' });
@@ -272,6 +272,6 @@ describe('Feedback retention', () => {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const late = await http().post('/api-management/ai/feedback').set('authorization', `Bearer ${token}`).send({ searchId: answer.body.searchId, apiId: created.body.apiId, helpful: true });
     expect(late.status).toBe(404);
-    expect(late.body.detail).toMatch(/older than 0.00005 days \(FEEDBACK_RETENTION_DAYS\)/);
+    expect(late.body.detail).toMatch(/older than 0.00005 days \(FEEDBACK_WINDOW_DAYS\)/);
   });
 });

@@ -124,7 +124,9 @@ export interface AiConfig {
 
 /** Learning from what people pick after a search (see the AI app's feedback module). */
 export interface FeedbackConfig {
-  /** How long a search answer can be given feedback, and a signal is kept. */
+  /** How long after a search its answer can be given feedback (the search log is kept this long). */
+  windowDays: number;
+  /** How long a signal is kept. */
   retentionDays: number;
   /** A signal's weight halves every this many days: needs and APIs change. */
   halfLifeDays: number;
@@ -283,6 +285,7 @@ export function loadAiConfig(env: Env = process.env): AiConfig {
     // About 500 lines of pretty JSON: a large request body in full, and no answer of megabytes.
     operationDetailMaxChars: operationDetailMaxChars(env),
     feedback: {
+      windowDays: num(env, 'FEEDBACK_WINDOW_DAYS', 7, 0.00001, 3650),
       retentionDays: num(env, 'FEEDBACK_RETENTION_DAYS', 180, 0.00001, 3650),
       halfLifeDays: num(env, 'FEEDBACK_HALF_LIFE_DAYS', 60, 0.00001, 3650),
       // Derived from the service token when unset: stable across restarts and replicas, and as secret.

@@ -97,7 +97,7 @@ export interface SearchResult {
 }
 
 export interface SearchResponse {
-  /** Names this answer in feedback (`POST /api-management/ai/feedback`); kept FEEDBACK_RETENTION_DAYS days. */
+  /** Names this answer in feedback (`POST /api-management/ai/feedback`) for FEEDBACK_WINDOW_DAYS days. */
   searchId: string;
   results: SearchResult[];
   totalFound: number;

@@ -55,11 +55,11 @@ export class FeedbackRepository {
     await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [search.id, search.orgId, search.query]);
   }
 
-  /** The search, if it is younger than `retentionDays`. */
-  async search(id: string, retentionDays: number): Promise<LoggedSearch | undefined> {
+  /** The search, if it is younger than `windowDays`. */
+  async search(id: string, windowDays: number): Promise<LoggedSearch | undefined> {
     const [row]: LoggedSearch[] = await this.dataSource.query(
       `SELECT id, org_id AS "orgId", query FROM platform_ai.searches WHERE id = $1 AND created_at > now() - make_interval(secs => $2)`,
-      [id, retentionDays * 86_400],
+      [id, windowDays * 86_400],
     );
     return row;
   }
@@ -145,11 +145,10 @@ export class FeedbackRepository {
     });
   }
 
-  /** Forgets searches and signals older than `retentionDays`. */
-  async purge(retentionDays: number): Promise<void> {
-    const age = retentionDays * 86_400;
-    await this.dataSource.query(`DELETE FROM platform_ai.searches WHERE created_at < now() - make_interval(secs => $1)`, [age]);
-    await this.dataSource.query(`DELETE FROM platform_ai.search_feedback WHERE updated_at < now() - make_interval(secs => $1)`, [age]);
+  /** Forgets searches older than `windowDays` and signals older than `retentionDays`. */
+  async purge({ windowDays, retentionDays }: { windowDays: number; retentionDays: number }): Promise<void> {
+    await this.dataSource.query(`DELETE FROM platform_ai.searches WHERE created_at < now() - make_interval(secs => $1)`, [windowDays * 86_400]);
+    await this.dataSource.query(`DELETE FROM platform_ai.search_feedback WHERE updated_at < now() - make_interval(secs => $1)`, [retentionDays * 86_400]);
   }
 
   private async bumpVersion(manager: EntityManager, orgId: string): Promise<void> {

@@ -33,7 +33,8 @@ export class FeedbackService {
 
   /**
    * Logs a search without holding up its answer; a failed write costs only the feedback on it.
-   * Searches past their retention are purged now and then on the way.
+   * Searches past the feedback window, and signals past their retention, are purged now and then
+   * on the way: the log holds a week of searches, not half a year's.
    */
   logSearch(search: LoggedSearch): void {
     const write = this.repository
@@ -43,7 +44,7 @@ export class FeedbackService {
     this.pendingLogs.set(search.id, write);
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
       this.lastPurge = Date.now();
-      this.repository.purge(this.config.feedback.retentionDays).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
+      this.repository.purge(this.config.feedback).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
     }
   }
 
@@ -51,9 +52,9 @@ export class FeedbackService {
     // Opening an API is a sign it looked right; it says nothing against it.
     if (request.signal === 'opened' && !request.helpful) throw new BadRequestException(['an opened signal is helpful: true (use a vote to say it was not what you needed)']);
     await this.pendingLogs.get(request.searchId);
-    const { retentionDays } = this.config.feedback;
-    const search = await this.repository.search(request.searchId, retentionDays);
-    if (!search) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${retentionDays} days (FEEDBACK_RETENTION_DAYS): search again and give feedback on that answer`);
+    const { windowDays } = this.config.feedback;
+    const search = await this.repository.search(request.searchId, windowDays);
+    if (!search) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${windowDays} days (FEEDBACK_WINDOW_DAYS): search again and give feedback on that answer`);
     if (!request.orgIds.includes(search.orgId)) throw new ForbiddenException(`Search "${request.searchId}" was made in an org you are not a member of`);
     const need = needText(search.query);
     if (!need) throw new UnprocessableEntityException('That search had no query (it browsed the catalogue): feedback needs the need it answers');
