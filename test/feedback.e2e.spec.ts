@@ -142,6 +142,8 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
       [{ searchId: answer.searchId, apiId: verify, helpful: true, operation: { method: 'get it', path: '/x' } }, 400, /operation.method/],
       [{ searchId: '00000000-0000-4000-8000-000000000000', apiId: verify, helpful: true }, 404, /unknown or older/],
       [{ searchId: answer.searchId, apiId: otherOrgApi, helpful: true }, 404, /not in the search's org/],
+      // An operation the API does not have: one person's invented paths would each be a signal.
+      [{ searchId: answer.searchId, apiId: verify, helpful: true, operation: { method: 'GET', path: '/invented' } }, 404, /has no operation GET \/invented/],
     ];
     for (const [body, status, message] of problems) {
       const response = await vote(reader, body);

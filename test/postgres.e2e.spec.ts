@@ -49,5 +49,13 @@ describeWithPostgres('PostgreSQL with pgvector (TEST_DATABASE_URL)', () => {
     expect(otherLabel.body.results).toEqual([]);
     const listed = await request(stack.gateway.getHttpServer()).get(`/api-management/apis?orgId=${org}&label=tier:GOLD`).set('authorization', `Bearer ${publisher}`);
     expect(listed.body.items.map((item: { apiId: string }) => item.apiId)).toEqual([created.body.apiId]);
+
+    // Feedback (migration SearchFeedback): the vote's upsert, the bounded read of near needs, the version in the cache key.
+    const vote = await request(stack.gateway.getHttpServer()).post('/api-management/ai/feedback').set('authorization', `Bearer ${publisher}`)
+      .send({ searchId: found.body.searchId, apiId: created.body.apiId, operation: { method: 'POST', path: '/store/order' }, helpful: true });
+    expect(vote.status).toBe(204);
+    const learned = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, query: 'place an order for a pet' });
+    expect(learned.body.results[0].evidence.feedback).toMatchObject({ helpful: 1, notHelpful: 0 });
   }, 120_000);
 });

@@ -64,6 +64,15 @@ export class FeedbackRepository {
     return row;
   }
 
+  /** Whether the API's indexed operations include this one (of any model and revision kept). */
+  async hasOperation(apiId: string, operation: { method: string; path: string }): Promise<boolean> {
+    const rows = await this.dataSource.query(
+      `SELECT 1 FROM platform_ai.api_chunks WHERE api_id = $1 AND level = 'L2' AND method = $2 AND path = $3 LIMIT 1`,
+      [apiId, operation.method, operation.path],
+    );
+    return rows.length > 0;
+  }
+
   /** Whether the org's index holds the API (any stage: a deprecated API can be the answer someone needed). */
   async apiInOrg(apiId: string, orgId: string): Promise<boolean> {
     const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND NOT deleted`, [apiId, orgId]);
@@ -76,32 +85,52 @@ export class FeedbackRepository {
    */
   async record(row: FeedbackRow): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(
+      const changed: unknown[] = await manager.query(
         `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11)
          ON CONFLICT (org_id, person, search_id, api_id, method, path) DO UPDATE
            SET helpful = EXCLUDED.helpful, signal = EXCLUDED.signal, updated_at = now()
-           WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')`,
+           WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')
+         RETURNING 1`,
         [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need],
       );
-      await this.bumpVersion(manager, row.orgId);
+      // The same vote again, or an opening after a vote, changes nothing: the org's cached answers stay.
+      if (changed.length > 0) await this.bumpVersion(manager, row.orgId);
     });
   }
 
   /**
-   * The org's signals (of this model, younger than `retentionDays`) whose needs are nearest the
-   * query, at most `limit`: an exact scan of the org's signals, which are few next to its chunks.
+   * Of the org's newest `bounds.scanned` signals (of this model, younger than `retentionDays`: what
+   * a search may cost, however much feedback the org gathers), the `bounds.nearest` whose needs
+   * are nearest the query, at most `bounds.perPerson` of each person's: one person's many signals
+   * (invented operations, one search after another) cannot crowd out everyone else's. A need
+   * whose vector has no direction (NaN similarity) is left out.
    */
-  async nearNeeds(scope: { orgId: string; model: string; dimensions: number }, vector: number[], retentionDays: number, limit: number, manager?: EntityManager): Promise<PastSignal[]> {
+  async nearNeeds(
+    scope: { orgId: string; model: string; dimensions: number },
+    vector: number[],
+    retentionDays: number,
+    bounds: { scanned: number; nearest: number; perPerson: number },
+    manager?: EntityManager,
+  ): Promise<PastSignal[]> {
+    const dimensions = Number(scope.dimensions);
     const rows: PastSignal[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes,
-         1 - (embedding::vector(${Number(scope.dimensions)}) <=> $3::vector(${Number(scope.dimensions)})) AS similarity,
-         extract(epoch FROM now() - updated_at) / 86400 AS "ageDays"
-       FROM platform_ai.search_feedback
-       WHERE org_id = $1 AND model = $2 AND updated_at > now() - make_interval(secs => $4)
-       ORDER BY embedding::vector(${Number(scope.dimensions)}) <=> $3::vector(${Number(scope.dimensions)})
-       LIMIT $5`,
-      [scope.orgId, scope.model, pgvector.toSql(vector), retentionDays * 86_400, limit],
+      `SELECT person, "apiId", method, path, helpful, signal, lexemes, similarity, "ageDays" FROM (
+         SELECT *, row_number() OVER (PARTITION BY person ORDER BY similarity DESC) AS nth FROM (
+           SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes,
+             1 - (embedding::vector(${dimensions}) <=> $3::vector(${dimensions})) AS similarity,
+             extract(epoch FROM now() - updated_at) / 86400 AS "ageDays"
+           FROM (
+             SELECT * FROM platform_ai.search_feedback
+             WHERE org_id = $1 AND model = $2 AND updated_at > now() - make_interval(secs => $4)
+             ORDER BY updated_at DESC LIMIT $5
+           ) newest
+         ) measured WHERE similarity <> 'NaN'::float8
+       ) ranked
+       WHERE nth <= $6
+       ORDER BY similarity DESC
+       LIMIT $7`,
+      [scope.orgId, scope.model, pgvector.toSql(vector), retentionDays * 86_400, bounds.scanned, bounds.perPerson, bounds.nearest],
     );
     return rows.map((row) => ({ ...row, similarity: Number(row.similarity), ageDays: Number(row.ageDays) }));
   }

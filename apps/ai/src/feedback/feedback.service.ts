@@ -59,7 +59,13 @@ export class FeedbackService {
     const need = needText(search.query);
     if (!need) throw new UnprocessableEntityException('That search had no query (it browsed the catalogue): feedback needs the need it answers');
     if (!(await this.repository.apiInOrg(request.apiId, search.orgId))) throw new NotFoundException(`API "${request.apiId}" is not in the search's org`);
+    if (request.operation && !(await this.repository.hasOperation(request.apiId, request.operation))) {
+      throw new NotFoundException(`API "${request.apiId}" has no operation ${request.operation.method} ${request.operation.path}`);
+    }
     const model = await this.models.serving();
+    const embedding = await this.queryVectors.of(model, need);
+    // A need of no words ("???") has a vector of no direction: nothing to compare later needs with.
+    if (!embedding.some((value) => value !== 0)) throw new UnprocessableEntityException('That search\'s query has no words to learn from');
     await this.repository.record({
       orgId: search.orgId,
       person: this.personHash(request.person),
@@ -72,7 +78,7 @@ export class FeedbackService {
       query: search.query,
       need,
       model: model.modelId,
-      embedding: await this.queryVectors.of(model, need),
+      embedding,
     });
   }
 

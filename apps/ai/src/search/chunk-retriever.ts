@@ -199,11 +199,13 @@ export class ChunkRetriever {
        )
        SELECT "apiId", sum(best) AS score, bool_or(narrows) AS narrows FROM (
          SELECT a.api_id AS "apiId",
-           max(q.scale * r.idf * a.occurrences * ${RANKING.bm25.k1 + 1} / (a.occurrences + ${RANKING.bm25.k1} * (1 - ${RANKING.bm25.b} + ${RANKING.bm25.b} * s.term_count / apis.average_length))) AS best,
+           max(least(q.scale * r.idf, coalesce(typed.idf, r.idf)) * a.occurrences * ${RANKING.bm25.k1 + 1} / (a.occurrences + ${RANKING.bm25.k1} * (1 - ${RANKING.bm25.b} + ${RANKING.bm25.b} * s.term_count / apis.average_length))) AS best,
            bool_or(a.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
          FROM platform_ai.api_terms a
          JOIN unnest(${terms}::text[], ${scales}::float8[], ${roots}::text[]) AS q(lexeme, scale, root) ON q.lexeme = a.lexeme
          JOIN rarity r ON r.lexeme = a.lexeme
+         -- A family word counts no more than the typed word it stands beside (when the org has that word).
+         LEFT JOIN rarity typed ON typed.lexeme = q.root
          JOIN platform_ai.api_indexing_status s ON s.api_id = a.api_id, apis
          WHERE a.org_id = ${org} AND a.lexeme = ANY(${terms})
            ${filtered ? `AND a.api_id = ANY(${params.add(filtered.apiIds)})` : ''}

@@ -82,8 +82,13 @@ export const RANKING = {
      * so the operation people used for this need leads the card unless the query names another.
      */
     operationBoost: 1,
-    /** Past signals read per search: the nearest needs. */
+    /**
+     * What a search reads: the org's newest 5000 signals (a bounded scan, ~30 ms at most), of
+     * which the 500 nearest the query, at most 10 of one person's.
+     */
+    scannedSignals: 5000,
     nearestSignals: 500,
+    signalsPerPerson: 10,
     /** How much feedback in full moves the calibrated relevance's log-odds. */
     relevanceWeight: 2.5,
   },

@@ -3,6 +3,7 @@ import type { AiConfig } from '#config';
 import type { SearchResponse } from '#contracts';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ChunkRetriever } from './chunk-retriever.js';
+import { round } from './rounding.js';
 import { SearchRepository } from './search.repository.js';
 import { Calibration } from './stages/calibrate.stage.js';
 import { Fusion } from './stages/fuse.stage.js';
@@ -46,7 +47,7 @@ export class SearchPipeline {
       return {
         results,
         totalFound: ranked.length,
-        queryEmbeddingMs: Math.round(query.queryEmbeddingMs * 10) / 10,
+        queryEmbeddingMs: round(query.queryEmbeddingMs, 1),
         ...(query.keywords?.warnings.length ? { warnings: query.keywords.warnings } : {}),
       };
     }, settings);

@@ -50,6 +50,10 @@ describe('usageEvidence', () => {
     expect(usageEvidence(people, WORDS, 60).apis.get('verify')!.weight).toBeCloseTo(strength ** RANKING.feedback.peopleExponent, 3);
   });
 
+  it('should take a need of no direction (NaN similarity) for no match', () => {
+    expect(usageEvidence([signal({ similarity: Number.NaN, lexemes: [] })], WORDS, 60).apis.size).toBe(0);
+  });
+
   it('should halve a signal every half-life and weigh an opened operation less than a vote', () => {
     // Three people alike, so that the share is the signal's own weight.
     const share = (overrides: Partial<PastSignal>) =>

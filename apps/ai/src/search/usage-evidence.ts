@@ -62,5 +62,6 @@ export function usageEvidence(signals: PastSignal[], queryWords: string[], halfL
 export function needSimilarity(signal: Pick<PastSignal, 'similarity' | 'lexemes'>, queryWords: Set<string>, weights: Pick<FeedbackWeights, 'meaning' | 'words'> = RANKING.feedback): number {
   const shared = signal.lexemes.filter((word) => queryWords.has(word)).length;
   const union = new Set([...signal.lexemes, ...queryWords]).size;
-  return weights.meaning * Math.max(0, signal.similarity) + weights.words * (union > 0 ? shared / union : 0);
+  const meaning = Number.isFinite(signal.similarity) ? Math.max(0, signal.similarity) : 0;
+  return weights.meaning * meaning + weights.words * (union > 0 ? shared / union : 0);
 }

@@ -26,8 +26,11 @@ export class UsageLearning {
     // Needs are compared by their vectors: a keyword-mode search (for evaluation) has none.
     if (!run.hasFeedback || !query.vector) return { ranked, usage: NO_USAGE };
     const { retentionDays, halfLifeDays } = this.config.feedback;
-    const signals = await this.feedback.nearNeeds(run.scope, query.vector, retentionDays, RANKING.feedback.nearestSignals, manager);
-    const usage = usageEvidence(signals, query.keywords?.terms.map((term) => term.lexeme) ?? [], halfLifeDays);
+    const { scannedSignals: scanned, nearestSignals: nearest, signalsPerPerson: perPerson } = RANKING.feedback;
+    const signals = await this.feedback.nearNeeds(run.scope, query.vector, retentionDays, { scanned, nearest, perPerson }, manager);
+    // The need's own words, as a signal keeps its need's (not their families).
+    const words = query.keywords?.terms.filter((term) => !term.family).map((term) => term.lexeme) ?? [];
+    const usage = usageEvidence(signals, words, halfLifeDays);
     if (usage.apis.size === 0) return { ranked, usage };
 
     const inRanking = new Set(ranked.map((api) => api.apiId));

@@ -1,4 +1,4 @@
-import type { FeedbackEvidence, RelevanceEvidence, SearchMode } from '#contracts';
+import type { RelevanceEvidence, SearchMode } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import type { SearchScope } from '../chunk-retriever.js';
 import type { KeywordQuery } from '../keyword-query.js';
@@ -15,7 +15,7 @@ export interface SearchRun {
   mode: SearchMode;
   maxResults: number;
   maxEndpoints: number;
-  /** Whether the org has any feedback at all (else learning from usage has nothing to read). */
+  /** Whether the org has ever had feedback (else learning from usage has nothing to read). */
   hasFeedback: boolean;
 }
 
@@ -52,7 +52,7 @@ export interface RankedApi {
   apiId: string;
   /** What the ranking goes by. */
   score: number;
-  /** The retrievers' fused score (after the lifecycle), 0..1: the card's `evidence.relative`. */
+  /** The retrievers' fused score after the lifecycle and an event need's weight (about 0..1; the card's `evidence.relative` is it capped at 1). */
   fused: number;
 }
 
@@ -64,6 +64,6 @@ export interface LearnedRanking {
 
 /** Stage 5 (`Calibration`): each card's evidence and relevance, in the ranking's order. */
 export interface CalibratedApi extends RankedApi {
-  evidence: RelevanceEvidence & { feedback?: FeedbackEvidence };
+  evidence: RelevanceEvidence;
   relevance: number;
 }
