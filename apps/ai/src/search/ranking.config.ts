@@ -98,8 +98,8 @@ export const RANKING = {
    * holding them counts this share of their rarity weight, never more than the typed word's, and
    * each query word once in whatever form (its best). They add to scores; they do not make
    * candidates, nor stand in for a word the org lacks (either cost nDCG@10 0.01 on the public set).
-   * Measured: public set hybrid success@5 0.775 → 0.789, nDCG@10 0.656 → 0.655, op-recall@5
-   * 0.725 → 0.775; kinds set, needs phrased as events, success@1 0.810 → 0.857.
+   * Measured: public set hybrid success@5 0.775 → 0.789, nDCG@10 0.656 → 0.654; kinds set, needs
+   * phrased as events, success@1 0.810 → 0.857.
    */
   wordFamilies: { weight: 0.5 },
   /**
