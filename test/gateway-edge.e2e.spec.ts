@@ -249,6 +249,27 @@ describe('Gateway edge: limits and CORS', () => {
     expect((await http().get('/healthz')).status).toBe(200);
   });
 
+  it('should share a caller\'s budget across gateways of one Redis', async () => {
+    // A second gateway: the same Redis keys and token secret, its own process state.
+    const twin = await startStack({
+      withoutAi: true,
+      env: { RATE_LIMIT_PER_MINUTE: '3', QUEUE_PREFIX: stack.gatewayConfig.redis.queuePrefix, AUTH_JWT_SECRET: stack.gatewayConfig.auth.jwtSecret! },
+    });
+    try {
+      const shared = await stack.token([ORG], ['reader'], { sub: 'shared' });
+      const list = (on: TestStack) => request(on.gateway.getHttpServer()).get('/api-management/apis').set('authorization', `Bearer ${shared}`);
+      expect((await list(stack)).status).toBe(200);
+      expect((await list(twin)).status).toBe(200);
+      const third = await list(stack);
+      expect(third.status).toBe(200);
+      expect(third.headers['ratelimit-remaining']).toBe('0');
+      // The fourth request of the minute, through the other gateway.
+      expect((await list(twin)).status).toBe(429);
+    } finally {
+      await twin.close();
+    }
+  });
+
   it('should refuse a spec over the limit with 413 naming the limit', async () => {
     const publisher = await stack.token([ORG], ['publisher'], { sub: 'big' });
     const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Big', version: '1', description: 'x'.repeat(4000) }, paths: {} });

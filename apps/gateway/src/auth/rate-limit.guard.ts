@@ -1,21 +1,40 @@
-import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { GatewayConfig } from '#config';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type GatewayConfig, redisConnectionOptions } from '#config';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import type { AuthenticatedRequest } from './caller.js';
 
 /**
  * Per-caller rate limit (RATE_LIMIT_PER_MINUTE per token subject, whatever address it calls
  * from), with `RateLimit-*` headers and `Retry-After` on 429. Runs after authentication; public
- * routes (health probes) are not limited. Counters live in this gateway process.
+ * routes (health probes) are not limited. The counters live in Redis, so that every gateway
+ * replica counts the same minute: three gateways allow the limit, not three times it. While
+ * Redis is unreachable each gateway counts on its own, in memory (the insurance limiter), and a
+ * caller is never refused because Redis is down.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
-  private readonly limiter: RateLimiterMemory;
+export class RateLimitGuard implements CanActivate, OnApplicationShutdown {
+  private readonly redis: Redis;
+  private readonly limiter: RateLimiterRedis;
 
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
-    this.limiter = new RateLimiterMemory({ points: config.rateLimitPerMinute, duration: 60 });
+    // No offline queue and one try: a command fails at once while Redis is away, and the insurance limiter answers.
+    this.redis = new Redis({ ...redisConnectionOptions(config.redis.url), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // ioredis reports a lost connection as an error event; the limiter's fallback is the answer to it.
+    this.redis.on('error', () => undefined);
+    const limits = { points: config.rateLimitPerMinute, duration: 60 };
+    this.limiter = new RateLimiterRedis({
+      ...limits,
+      storeClient: this.redis,
+      keyPrefix: `${config.redis.queuePrefix}:rate-limit`,
+      insuranceLimiter: new RateLimiterMemory(limits),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.redis.disconnect();
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
