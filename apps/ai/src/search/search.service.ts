@@ -60,12 +60,13 @@ export class SearchService implements OnModuleInit {
     // The active model: during a model switch, the old one until every API has the new one's vectors.
     const embeddings = await this.models.serving();
     const versions = await this.repository.versions(request.orgId);
+    const query = request.query.trim();
     const key = JSON.stringify([
       embeddings.modelId,
       versions.index,
       versions.feedback,
       request.orgId,
-      request.query.trim(),
+      query,
       request.filters ?? {},
       request.maxResults ?? null,
       request.maxEndpoints ?? null,
@@ -75,7 +76,6 @@ export class SearchService implements OnModuleInit {
     if (cached) return { ...cached, queryEmbeddingMs: 0 };
     const scope: SearchScope = { orgId: request.orgId, model: embeddings.modelId, dimensions: embeddings.dimensions, filters: request.filters ?? {} };
     const maxEndpoints = request.maxEndpoints ?? SEARCH_LIMITS.maxEndpoints.default;
-    const query = request.query.trim();
     const answer = query
       ? await this.pipeline.run({
           scope,

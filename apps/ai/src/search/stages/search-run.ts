@@ -19,12 +19,9 @@ export interface SearchRun {
   hasFeedback: boolean;
 }
 
-/** Stage 1 (`QueryUnderstanding`): the need, its vector and its weighted words. */
+/** Stage 1 (`QueryUnderstanding`): the need's vector and weighted words, and what it names. */
 export interface UnderstoodQuery {
-  /** The need without its framing, abbreviations spelt out: what both retrievers look for. */
-  need: string;
-  /** Words with which the query names something (see `nameWords`), and operations it names by path. */
-  names: Set<string>;
+  /** Operations the query names by path ("GET /v1/charges"). */
   namedOperations: NamedOperation[];
   /** Absent in keyword mode. */
   vector?: number[];

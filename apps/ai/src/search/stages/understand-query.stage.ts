@@ -38,8 +38,6 @@ export class QueryUnderstanding {
       run.mode !== 'vector' ? buildKeywordQuery(this.repository.manager, run.scope.orgId, need, names, this.config.search) : undefined,
     ]);
     return {
-      need,
-      names,
       namedOperations: namedOperations(run.query),
       vector,
       keywords,
