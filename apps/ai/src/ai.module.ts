@@ -34,6 +34,7 @@ export class AiModule {
           entities: [ApiIndexingStatusEntity],
           migrations: aiMigrations,
           migrationsTableName: 'ai_migrations',
+          leasesTable: 'platform_ai.leases',
         }),
         EmbeddingsModule.forRoot(embeddingsOptions(config.embeddings)),
         SpecFormatsModule,

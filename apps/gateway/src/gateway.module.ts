@@ -33,6 +33,7 @@ export class GatewayModule {
           entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity],
           migrations: gatewayMigrations,
           migrationsTableName: 'gateway_migrations',
+          leasesTable: 'platform_backend.leases',
         }),
         BullModule.forRoot({
           // A producer must fail fast when Redis is down (the outbox retries), not queue commands forever.

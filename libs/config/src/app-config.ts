@@ -24,6 +24,8 @@ export interface DatabaseConfig {
   poolSize: number;
   /** Run pending migrations at start; off where a one-shot migration job does it (`npm run migrate`). */
   migrate: boolean;
+  /** A streaming replica of `url` for the AI app's search and listing reads (`DATABASE_READ_URL`); `url` when absent. */
+  readUrl?: string;
 }
 
 export interface AuthConfig {
@@ -142,11 +144,16 @@ function redisConfig(env: Env): RedisConfig {
 }
 
 function databaseConfig(env: Env, app: 'gateway' | 'ai'): DatabaseConfig {
+  const primary = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const readUrl = url(env, 'DATABASE_READ_URL', undefined, ['postgres:', 'postgresql:']);
+  // Embedded PGlite is one process's database: there is nothing to replicate it to.
+  if (readUrl && !primary) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (a replica of an embedded database cannot exist)');
   return {
-    url: url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']),
+    url: primary,
     pgliteDir: join(dataDir(env), app),
     poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     migrate: bool(env, 'DATABASE_MIGRATE', true),
+    ...(readUrl ? { readUrl } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface DatabaseTarget {
   pgliteDir: string;
   poolSize: number;
   migrate: boolean;
+  /** A streaming replica of `url` for reads that may lag it (`READ_DATA_SOURCE`). */
+  readUrl?: string;
 }
 
 export interface AppDataSourceOptions {
@@ -32,6 +34,19 @@ export interface PreparedDataSource {
   options: DataSourceOptions;
   /** The embedded database, when one is used; close it after the DataSource. */
   pglite?: { close(): Promise<void> };
+}
+
+/** TypeORM options for the read replica (`DatabaseTarget.readUrl`): the primary's migrations are the replica's. */
+export async function prepareReadDataSource(opts: AppDataSourceOptions, readUrl: string): Promise<DataSourceOptions> {
+  await waitForDatabase(readUrl);
+  return {
+    type: 'postgres',
+    entities: opts.entities,
+    synchronize: false,
+    logging: ['warn'],
+    url: readUrl,
+    extra: { max: opts.target.poolSize, connectionTimeoutMillis: 10000 },
+  };
 }
 
 /**

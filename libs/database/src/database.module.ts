@@ -1,7 +1,20 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type AppDataSourceOptions, type PreparedDataSource, prepareDataSource } from './data-source-options.js';
+import { type AppDataSourceOptions, type PreparedDataSource, prepareDataSource, prepareReadDataSource } from './data-source-options.js';
+import { ReplicaLeases } from './replica-leases.js';
+
+/**
+ * The DataSource for reads that may lag the primary by replication (search, listings): a
+ * streaming replica with `DATABASE_READ_URL`, else the primary itself. What must read its own
+ * writes (status right after a registration, the search log and feedback) keeps the primary.
+ */
+export const READ_DATA_SOURCE = Symbol('READ_DATA_SOURCE');
+
+export interface DatabaseModuleOptions extends AppDataSourceOptions {
+  /** The app's table of periodic jobs' leases (`ReplicaLeases`). */
+  leasesTable: string;
+}
 
 const EMBEDDED_DB = Symbol('EMBEDDED_DB');
 
@@ -9,15 +22,19 @@ interface EmbeddedDbRef {
   pglite?: PreparedDataSource['pglite'];
 }
 
-/** Closes the DataSource before the embedded database underneath it. */
+/** Gives up this replica's leases, then closes the read replica's and the primary's DataSources, then the embedded database underneath. */
 @Injectable()
-class EmbeddedDbCloser implements OnApplicationShutdown {
+class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     @Inject(EMBEDDED_DB) private readonly ref: EmbeddedDbRef,
     private readonly dataSource: DataSource,
+    @Inject(READ_DATA_SOURCE) private readonly readDataSource: DataSource,
+    private readonly leases: ReplicaLeases,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.leases.releaseAll().catch(() => undefined);
+    if (this.readDataSource !== this.dataSource && this.readDataSource.isInitialized) await this.readDataSource.destroy();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.ref.pglite?.close();
   }
@@ -25,10 +42,12 @@ class EmbeddedDbCloser implements OnApplicationShutdown {
 
 @Module({})
 export class DatabaseModule {
-  static forRoot(options: AppDataSourceOptions): DynamicModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
     const ref: EmbeddedDbRef = {};
+    const { readUrl } = options.target;
     return {
       module: DatabaseModule,
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: async () => {
@@ -39,7 +58,17 @@ export class DatabaseModule {
           },
         }),
       ],
-      providers: [{ provide: EMBEDDED_DB, useValue: ref }, EmbeddedDbCloser],
+      providers: [
+        { provide: EMBEDDED_DB, useValue: ref },
+        {
+          provide: READ_DATA_SOURCE,
+          inject: [DataSource],
+          useFactory: async (primary: DataSource) => (readUrl ? new DataSource(await prepareReadDataSource(options, readUrl)).initialize() : primary),
+        },
+        { provide: ReplicaLeases, inject: [DataSource], useFactory: (dataSource: DataSource) => new ReplicaLeases(dataSource, options.leasesTable) },
+        DatabaseCloser,
+      ],
+      exports: [READ_DATA_SOURCE, ReplicaLeases],
     };
   }
 }

@@ -2,3 +2,4 @@ export * from './data-source-options.js';
 export * from './database.module.js';
 export * from './wait-for-database.js';
 export * from './owner-only.js';
+export * from './replica-leases.js';

@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { ReplicaLeases } from '#database';
 import { INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, reembedJobId } from '#contracts';
 import { IndexStoreRepository } from '../indexing/index-store.repository.js';
 import { VectorIndexService } from '../indexing/vector-index.service.js';
@@ -12,12 +13,15 @@ const SWITCH_POLL_MS = 5000;
 const REEMBED_PRIORITY = 20;
 /** A job queued this long ago whose API still lacks the new vectors is sent again: Redis may have lost it (re-sending one it holds is a no-op). */
 const RESEND_AFTER_MS = 60_000;
+/** Polls a leader may miss before another worker takes the switch over. */
+const LEASE_ROUNDS = 3;
 
 /**
  * Drives a model switch from the worker side: queues a re-embedding job for every indexed API
  * that lacks the new model's vectors (through the same queue, leases and retries as indexing),
  * makes the new model active once none lacks them, then deletes the old model's vectors.
- * Any number of workers may run this at once: job ids and the activation check make it idempotent.
+ * One worker at a time drives it (`ReplicaLeases`); job ids and the activation check make a
+ * step idempotent all the same.
  */
 @Injectable()
 export class ModelSwitchService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +35,7 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
     private readonly models: EmbeddingModelsService,
     private readonly store: IndexStoreRepository,
     private readonly vectorIndex: VectorIndexService,
+    private readonly leases: ReplicaLeases,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
   ) {}
 
@@ -46,7 +51,9 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
   }
 
   private poll(): void {
-    this.running ??= this.step()
+    this.running ??= this.leases
+      .runIfLeader('model-switch', LEASE_ROUNDS * SWITCH_POLL_MS, () => this.step())
+      .then(() => undefined)
       .catch((error: Error) => this.logger.warn(`Model switch step failed (retried in ${SWITCH_POLL_MS / 1000} s): ${error.message}`))
       .finally(() => (this.running = undefined));
   }

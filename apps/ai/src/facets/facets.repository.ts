@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { READ_DATA_SOURCE } from '#database';
 import { FACET_LIMIT, type FacetCount, SEARCH_LIMITS, type SearchFacets } from '#contracts';
 
 /**
@@ -43,10 +43,10 @@ const KINDS = `SELECT s.kind AS name, count(*) AS "apiCount"
   ORDER BY "apiCount" DESC, s.kind
   LIMIT $2`;
 
-/** The SQL of search facets. */
+/** The SQL of search facets, read where search reads (the read replica, with `DATABASE_READ_URL`). */
 @Injectable()
 export class FacetsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /** Teams, tags and kinds from one snapshot, as a search reads: an API deleted meanwhile leaves all or none. */
   facetsOf(orgIds: string[]): Promise<SearchFacets> {

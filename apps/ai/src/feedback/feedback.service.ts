@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import type { AiConfig } from '#config';
+import { ReplicaLeases } from '#database';
 import type { FeedbackErased, FeedbackReport } from '#contracts';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
@@ -9,7 +10,7 @@ import { needText } from '../search/query-normalizer.js';
 import type { InternalFeedbackDto } from './feedback.dto.js';
 import { FeedbackRepository, type LoggedSearch } from './feedback.repository.js';
 
-/** How often a process forgets searches and signals past their retention. */
+/** How often searches and signals past their retention are forgotten (by one replica at a time). */
 const PURGE_INTERVAL_MS = 3_600_000;
 
 /**
@@ -28,6 +29,7 @@ export class FeedbackService {
     private readonly repository: FeedbackRepository,
     private readonly models: EmbeddingModelsService,
     private readonly queryVectors: QueryVectors,
+    private readonly leases: ReplicaLeases,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
@@ -44,7 +46,7 @@ export class FeedbackService {
     this.pendingLogs.set(search.id, write);
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
       this.lastPurge = Date.now();
-      this.repository.purge(this.config.feedback).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
+      this.leases.runIfLeader('feedback-purge', 2 * PURGE_INTERVAL_MS, () => this.repository.purge(this.config.feedback)).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
     }
   }
 

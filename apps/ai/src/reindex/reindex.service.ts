@@ -12,6 +12,7 @@ import {
   type ReindexProgress,
   reindexJobId,
 } from '#contracts';
+import { ReplicaLeases } from '#database';
 import { throttledWarning } from '#http';
 import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
 import { ReindexRunsRepository } from './reindex-runs.repository.js';
@@ -25,6 +26,8 @@ const MAX_FAILURES_LISTED = 100;
  */
 const RESEND_INTERVAL_MS = 60_000;
 const RESEND_BATCH = 1000;
+/** Re-sends a leader may miss before another replica takes them over. */
+const LEASE_ROUNDS = 3;
 
 /**
  * Admin re-index runs: re-indexes APIs from the spec copies this app keeps (no call to the
@@ -38,6 +41,7 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly runs: ReindexRunsRepository,
     private readonly specs: ApiSpecsRepository,
+    private readonly leases: ReplicaLeases,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
   ) {
     // This app's one queue connection: without a listener BullMQ prints every reconnect failure.
@@ -47,7 +51,7 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(
-      () => void this.resend().catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
+      () => void this.leases.runIfLeader('reindex-resend', LEASE_ROUNDS * RESEND_INTERVAL_MS, () => this.resend().then(() => undefined)).catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
       RESEND_INTERVAL_MS,
     );
     this.timer.unref();

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { DataSource, EntityManager } from 'typeorm';
+import { READ_DATA_SOURCE } from '#database';
 
 /** Isolation of a search's transaction: every statement reads the snapshot its first one did. */
 const SNAPSHOT = 'REPEATABLE READ';
@@ -27,11 +27,13 @@ export async function liveChunkCount(manager: EntityManager, orgId: string): Pro
 /**
  * Where search's SQL runs: the snapshot a search reads in, with its settings, and the org's index
  * and feedback versions for the result cache. The queries themselves are `ChunkRetriever`'s (chunks, postings,
- * cards) and `LexiconRepository`'s (the words of a query).
+ * cards) and `LexiconRepository`'s (the words of a query). All of it reads the read replica when
+ * there is one (`DATABASE_READ_URL`): the index, and the versions the cache is keyed by, are then
+ * the replica's, so a cached answer is never older than what the replica serves.
  */
 @Injectable()
 export class SearchRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   /** Outside a search's snapshot (the keyword step reads the lexicon while the query is embedded). */
   get manager(): EntityManager {

@@ -1,5 +1,6 @@
 import type { ApiRefreshResult } from '#contracts';
 import type { GatewayConfig } from '#config';
+import type { ReplicaLeases } from '#database';
 import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 import { ImportRefreshScheduler, REFRESH_BATCH } from './import-refresh.scheduler.js';
@@ -14,12 +15,14 @@ describe(ImportRefreshScheduler.name, () => {
     const log = { refreshed: [] as string[], due: [] as [number, number][], atOnce: 0, most: 0 };
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const repository = {
-      aloneAcrossReplicas: async (_name: string, work: () => Promise<void>) => {
+    const leases = {
+      runIfLeader: async (_job: string, _ttlMs: number, work: () => Promise<void>) => {
         if (options.anotherReplicaRuns) return false;
         await work();
         return true;
       },
+    } as unknown as ReplicaLeases;
+    const repository = {
       urlSourcesDue: async (olderThanMs: number, limit: number) => {
         log.due.push([olderThanMs, limit]);
         return apis;
@@ -34,7 +37,7 @@ describe(ImportRefreshScheduler.name, () => {
         return { outcome: 'unchanged', apiId: api.id };
       },
     } as unknown as ImportService;
-    return { scheduler: new ImportRefreshScheduler(repository, imports, config), log, release };
+    return { scheduler: new ImportRefreshScheduler(repository, imports, leases, config), log, release };
   }
 
   it('should refresh the due APIs one at a time, and not start a second round while one runs', async () => {
@@ -48,7 +51,7 @@ describe(ImportRefreshScheduler.name, () => {
     expect(log.most).toBe(1);
   });
 
-  it('should skip the round when another replica holds it', async () => {
+  it('should skip the round when another replica leads the refreshes', async () => {
     const { scheduler: subject, log, release } = scheduler({ anotherReplicaRuns: true });
     release();
     await subject.round();

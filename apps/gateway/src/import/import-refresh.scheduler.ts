@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import { errorSummary } from '#api-specs';
+import { ReplicaLeases } from '#database';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 import { ImportService } from './import.service.js';
@@ -9,12 +10,14 @@ import { ImportService } from './import.service.js';
 export const REFRESH_BATCH = 20;
 /** How often a round looks for URLs due (or IMPORT_REFRESH_INTERVAL_MS, when shorter). */
 const ROUND_EVERY_MS = 60_000;
+/** Rounds a leader may miss before another replica takes the refreshes over. */
+const LEASE_ROUNDS = 3;
 
 /**
  * With IMPORT_REFRESH_INTERVAL_MS set, fetches every imported URL again once its last fetch is
  * that old: each round takes the longest unfetched first, one at a time (a spec server is not
  * hammered), at most `REFRESH_BATCH`. One round at a time in this process, and across replicas
- * (`ApiVersionsRepository.aloneAcrossReplicas`).
+ * (`ReplicaLeases`).
  */
 @Injectable()
 export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,13 +28,14 @@ export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplica
   constructor(
     private readonly repository: ApiVersionsRepository,
     private readonly imports: ImportService,
+    private readonly leases: ReplicaLeases,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     const interval = this.config.import.refreshIntervalMs;
     if (interval === 0) return;
-    this.timer = setInterval(() => void this.round(), Math.min(interval, ROUND_EVERY_MS));
+    this.timer = setInterval(() => void this.round(), this.roundEveryMs);
     this.timer.unref();
   }
 
@@ -42,12 +46,16 @@ export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplica
 
   /** One round (a round already under way is not doubled). */
   round(): Promise<void> {
-    this.running ??= this.repository
-      .aloneAcrossReplicas('import-refresh', () => this.refreshDue())
+    this.running ??= this.leases
+      .runIfLeader('import-refresh', LEASE_ROUNDS * this.roundEveryMs, () => this.refreshDue())
       .then(() => undefined)
       .catch((error: unknown) => this.logger.warn(`Import refresh round skipped: ${errorSummary(error)}`))
       .finally(() => (this.running = undefined));
     return this.running;
+  }
+
+  private get roundEveryMs(): number {
+    return Math.min(this.config.import.refreshIntervalMs, ROUND_EVERY_MS);
   }
 
   private async refreshDue(): Promise<void> {

@@ -6,6 +6,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { Repository } from 'typeorm';
 import type { GatewayConfig } from '#config';
 import { INDEXING_QUEUE, indexingJobId, IndexingJobName, type IndexState } from '#contracts';
+import { ReplicaLeases } from '#database';
 import { METRICS_REGISTRY } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../proxy/ai-client.js';
@@ -18,6 +19,8 @@ const BATCH = 500;
 const ON_ITS_WAY = new Set(['waiting', 'prioritized', 'delayed', 'active', 'waiting-children']);
 
 type Outcome = 'settled' | 'purged' | 'requeued';
+/** Rounds a leader may miss before another replica takes the reconciliation over. */
+const LEASE_ROUNDS = 3;
 
 /**
  * Makes sure every registry revision reaches the index, whatever happened to Redis. The outbox
@@ -28,6 +31,7 @@ type Outcome = 'settled' | 'purged' | 'requeued';
  * index has not reached is looked for in Redis and queued again if it is not there. Job ids are
  * per revision, so this never runs a job twice that Redis still holds. A revision the index
  * reached (indexed, failed for good, deleted) is marked settled and not looked at again.
+ * One replica reconciles at a time (`ReplicaLeases`); the others count their rounds `elsewhere`.
  */
 @Injectable()
 export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -43,6 +47,7 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly producer: IndexingProducer,
     private readonly ai: AiClient,
+    private readonly leases: ReplicaLeases,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
@@ -54,7 +59,7 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
     });
     this.rounds = new Counter({
       name: 'reconcile_rounds_total',
-      help: 'Reconciliation rounds: done, or skipped (the AI app or Redis could not answer)',
+      help: 'Reconciliation rounds: done, skipped (the AI app or Redis could not answer), or elsewhere (another replica leads the reconciliation)',
       labelNames: ['result'],
       registers: [registry],
     });
@@ -78,8 +83,9 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
 
   /** One round (a round already under way is not doubled). */
   reconcile(): Promise<void> {
-    this.running ??= this.round()
-      .then(() => this.rounds.inc({ result: 'done' }))
+    this.running ??= this.leases
+      .runIfLeader('index-reconcile', LEASE_ROUNDS * this.config.reconcile.intervalMs, () => this.round())
+      .then((led) => this.rounds.inc({ result: led ? 'done' : 'elsewhere' }))
       .catch((error: Error) => {
         this.rounds.inc({ result: 'skipped' });
         this.logger.warn(`Reconciliation skipped (next round in ${this.config.reconcile.intervalMs / 1000} s): ${error.message}`);

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { Repository } from 'typeorm';
 import { type GatewayConfig, withTimeout } from '#config';
+import { ReplicaLeases } from '#database';
 import { throttledWarning } from '#http';
 import {
   type DeleteApiJob,
@@ -19,12 +20,15 @@ import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_BATCH = 100;
+/** Sweeps a leader may miss before another replica takes the outbox over. */
+const LEASE_ROUNDS = 3;
 
 /**
  * Delivers registry changes to the indexing queue. The registry row is the outbox: a change is
  * durable once committed, and is re-sent until a job for its revision reaches Redis, so a
  * registration made while Redis is down is indexed once it is back. Job ids are per revision,
- * so sending twice is harmless.
+ * so sending twice is harmless. Each replica sends its own changes at once; one at a time
+ * (`ReplicaLeases`) sweeps the outbox for what was left.
  */
 @Injectable()
 export class IndexingProducer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,6 +40,7 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     @InjectRepository(ApiEntity) private readonly apis: Repository<ApiEntity>,
     private readonly versions: ApiVersionsRepository,
+    private readonly leases: ReplicaLeases,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
     // Without a listener BullMQ prints every reconnect failure; one line per interval is enough.
@@ -73,25 +78,29 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
     return true;
   }
 
-  /** Re-sends everything not yet queued (Redis was down, or the process stopped mid-way). */
+  /** Re-sends everything not yet queued (Redis was down, or the process stopped mid-way), if this replica leads the sweeps. */
   async sweep(): Promise<void> {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      const pending = await this.apis
-        .createQueryBuilder('api')
-        .select('api.id', 'id')
-        .where('api.queued_revision < api.revision')
-        .orderBy('api.updated_at', 'ASC')
-        .limit(SWEEP_BATCH)
-        .getRawMany<{ id: string }>();
-      for (const { id } of pending) {
-        if (!(await this.deliver(id))) break;
-      }
+      await this.leases.runIfLeader('outbox-sweep', LEASE_ROUNDS * this.config.outboxIntervalMs, () => this.sendPending());
     } catch (error) {
       this.logger.error(`Outbox sweep failed: ${(error as Error).message}`);
     } finally {
       this.sweeping = false;
+    }
+  }
+
+  private async sendPending(): Promise<void> {
+    const pending = await this.apis
+      .createQueryBuilder('api')
+      .select('api.id', 'id')
+      .where('api.queued_revision < api.revision')
+      .orderBy('api.updated_at', 'ASC')
+      .limit(SWEEP_BATCH)
+      .getRawMany<{ id: string }>();
+    for (const { id } of pending) {
+      if (!(await this.deliver(id))) break;
     }
   }
 

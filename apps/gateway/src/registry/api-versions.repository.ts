@@ -169,32 +169,6 @@ export class ApiVersionsRepository {
       .getMany();
   }
 
-  /**
-   * Runs `work` unless another replica is running it (a session advisory lock on `name`, held for
-   * the work on a connection of its own): `false` when skipped. On embedded PGlite, one process
-   * holds the database, and its only connection must stay free for the work: it just runs.
-   */
-  async aloneAcrossReplicas(name: string, work: () => Promise<void>): Promise<boolean> {
-    const embedded = !(this.dataSource.options as { url?: string }).url;
-    if (embedded) {
-      await work();
-      return true;
-    }
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const [{ locked }]: { locked: boolean }[] = await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [name]);
-      if (!locked) return false;
-      try {
-        await work();
-      } finally {
-        await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [name]);
-      }
-      return true;
-    } finally {
-      await runner.release();
-    }
-  }
-
   /** Each API's versions, newest release first. */
   async versionsOf(apiIds: string[]): Promise<Map<string, ApiVersionEntity[]>> {
     const rows = apiIds.length ? await this.dataSource.getRepository(ApiVersionEntity).findBy({ apiId: In(apiIds) }) : [];
