@@ -10,6 +10,7 @@ import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AuthModule } from './auth/auth.module.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
+import { SharedStateModule } from './shared-state/shared-state.module.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
 import { ImportModule } from './import/import.module.js';
@@ -40,6 +41,7 @@ export class GatewayModule {
           connection: { ...redisConnectionOptions(config.redis.url), enableOfflineQueue: false },
           prefix: config.redis.queuePrefix,
         }),
+        SharedStateModule,
         EventEmitterModule.forRoot(),
         MetricsModule.forRoot('gateway'),
         SpecFormatsModule,

@@ -1,9 +1,10 @@
-import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { type GatewayConfig, redisConnectionOptions } from '#config';
+import type { GatewayConfig } from '#config';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { SHARED_REDIS } from '../shared-state/shared-state.module.js';
 import type { AuthenticatedRequest } from './caller.js';
 
 /**
@@ -15,26 +16,20 @@ import type { AuthenticatedRequest } from './caller.js';
  * caller is never refused because Redis is down.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate, OnApplicationShutdown {
-  private readonly redis: Redis;
+export class RateLimitGuard implements CanActivate {
   private readonly limiter: RateLimiterRedis;
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {
-    // No offline queue and one try: a command fails at once while Redis is away, and the insurance limiter answers.
-    this.redis = new Redis({ ...redisConnectionOptions(config.redis.url), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    // ioredis reports a lost connection as an error event; the limiter's fallback is the answer to it.
-    this.redis.on('error', () => undefined);
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(SHARED_REDIS) redis: Redis,
+  ) {
     const limits = { points: config.rateLimitPerMinute, duration: 60 };
     this.limiter = new RateLimiterRedis({
       ...limits,
-      storeClient: this.redis,
+      storeClient: redis,
       keyPrefix: `${config.redis.queuePrefix}:rate-limit`,
       insuranceLimiter: new RateLimiterMemory(limits),
     });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.redis.disconnect();
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -100,7 +100,7 @@ export class AgentToolsService {
     const orgId = orgOf(caller, args.orgId);
     const body = { query: args.query, orgId, maxResults: args.maxResults, maxEndpoints: args.maxEndpoints, filters: args.filters };
     const answer = { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
-    this.feedback.searched(caller, answer);
+    await this.feedback.searched(caller, answer);
     return answer;
   }
 
@@ -112,7 +112,7 @@ export class AgentToolsService {
       throw error;
     });
     const operations = overview?.operations ?? (await this.asTool(() => this.registry.endpoints(caller, record.apiId))).items;
-    this.feedback.opened(caller, record.apiId, undefined, requestId);
+    void this.feedback.opened(caller, record.apiId, undefined, requestId);
     return { record, ...(overview ? { overview } : {}), operations };
   }
 
@@ -124,7 +124,7 @@ export class AgentToolsService {
       this.overview(caller, id, requestId, { withOperations: false }),
       this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
     ]);
-    this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
+    void this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
     const format = this.formats.byKind(overview.kind);
     return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '', parts: format?.parts ?? GENERIC_PART_NAMES };
   }
