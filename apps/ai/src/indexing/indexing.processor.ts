@@ -70,8 +70,11 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
 
   onApplicationBootstrap(): void {
     const lockMs = this.config.indexingLockMs;
-    // Worker options from the validated config: BullMQ reads them when the worker runs.
-    Object.assign(this.worker.opts, { lockDuration: lockMs, stalledInterval: lockMs });
+    // Worker options from the validated config. The worker's lock manager copied the default lock
+    // times when the worker was built: it is built again, or a job's first lock (lockMs) would be
+    // renewed only after the default 15 s, and a job longer than a shorter lock would run twice.
+    Object.assign(this.worker.opts, { lockDuration: lockMs, stalledInterval: lockMs, lockRenewTime: lockMs / 2 });
+    (this.worker as unknown as { createLockManager(): void }).createLockManager();
     this.worker.concurrency = this.config.indexingConcurrency;
     this.lockRedis = new Redis(redisConnectionOptions(this.config.redis.url));
     // Redis down is reported once per interval by the worker's error handler (below), not per retry.
