@@ -32,9 +32,9 @@ describe('TableStatsService', () => {
 
   it('should analyse at startup, then not before enough rows changed', async () => {
     expect(analyses).toBe(1);
-    await job(400, 60_000);
+    await job(40, 60_000);
     expect(analyses).toBe(1);
-    await job(200, 6_000);
+    await job(20, 6_000);
     expect(analyses).toBe(2);
   });
 
@@ -46,7 +46,7 @@ describe('TableStatsService', () => {
 
   it('should wait for a tenth of the chunk table to change once it is large', async () => {
     chunkRows = 100_000;
-    await job(500, 6_000); // analyses with 0 chunk rows known: 500 is enough, and learns the size
+    await job(500, 6_000); // analyses with 0 chunk rows known: 50 is enough, and learns the size
     expect(analyses).toBe(2);
     await job(9_000, 6_000);
     expect(analyses).toBe(2);

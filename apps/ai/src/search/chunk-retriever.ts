@@ -46,6 +46,14 @@ export interface EndpointRow extends EndpointCandidate {
   apiId: string;
 }
 
+/** A chunk's scores for a keyword query (`ChunkRetriever.chunkTermScores`). */
+interface ChunkTermScore extends Candidate {
+  /** The query's share its terms in this chunk cover. */
+  cover: number;
+  /** Whether it holds a discriminating term of the query. */
+  narrows: boolean;
+}
+
 
 /** The APIs a filtered search may return, resolved once per search. */
 interface FilteredApis {
@@ -84,6 +92,7 @@ class Params {
 export class ChunkRetriever {
   private filtered?: Promise<FilteredApis>;
   private staged?: Promise<string[]>;
+  private termScores?: { query: KeywordQuery; key: string; chunks: Promise<ChunkTermScore[]> };
 
   constructor(
     private readonly manager: EntityManager,
@@ -139,21 +148,11 @@ export class ChunkRetriever {
 
   /** These APIs' chunks holding any of the query's discriminating terms, by the rarity-weighted sum of their terms' ranks (each query word's best form). */
   async keywordCandidates(query: KeywordQuery, limit: number, apiIds: string[]): Promise<Candidate[]> {
-    const params = new Params();
-    const rows = await this.manager.query(
-      `SELECT id, "apiId", level, sum(best) AS score FROM (
-         SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, max(t.weight * p.rank) AS best, bool_or(p.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
-         FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
-         GROUP BY p.chunk_id, p.api_id, p.level, t.root
-       ) roots
-       GROUP BY id, "apiId", level
-       HAVING bool_or(narrows)
-       ORDER BY score DESC, id
-       LIMIT ${params.add(limit)}`,
-      params.values,
-    );
-    return rows.map(toCandidate);
+    return (await this.chunkTermScores(query, apiIds))
+      .filter((chunk) => chunk.narrows)
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit)
+      .map(({ id, apiId, level, score }) => ({ id, apiId, level, score }));
   }
 
   /**
@@ -162,20 +161,40 @@ export class ChunkRetriever {
    * holds most common words somewhere; "create", "github" and "issue" in one operation is another matter.
    */
   async bestChunkTermWeights(query: KeywordQuery, apiIds: string[]): Promise<Map<string, number>> {
-    if (apiIds.length === 0) return new Map();
+    const best = new Map<string, number>();
+    for (const chunk of await this.chunkTermScores(query, apiIds)) best.set(chunk.apiId, Math.max(best.get(chunk.apiId) ?? 0, chunk.cover));
+    return best;
+  }
+
+  /**
+   * The query's scores of these APIs' chunks that hold any of its terms: each query word counts in
+   * its best form, by rank (`score`: the sum of rarity weight × rank) and by presence (`cover`: the
+   * sum of its share of the query). Read once a search for the cards' APIs, in one pass over their
+   * postings, for what calibration, the matched chunks and the operations' keyword scores each take of it.
+   */
+  private chunkTermScores(query: KeywordQuery, apiIds: string[]): Promise<ChunkTermScore[]> {
+    const key = [...apiIds].sort().join(',');
+    if (this.termScores?.query !== query || this.termScores.key !== key) {
+      this.termScores = { query, key, chunks: apiIds.length ? this.readChunkTermScores(query, apiIds) : Promise.resolve([]) };
+    }
+    return this.termScores.chunks;
+  }
+
+  private async readChunkTermScores(query: KeywordQuery, apiIds: string[]): Promise<ChunkTermScore[]> {
     const params = new Params();
-    const rows: { apiId: string; weight: number }[] = await this.manager.query(
-      `SELECT "apiId", max(weight) AS weight FROM (
-         SELECT "apiId", sum(cover) AS weight FROM (
-           SELECT p.api_id AS "apiId", p.chunk_id, max(t.cover) AS cover
-           FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
-           WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')} AND p.api_id = ANY(${params.add(apiIds)})
-           GROUP BY p.api_id, p.chunk_id, t.root
-         ) roots GROUP BY "apiId", chunk_id
-       ) chunks GROUP BY "apiId"`,
+    const rows: { id: string; apiId: string; level: ChunkLevel; score: string; cover: string; narrows: boolean }[] = await this.manager.query(
+      `SELECT id, "apiId", level, sum(best) AS score, sum(cover) AS cover, bool_or(narrows) AS narrows FROM (
+         SELECT p.chunk_id AS id, p.api_id AS "apiId", p.level, max(t.weight * p.rank) AS best, max(t.cover) AS cover,
+           bool_or(p.lexeme = ANY(${params.add(query.matchTerms)})) AS narrows
+         FROM platform_ai.chunk_terms p JOIN ${termTable(query, params)} ON t.lexeme = p.lexeme
+         WHERE ${this.visible(params, await this.filteredApis(), await this.stagedGenerations(), 'p')}
+           AND p.api_id = ANY(${params.add(apiIds)}) AND p.lexeme = ANY(${params.add(query.terms.map((term) => term.lexeme))})
+         GROUP BY p.chunk_id, p.api_id, p.level, t.root
+       ) roots
+       GROUP BY id, "apiId", level`,
       params.values,
     );
-    return new Map(rows.map((row) => [row.apiId, Number(row.weight)]));
+    return rows.map((row) => ({ id: row.id, apiId: row.apiId, level: row.level, score: Number(row.score), cover: Number(row.cover), narrows: row.narrows }));
   }
 
   /**
@@ -224,27 +243,14 @@ export class ChunkRetriever {
       : '0';
     const ids = params.add(apiIds);
     const model = params.add(this.scope.model);
-    // The operations' keyword scores in one pass over these APIs' postings (by API: a few index
-    // look-ups), not a sub-query per operation: a large spec has hundreds.
-    const keywordScores = query.keywords
-      ? `LEFT JOIN (
-           SELECT chunk_id, sum(best) AS keyword FROM (
-             SELECT p.chunk_id, max(t.weight * p.rank) AS best
-             FROM platform_ai.chunk_terms p JOIN ${termTable(query.keywords, params)} ON t.lexeme = p.lexeme
-             WHERE p.api_id = ANY(${ids}) AND p.model = ${model} AND p.level = 'L2'
-             GROUP BY p.chunk_id, t.root
-           ) roots GROUP BY chunk_id
-         ) k ON k.chunk_id = c.id`
-      : '';
     const operation = this.passingOperation(params, 'c');
     const live = notStaged('c', await this.stagedGenerations(), params);
     const rows = await this.manager.query(
       `SELECT * FROM (
          SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
-           ${query.keywords ? 'coalesce(k.keyword, 0)' : '0'} AS keyword,
            ${query.events ? deliversEvents('c', params) : 'false'} AS "deliversEvents",
            row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
-         FROM platform_ai.api_chunks c ${keywordScores}
+         FROM platform_ai.api_chunks c
          WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
            ${operation ? `AND ${operation}` : ''} ${live}
        ) ranked
@@ -252,7 +258,9 @@ export class ChunkRetriever {
        ORDER BY position`,
       params.values,
     );
-    return rows.map((row: EndpointRow) => ({ ...row, similarity: Number(row.similarity), keyword: Number(row.keyword) }));
+    // The operations' keyword scores: from the cards' postings, read once (a large spec has hundreds of operations).
+    const keyword = new Map(query.keywords ? (await this.chunkTermScores(query.keywords, apiIds)).map((chunk) => [chunk.id, chunk.score]) : []);
+    return rows.map((row: Omit<EndpointRow, 'keyword'>) => ({ ...row, similarity: Number(row.similarity), keyword: keyword.get(row.id) ?? 0 }));
   }
 
   async chunkDetails(ids: string[]): Promise<Map<string, ChunkDetail>> {

@@ -61,14 +61,26 @@ export class SearchRepository {
    * vector search's: pgvector filters after the index scan, so it keeps scanning until enough rows
    * pass the org filter; and no statement outlives the time budget (PostgreSQL cancels it).
    */
-  inSnapshot<T>(work: (manager: EntityManager) => Promise<T>, settings?: SearchSettings): Promise<T> {
-    return this.dataSource.transaction(SNAPSHOT, async (manager) => {
-      if (settings) {
-        await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-        await manager.query(`SET LOCAL hnsw.ef_search = ${Number(settings.efSearch)}`);
-        await manager.query(`SET LOCAL statement_timeout = ${Number(settings.timeoutMs)}`);
+  async inSnapshot<T>(work: (manager: EntityManager) => Promise<T>, settings?: SearchSettings): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      // The snapshot and its settings in one round trip (a simple query of several statements),
+      // not five: each costs a hand-off to the database, more so on a busy machine.
+      const set = settings
+        ? `; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${Number(settings.efSearch)}; SET LOCAL statement_timeout = ${Number(settings.timeoutMs)}`
+        : '';
+      await runner.query(`BEGIN ISOLATION LEVEL ${SNAPSHOT}${set}`);
+      try {
+        const result = await work(runner.manager);
+        await runner.query('COMMIT');
+        return result;
+      } catch (error) {
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
       }
-      return work(manager);
-    });
+    } finally {
+      await runner.release();
+    }
   }
 }

@@ -58,8 +58,7 @@ export class SearchService implements OnModuleInit {
    */
   private async searchCached(request: SearchRequestDto): Promise<PipelineAnswer> {
     // The active model: during a model switch, the old one until every API has the new one's vectors.
-    const embeddings = await this.models.serving();
-    const versions = await this.repository.versions(request.orgId);
+    const [embeddings, versions] = await Promise.all([this.models.serving(), this.repository.versions(request.orgId)]);
     const query = request.query.trim();
     const key = JSON.stringify([
       embeddings.modelId,
