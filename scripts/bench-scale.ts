@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { signDevToken } from '../apps/gateway/src/auth/dev-token.js';
+import type { LoadResult } from './bench-suite.js';
 import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from './platform-client.js';
@@ -372,15 +373,8 @@ async function orgSize(sql: pg.Pool, orgId: string): Promise<{ apis: number; chu
   return rows[0];
 }
 
-interface SearchRow {
+interface SearchRow extends LoadResult {
   pairs: number;
-  concurrency: number;
-  requests: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  rps: number;
-  errors: number;
   statuses: Record<string, number>;
   loadStart: string;
   loadEnd: string;

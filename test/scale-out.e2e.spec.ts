@@ -10,7 +10,7 @@ import { INDEXING_QUEUE, indexingJobId, IndexingJobName, type IndexingStatus, ty
 import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats } from '#api-specs';
 import { signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { readFixture } from './fixtures/fixtures.js';
-import { KeyedFakeOpenAi } from './support/keyed-fake-openai.js';
+import { FakeOpenAi } from './support/fake-openai.js';
 import { AppProcess, ENTRIES, freePort, metricSum, runScript, waitUntilAnswering } from './support/processes.js';
 import { stackEnv, until } from './support/stack.js';
 
@@ -62,7 +62,7 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     return url.toString();
   })();
   // Hash vectors from a server in this process: fast, and it can hold a worker mid-job.
-  const fake = new KeyedFakeOpenAi(DIMENSIONS);
+  const fake = new FakeOpenAi(DIMENSIONS);
   let env: Record<string, string>;
   let gateways: AppProcess[] = [];
   let apis: AppProcess[] = [];

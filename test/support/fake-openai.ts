@@ -5,12 +5,21 @@ import { stoppable } from './leftovers.js';
 
 type Fault = { status: number; retryAfter?: string } | 'wrong-size';
 
+/** One embeddings request: when, how many texts, and who sent it (the API key it came with). */
+export interface EmbeddingRequest {
+  at: number;
+  inputs: number;
+  key: string;
+}
+
 /**
  * A local server speaking the OpenAI embeddings protocol (`POST /v1/embeddings`), with faults
- * to inject: each queued fault answers one request instead of the embeddings.
+ * to inject: each queued fault answers one request instead of the embeddings. Processes that
+ * share it are told apart by their `OPENAI_API_KEY` (a key is never part of the model's identity):
+ * each request is recorded with it.
  */
 export class FakeOpenAi {
-  readonly requests: { at: number; inputs: number }[] = [];
+  readonly requests: EmbeddingRequest[] = [];
   private readonly faults: Fault[] = [];
   private server?: Server;
   private stopServer?: () => Promise<void>;
@@ -37,6 +46,11 @@ export class FakeOpenAi {
     };
   }
 
+  /** Requests sent with `key` since `since` (a time from `Date.now()`). */
+  from(key: string, since = 0): EmbeddingRequest[] {
+    return this.requests.filter((request) => request.key === key && request.at >= since);
+  }
+
   async start(): Promise<this> {
     const server = createServer((request, response) => void this.handle(request, response));
     this.server = server;
@@ -58,8 +72,9 @@ export class FakeOpenAi {
     if (request.method !== 'POST' || request.url !== '/v1/embeddings') return void response.writeHead(404).end();
     const body = JSON.parse(raw) as { input: string | string[]; model: string };
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
-    this.requests.push({ at: Date.now(), inputs: inputs.length });
+    this.requests.push({ at: Date.now(), inputs: inputs.length, key: (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '') });
     await this.held;
+    if (response.destroyed) return; // its sender is gone (killed while held)
     const fault = this.faults.shift();
     if (fault && fault !== 'wrong-size') {
       response.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
