@@ -29,4 +29,8 @@ export default {
   // An app that fails to start keeps what its other providers opened (its queue's Redis
   // connection), out of any test's reach: the run must still end after its summary.
   forceExit: true,
+  // One file at a time (npm test: --maxWorkers=1), in a worker that is replaced once a file leaves
+  // it holding more than this: in one process for the whole run, the heap grew past 5 GB and
+  // garbage collection slowed every later file.
+  workerIdleMemoryLimit: '1.5GB',
 };
