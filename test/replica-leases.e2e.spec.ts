@@ -42,36 +42,36 @@ describe.each(ENGINES)('ReplicaLeases on %s', (_engine, open) => {
     const name = job();
     const log: string[] = [];
     const racing = replicas(8);
-    const led = await Promise.all(racing.map((replica, index) => replica.runIfLeader(name, 60_000, ran(log, `r${index}`))));
+    const led = await Promise.all(racing.map((replica, index) => replica.runIfLeader(name, 20_000, ran(log, `r${index}`))));
     expect(led.filter(Boolean)).toHaveLength(1);
     expect(log).toHaveLength(1);
     const leader = led.indexOf(true);
     // The next round: the leader again, nobody else.
-    const again = await Promise.all(racing.map((replica, index) => replica.runIfLeader(name, 60_000, ran(log, `r${index}`))));
+    const again = await Promise.all(racing.map((replica, index) => replica.runIfLeader(name, 20_000, ran(log, `r${index}`))));
     expect(again.map((value, index) => value === (index === leader))).toEqual(racing.map(() => true));
   });
 
   it('should hand a job on when its leader gives it up, or its lease expires', async () => {
     const name = job();
     const [first, second] = replicas(2);
-    await expect(first.runIfLeader(name, 60_000, async () => undefined)).resolves.toBe(true);
-    await expect(second.runIfLeader(name, 60_000, async () => undefined)).resolves.toBe(false);
+    await expect(first.runIfLeader(name, 20_000, async () => undefined)).resolves.toBe(true);
+    await expect(second.runIfLeader(name, 20_000, async () => undefined)).resolves.toBe(false);
     await first.releaseAll();
-    await expect(second.runIfLeader(name, 60_000, async () => undefined)).resolves.toBe(true);
+    await expect(second.runIfLeader(name, 20_000, async () => undefined)).resolves.toBe(true);
     // The leader stops (killed): once its lease is past, the other takes over.
     await db.query(`UPDATE ${table} SET expires_at = clock_timestamp() - interval '1 second' WHERE job = $1`, [name]);
-    await expect(first.runIfLeader(name, 60_000, async () => undefined)).resolves.toBe(true);
-    await expect(second.runIfLeader(name, 60_000, async () => undefined)).resolves.toBe(false);
+    await expect(first.runIfLeader(name, 20_000, async () => undefined)).resolves.toBe(true);
+    await expect(second.runIfLeader(name, 20_000, async () => undefined)).resolves.toBe(false);
   });
 
   it('should renew the lease while a long round runs, so no one takes it meanwhile', async () => {
     const name = job();
     const [leader, other] = replicas(2);
     let tried: boolean | undefined;
-    // A lease of 1.5 s renewed every 0.5 s; the other replica tries after 2 s, while the round still runs.
-    await leader.runIfLeader(name, 1500, async () => {
+    // Rounds of 0.5 s: a lease of 1.5 s renewed every 0.5 s; the other replica tries after 2 s, while the round still runs.
+    await leader.runIfLeader(name, 500, async () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
-      tried = await other.runIfLeader(name, 1500, async () => undefined);
+      tried = await other.runIfLeader(name, 500, async () => undefined);
     });
     expect(tried).toBe(false);
   });

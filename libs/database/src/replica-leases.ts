@@ -13,6 +13,9 @@ import type { DataSource } from 'typeorm';
  * are the database's, so replicas' clocks do not matter. The jobs stay idempotent: a leader
  * that stalls past its lease may overlap one round with the next leader's.
  */
+/** Rounds a leader may miss before another replica takes its job over. */
+const LEASE_ROUNDS = 3;
+
 export class ReplicaLeases {
   /** This process, as the holder of its leases (never reused: a restarted replica queues behind its old self's lease). */
   private readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -26,12 +29,13 @@ export class ReplicaLeases {
 
   /**
    * Runs `work` if this replica leads `job` (taking the lead if nobody holds it, or its holder's
-   * lease expired), and renews the lease every `ttlMs / 3` while it runs: `false` when another
-   * replica leads. Pass a `ttlMs` of a few rounds' intervals.
+   * lease expired): `false` when another replica leads. The lease lasts `LEASE_ROUNDS` of the
+   * job's rounds (one every `roundEveryMs`), and is renewed every round's length while `work` runs.
    */
-  async runIfLeader(job: string, ttlMs: number, work: () => Promise<void>): Promise<boolean> {
+  async runIfLeader(job: string, roundEveryMs: number, work: () => Promise<void>): Promise<boolean> {
+    const ttlMs = LEASE_ROUNDS * roundEveryMs;
     if (!(await this.lead(job, ttlMs))) return false;
-    const renew = setInterval(() => void this.lead(job, ttlMs).catch(() => undefined), ttlMs / 3);
+    const renew = setInterval(() => void this.lead(job, ttlMs).catch(() => undefined), roundEveryMs);
     renew.unref();
     try {
       await work();

@@ -13,8 +13,6 @@ const SWITCH_POLL_MS = 5000;
 const REEMBED_PRIORITY = 20;
 /** A job queued this long ago whose API still lacks the new vectors is sent again: Redis may have lost it (re-sending one it holds is a no-op). */
 const RESEND_AFTER_MS = 60_000;
-/** Polls a leader may miss before another worker takes the switch over. */
-const LEASE_ROUNDS = 3;
 
 /**
  * Drives a model switch from the worker side: queues a re-embedding job for every indexed API
@@ -52,7 +50,7 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
 
   private poll(): void {
     this.running ??= this.leases
-      .runIfLeader('model-switch', LEASE_ROUNDS * SWITCH_POLL_MS, () => this.step())
+      .runIfLeader('model-switch', SWITCH_POLL_MS, () => this.step())
       .then(() => undefined)
       .catch((error: Error) => this.logger.warn(`Model switch step failed (retried in ${SWITCH_POLL_MS / 1000} s): ${error.message}`))
       .finally(() => (this.running = undefined));

@@ -46,7 +46,7 @@ export class FeedbackService {
     this.pendingLogs.set(search.id, write);
     if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
       this.lastPurge = Date.now();
-      this.leases.runIfLeader('feedback-purge', 2 * PURGE_INTERVAL_MS, () => this.repository.purge(this.config.feedback)).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
+      this.leases.runIfLeader('feedback-purge', PURGE_INTERVAL_MS, () => this.repository.purge(this.config.feedback)).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
     }
   }
 

@@ -26,8 +26,6 @@ const MAX_FAILURES_LISTED = 100;
  */
 const RESEND_INTERVAL_MS = 60_000;
 const RESEND_BATCH = 1000;
-/** Re-sends a leader may miss before another replica takes them over. */
-const LEASE_ROUNDS = 3;
 
 /**
  * Admin re-index runs: re-indexes APIs from the spec copies this app keeps (no call to the
@@ -51,7 +49,7 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(
-      () => void this.leases.runIfLeader('reindex-resend', LEASE_ROUNDS * RESEND_INTERVAL_MS, () => this.resend().then(() => undefined)).catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
+      () => void this.leases.runIfLeader('reindex-resend', RESEND_INTERVAL_MS, () => this.resend().then(() => undefined)).catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
       RESEND_INTERVAL_MS,
     );
     this.timer.unref();

@@ -16,7 +16,7 @@ describe(ImportRefreshScheduler.name, () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const leases = {
-      runIfLeader: async (_job: string, _ttlMs: number, work: () => Promise<void>) => {
+      runIfLeader: async (_job: string, _roundEveryMs: number, work: () => Promise<void>) => {
         if (options.anotherReplicaRuns) return false;
         await work();
         return true;

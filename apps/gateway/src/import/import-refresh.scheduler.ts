@@ -10,8 +10,6 @@ import { ImportService } from './import.service.js';
 export const REFRESH_BATCH = 20;
 /** How often a round looks for URLs due (or IMPORT_REFRESH_INTERVAL_MS, when shorter). */
 const ROUND_EVERY_MS = 60_000;
-/** Rounds a leader may miss before another replica takes the refreshes over. */
-const LEASE_ROUNDS = 3;
 
 /**
  * With IMPORT_REFRESH_INTERVAL_MS set, fetches every imported URL again once its last fetch is
@@ -47,7 +45,7 @@ export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplica
   /** One round (a round already under way is not doubled). */
   round(): Promise<void> {
     this.running ??= this.leases
-      .runIfLeader('import-refresh', LEASE_ROUNDS * this.roundEveryMs, () => this.refreshDue())
+      .runIfLeader('import-refresh', this.roundEveryMs, () => this.refreshDue())
       .then(() => undefined)
       .catch((error: unknown) => this.logger.warn(`Import refresh round skipped: ${errorSummary(error)}`))
       .finally(() => (this.running = undefined));

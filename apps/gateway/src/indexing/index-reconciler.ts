@@ -19,8 +19,6 @@ const BATCH = 500;
 const ON_ITS_WAY = new Set(['waiting', 'prioritized', 'delayed', 'active', 'waiting-children']);
 
 type Outcome = 'settled' | 'purged' | 'requeued';
-/** Rounds a leader may miss before another replica takes the reconciliation over. */
-const LEASE_ROUNDS = 3;
 
 /**
  * Makes sure every registry revision reaches the index, whatever happened to Redis. The outbox
@@ -84,7 +82,7 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
   /** One round (a round already under way is not doubled). */
   reconcile(): Promise<void> {
     this.running ??= this.leases
-      .runIfLeader('index-reconcile', LEASE_ROUNDS * this.config.reconcile.intervalMs, () => this.round())
+      .runIfLeader('index-reconcile', this.config.reconcile.intervalMs, () => this.round())
       .then((led) => this.rounds.inc({ result: led ? 'done' : 'elsewhere' }))
       .catch((error: Error) => {
         this.rounds.inc({ result: 'skipped' });

@@ -20,8 +20,6 @@ import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_BATCH = 100;
-/** Sweeps a leader may miss before another replica takes the outbox over. */
-const LEASE_ROUNDS = 3;
 
 /**
  * Delivers registry changes to the indexing queue. The registry row is the outbox: a change is
@@ -83,7 +81,7 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      await this.leases.runIfLeader('outbox-sweep', LEASE_ROUNDS * this.config.outboxIntervalMs, () => this.sendPending());
+      await this.leases.runIfLeader('outbox-sweep', this.config.outboxIntervalMs, () => this.sendPending());
     } catch (error) {
       this.logger.error(`Outbox sweep failed: ${(error as Error).message}`);
     } finally {
