@@ -24,7 +24,7 @@ export interface SyncReport {
   deleted: string[];
   skipped: string[];
   failed: { path: string; reason: string }[];
-  /** Paths whose registration broke a version in production, with the gateway's warnings. */
+  /** Paths whose registration broke a version in production, or could not be proven not to, with the gateway's warnings. */
   breaking: { path: string; warnings: string[] }[];
 }
 

@@ -9,7 +9,8 @@ import { PlatformClient } from './platform-client.js';
 /**
  * `npm run import`: registers the specs of a folder or a repository checkout (OpenAPI, AsyncAPI,
  * GraphQL SDL, .proto, MCP tools lists, Backstage catalog-info.yaml) and keeps them in sync, for CI.
- * Exit code 1 when a file failed (or, with --fail-on-breaking, broke a production version), 2 for bad usage.
+ * Exit code 1 when a file failed (or, with --fail-on-breaking, broke a production version or could not be
+ * proven not to: the gateway's comparison was not complete), 2 for bad usage.
  */
 const USAGE = `Usage: npm run -s import -- --url <gateway URL> --org <orgId> [--team <name>] [--lifecycle <stage>] [--tree <name>]
        [--prune] [--dry-run] [--fail-on-breaking] [--token <JWT>] <path>...
@@ -50,6 +51,8 @@ if (values.help) {
 if (!values.url) usage('--url is required (the gateway, e.g. http://localhost:8080)');
 if (!values.org) usage('--org is required');
 if (positionals.length === 0) usage('no path to import');
+// A dry run registers nothing, so nothing is compared: its exit code would pass a gate it never checked.
+if (values['dry-run'] && values['fail-on-breaking']) usage('--fail-on-breaking cannot be checked in a --dry-run: nothing is registered, so nothing is compared');
 if (values.lifecycle && !(LIFECYCLE_STAGES as readonly string[]).includes(values.lifecycle)) usage(`--lifecycle must be one of ${LIFECYCLE_STAGES.join(', ')}`);
 const token = values.token || process.env.API_DISCOVERY_TOKEN;
 if (!token) usage('No token: set API_DISCOVERY_TOKEN (or pass --token); get one with npm run token -- --org <orgId> --roles publisher');

@@ -1,6 +1,6 @@
 import type { IndexingStatus } from './indexing-status.js';
 import type { ApiSource, ApiSourceFile } from './sources.js';
-import type { LifecycleStage, VersionSummary } from './versions.js';
+import type { ChangeCounts, LifecycleStage, VersionSummary } from './versions.js';
 
 /** An API as the registry returns it. */
 export interface ApiRecord {
@@ -32,7 +32,7 @@ export interface ApiRecord {
   /** In a registration's answer: what the publisher should know, e.g. that the new spec breaks a version in production. */
   warnings?: string[];
   /** In a registration's answer that replaced a spec: what changed from the spec before (or the production version it follows). */
-  changes?: { breaking: number; nonBreaking: number; info: number };
+  changes?: ChangeCounts;
 }
 
 export interface ApiListResponse {

@@ -1,3 +1,5 @@
+import type { ChangeCounts } from './versions.js';
+
 /**
  * Where an API's spec comes from when it was imported rather than sent (#31): a URL the
  * platform fetches (and refreshes), or a file of a tree that `npm run import` walks.
@@ -44,7 +46,7 @@ export interface ApiRefreshResult {
   error?: string;
   /** `updated`: as in a registration's answer. */
   warnings?: string[];
-  changes?: { breaking: number; nonBreaking: number; info: number };
+  changes?: ChangeCounts;
 }
 
 /** A folder import's registration says which file of which tree it is (the body of `POST /apis` and `PUT /apis/:apiId`, field `source`). */

@@ -37,7 +37,7 @@ export interface ApiVersionRecord extends VersionSummary {
   /** In a registration's answer: what the publisher should know, e.g. that the new spec breaks a version in production. */
   warnings?: string[];
   /** In a registration's answer: what changed from the spec it follows (the revision before, or the version in production). */
-  changes?: { breaking: number; nonBreaking: number; info: number };
+  changes?: ChangeCounts;
 }
 
 export interface ApiVersionList {
@@ -75,14 +75,40 @@ export interface ApiChange {
   message: string;
 }
 
-/** What changed from one spec to another; breaking changes first. */
-export interface ChangeReport {
-  changes: ApiChange[];
+/**
+ * A part of two specs that a change report could not compare (a schema past the comparison's
+ * budget, a union that changed, a nesting too deep): a change there is neither found nor ruled out.
+ */
+export interface ChangeGap {
+  /** The operation, `METHOD address`; absent for the report as a whole. */
+  operation?: string;
+  /** Where in the operation, as `ApiChange.location` writes it. */
+  location: string;
+  reason: string;
+}
+
+/** How many changes of each severity a report found, and whether it compared everything. */
+export interface ChangeCounts {
   breaking: number;
   nonBreaking: number;
   info: number;
-  /** The report was cut at `CHANGE_REPORT_LIMITS` (the counts are of every change found). */
+  /**
+   * Every part of both specs was compared. When false, the counts are of what could be compared
+   * and a breaking change may hide in the rest: the report is not proof that nothing breaks, and
+   * every gate (BREAKING_CHANGES_REFUSED_ORGS, the import CLI's --fail-on-breaking) treats it so.
+   */
+  complete: boolean;
+}
+
+/** What changed from one spec to another; breaking changes first. */
+export interface ChangeReport extends ChangeCounts {
+  changes: ApiChange[];
+  /** The list was cut at `CHANGE_REPORT_LIMITS.maxChanges` (the counts are of every change found). */
   truncated?: boolean;
+  /** When not complete: why, in a sentence (the first part not compared, and how many there were). */
+  incompleteReason?: string;
+  /** When not complete: the parts not compared, the first `CHANGE_REPORT_LIMITS.maxGaps`. */
+  notCompared?: ChangeGap[];
 }
 
 /** `GET /api-management/apis/:apiId/changes?from=&to=`: each side is a version and its revision. */
@@ -122,5 +148,5 @@ export interface LintResponse extends LintReport {
   revision: number;
 }
 
-export const CHANGE_REPORT_LIMITS = { maxChanges: 2000 } as const;
+export const CHANGE_REPORT_LIMITS = { maxChanges: 2000, maxGaps: 100 } as const;
 export const LINT_LIMITS = { maxFindings: 2000 } as const;

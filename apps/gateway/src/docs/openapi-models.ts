@@ -4,6 +4,7 @@ import {
   type ApiVersionList,
   type ApiVersionRecord,
   CHANGE_REPORT_LIMITS,
+  type ChangeGap,
   CHANGE_SEVERITIES,
   type ChangeReportResponse,
   type ChangeSeverity,
@@ -109,8 +110,9 @@ const LABELS: ApiPropertyOptions = {
 const WARNINGS: ApiPropertyOptions = { type: [String], description: 'In a registration\'s answer: e.g. breaking changes to a version in production' };
 const CHANGE_COUNTS: ApiPropertyOptions = {
   type: 'object',
-  properties: { breaking: { type: 'integer' }, nonBreaking: { type: 'integer' }, info: { type: 'integer' } },
-  description: 'In a registration\'s answer: the changes from the spec it follows',
+  properties: { breaking: { type: 'integer' }, nonBreaking: { type: 'integer' }, info: { type: 'integer' }, complete: { type: 'boolean' } },
+  required: ['breaking', 'nonBreaking', 'info', 'complete'],
+  description: 'In a registration\'s answer: the changes from the spec it follows; `complete: false` when part of it could not be compared (not proven safe)',
 };
 
 export class VersionSummaryDoc implements VersionSummary {
@@ -192,6 +194,12 @@ export class ApiChangeDoc implements ApiChange {
   @ApiProperty() message: string;
 }
 
+class ChangeGapDoc implements ChangeGap {
+  @ApiPropertyOptional({ example: 'POST /shapes' }) operation?: string;
+  @ApiProperty({ example: 'request body' }) location: string;
+  @ApiProperty({ example: 'a union (oneOf, anyOf) or a `not` changed: its variants are not compared' }) reason: string;
+}
+
 class RevisionRefDoc {
   @ApiProperty() version: string;
   @ApiProperty() revision: number;
@@ -206,6 +214,10 @@ export class ChangeReportDoc implements ChangeReportResponse {
   @ApiProperty() nonBreaking: number;
   @ApiProperty() info: number;
   @ApiPropertyOptional({ description: 'The list was cut; the counts are of every change' }) truncated?: boolean;
+  @ApiProperty({ description: 'Every part of both specs was compared. When false the counts are of what could be compared, a breaking change may hide in the rest, and gates treat the report as not proven safe' })
+  complete: boolean;
+  @ApiPropertyOptional({ description: 'When not complete: why, in a sentence' }) incompleteReason?: string;
+  @ApiPropertyOptional({ type: [ChangeGapDoc], description: `When not complete: the parts not compared, at most ${CHANGE_REPORT_LIMITS.maxGaps}` }) notCompared?: ChangeGapDoc[];
 }
 
 export class LintFindingDoc implements LintFinding {

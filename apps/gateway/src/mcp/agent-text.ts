@@ -90,12 +90,17 @@ export function operationText({ api, overview, detail, example, parts }: Operati
   return lines.join('\n');
 }
 
-/** A change report: counts, then each change, breaking first. */
+/** A change report: counts, then each change, breaking first, and what could not be compared. */
 export function changesText(report: ChangeReportResponse): string {
   const from = `${report.from.version} (revision ${report.from.revision})`;
   const to = `${report.to.version} (revision ${report.to.revision})`;
-  if (report.changes.length === 0) return `No changes to operations from ${from} to ${to}.`;
-  const lines = [`From ${from} to ${to}: ${report.breaking} breaking, ${report.nonBreaking} non-breaking, ${report.info} informational change(s):`];
+  // An incomplete report says so first, and never "no changes".
+  const lines = report.complete ? [] : [`Warning: this report is NOT complete, so it does not prove the move is safe. ${short(report.incompleteReason ?? '', DESCRIPTION_CHARS)}`];
+  if (report.changes.length === 0) {
+    lines.push(report.complete ? `No changes to operations from ${from} to ${to}.` : `No changes found from ${from} to ${to} in what could be compared.`);
+    return lines.join('\n');
+  }
+  lines.push(`From ${from} to ${to}: ${report.breaking} breaking, ${report.nonBreaking} non-breaking, ${report.info} informational change(s)${report.complete ? '' : ' in what could be compared'}:`);
   for (const change of report.changes.slice(0, LISTED.changes)) {
     lines.push(`- [${change.severity}] ${change.operation ? `${short(change.operation, ADDRESS_CHARS)}: ` : ''}${short(change.message, DESCRIPTION_CHARS)}${change.location ? ` (${short(change.location, ADDRESS_CHARS)})` : ''}`);
   }

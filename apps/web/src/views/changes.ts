@@ -1,4 +1,4 @@
-import type { ApiChange, ApiRecord, ApiVersionRecord, ChangeReportResponse, ChangeSeverity } from '../../../../libs/contracts/src/index.js';
+import type { ApiChange, ApiRecord, ApiVersionRecord, ChangeCounts, ChangeReportResponse, ChangeSeverity } from '../../../../libs/contracts/src/index.js';
 import { CHANGE_SEVERITIES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, versionLabel } from '../components.js';
@@ -76,8 +76,13 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
       'From ', side(report.from), ' to ', side(report.to), ': ',
       CHANGE_SEVERITIES.flatMap((severity, index) => [index ? ', ' : '', h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`)]),
       '.'),
+    report.complete ? null : h('div', { id: 'changes-incomplete', class: 'notice', role: 'alert' },
+      h('strong', {}, 'Not complete: '), report.incompleteReason ?? 'some parts could not be compared.',
+      report.notCompared?.length ? h('ul', {}, report.notCompared.map((gap) => h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason))) : null),
     report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
-    report.changes.length === 0 ? h('p', { class: 'empty' }, 'No differences in the operations, their inputs or their responses.') : null,
+    report.changes.length === 0
+      ? h('p', { class: 'empty' }, report.complete ? 'No differences in the operations, their inputs or their responses.' : 'No differences found in what could be compared.')
+      : null,
     CHANGE_SEVERITIES.map((severity) => {
       const changes = report.changes.filter((change) => change.severity === severity);
       return changes.length
@@ -87,6 +92,12 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
         : null;
     }),
   );
+}
+
+/** `2 breaking, 0 non-breaking, 1 info change.`, and that it is not complete when part could not be compared. */
+export function changeCountsText({ breaking, nonBreaking, info, complete }: ChangeCounts): string {
+  const counts = `${breaking} breaking, ${nonBreaking} non-breaking, ${info} info change${info === 1 ? '' : 's'}`;
+  return complete ? `${counts}.` : `${counts} in what could be compared: not complete, so not proven safe.`;
 }
 
 function changeItem(change: ApiChange): HTMLElement {

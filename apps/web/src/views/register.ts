@@ -1,4 +1,4 @@
-import type { ApiImportRequest, ApiRecord, ApiRegistration, ApiVersionRecord, LifecycleStage } from '../../../../libs/contracts/src/index.js';
+import type { ApiImportRequest, ApiRecord, ApiRegistration, ApiVersionRecord, ChangeCounts, LifecycleStage } from '../../../../libs/contracts/src/index.js';
 import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
@@ -7,6 +7,7 @@ import { h, replace } from '../dom.js';
 import { fileExtensions, knownKinds } from '../kinds.js';
 import { LABEL_LIMITS, labelLines, parseLabelLines } from '../labels.js';
 import { specInfo } from '../spec-info.js';
+import { changeCountsText } from './changes.js';
 import { changesHash, versionHash } from './versions.js';
 
 /** The `format` a registration may name (`ApiRegistration.format`): each kind the server reads; empty: the server detects it. */
@@ -27,7 +28,7 @@ function specFileTypes(): string | undefined {
 }
 
 /** What a registration's answer says the publisher should know: warnings (breaking changes) and what changed. */
-function registrationNotes(answer: { warnings?: string[]; changes?: { breaking: number; nonBreaking: number; info: number } }, compare?: string): (HTMLElement | null)[] {
+function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts }, compare?: string): (HTMLElement | null)[] {
   return [
     answer.warnings?.length
       ? h('div', { id: 'register-warnings', class: 'notice register-warnings', role: 'alert' },
@@ -35,7 +36,7 @@ function registrationNotes(answer: { warnings?: string[]; changes?: { breaking: 
       : null,
     answer.changes
       ? h('p', { id: 'register-changes', class: 'muted' },
-          `Compared with the spec it follows: ${answer.changes.breaking} breaking, ${answer.changes.nonBreaking} non-breaking, ${answer.changes.info} info change${answer.changes.info === 1 ? '' : 's'}.`,
+          `Compared with the spec it follows: ${changeCountsText(answer.changes)}`,
           compare ? [' ', h('a', { href: compare }, 'What changed')] : null)
       : null,
   ];

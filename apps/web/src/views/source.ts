@@ -2,6 +2,7 @@ import type { ApiRecord, ApiRefreshResult } from '../../../../libs/contracts/src
 import { ragApiClient } from '../api-client.js';
 import { errorBox, versionLabel } from '../components.js';
 import { formatDate, h, replace } from '../dom.js';
+import { changeCountsText } from './changes.js';
 import { changesHash } from './versions.js';
 
 /** What the last "Refresh now" said, kept for the page drawn after it (the refresh changes what the page shows). */
@@ -26,7 +27,7 @@ function refreshNote(api: ApiRecord, result: ApiRefreshResult): HTMLElement {
       : null,
     result.changes
       ? h('p', { class: 'muted refresh-changes' },
-          `Compared with the revision before: ${result.changes.breaking} breaking, ${result.changes.nonBreaking} non-breaking, ${result.changes.info} info change${result.changes.info === 1 ? '' : 's'}.`,
+          `Compared with the revision before: ${changeCountsText(result.changes)}`,
           revision !== undefined && revision > 1 ? [' ', h('a', { href: changesHash(api.apiId, `${version}@${revision - 1}`, `${version}@${revision}`) }, 'What changed')] : null)
       : null);
 }

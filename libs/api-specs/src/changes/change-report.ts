@@ -10,8 +10,26 @@ export interface ChangeInput {
   from: StoredSpec;
   /** The later one. */
   to: StoredSpec;
-  /** What each operation's schemas may take, on each side (OPERATION_DETAIL_MAX_CHARS). */
+  /**
+   * What each operation's schemas may take on each side, at least (OPERATION_DETAIL_MAX_CHARS):
+   * a comparison reads up to COMPARED_CHARS_PER_OPERATION, since a schema cut where an answer
+   * would be cut is a schema not compared.
+   */
   maxChars: number;
+}
+
+/**
+ * What one report may read and walk: schemas of one operation (each side), of every operation
+ * together (both sides), and pairs of schema nodes. A spec past them gets a report that says what
+ * it did not compare (`complete: false`), within the spec thread's time and memory, rather than a
+ * refusal or a silent zero.
+ */
+export const CHANGE_COMPARISON_LIMITS: ComparisonLimits = { charsPerOperation: 2_000_000, chars: 100_000_000, nodes: 2_000_000 };
+
+export interface ComparisonLimits {
+  readonly charsPerOperation: number;
+  readonly chars: number;
+  readonly nodes: number;
 }
 
 type Side = 'from' | 'to';
@@ -25,15 +43,19 @@ interface ReadSide extends ReadWithFormat {
  * What changed from one spec of an API to another, for a caller of the API: operations removed
  * and added, and for each operation both have, its inputs, request body and responses compared
  * on the format-neutral `OperationDetail` every kind has, each change rated by whether a caller
- * written for `from` breaks on `to`. A spec thread's task: a side that cannot be read is refused,
+ * written for `from` breaks on `to`. What it could not compare it names (`notCompared`), and the
+ * report is then not `complete`. A spec thread's task: a side that cannot be read is refused,
  * naming it.
  */
-export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: ChangeInput): ChangeReport | SpecRefusal {
+export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: ChangeInput, limits = CHANGE_COMPARISON_LIMITS): ChangeReport | SpecRefusal {
   const before = readSide(formats, from, 'from');
   if (isRefused(before)) return before;
   const after = readSide(formats, to, 'to');
   if (isRefused(after)) return after;
   const log = new ChangeLog();
+  const perOperation = Math.max(maxChars, limits.charsPerOperation);
+  const budget = { chars: limits.chars, nodes: limits.nodes };
+  let skipped = 0;
   if (before.format.kind !== after.format.kind) {
     log.add({ severity: 'breaking', code: 'api-kind-changed', location: 'api', message: `The API changed from ${before.spec.format} to ${after.spec.format}: callers must be rewritten` });
   }
@@ -44,21 +66,38 @@ export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: Cha
       log.add({ severity: 'breaking', code: 'operation-removed', operation: name, location: 'operation', message: `${name} was removed: callers of it break` });
       continue;
     }
-    const oldDetail = detailOf(before, old, maxChars, 'from');
+    const operation = `${now.method} ${now.path}`;
+    if (budget.chars <= 0 || budget.nodes <= 0) {
+      skipped++;
+      continue;
+    }
+    const oldDetail = detailOf(before, old, perOperation, 'from');
     if (isRefused(oldDetail)) return oldDetail;
-    const newDetail = detailOf(after, now, maxChars, 'to');
+    const newDetail = detailOf(after, now, perOperation, 'to');
     if (isRefused(newDetail)) return newDetail;
-    if (!oldDetail || !newDetail) continue;
+    if (!oldDetail || !newDetail) {
+      log.gap({ operation, location: 'operation', reason: `the ${oldDetail ? 'later' : 'earlier'} spec's operation could not be read in full: not compared` });
+      continue;
+    }
+    budget.chars -= JSON.stringify(oldDetail).length + JSON.stringify(newDetail).length;
+    if (oldDetail.truncated || newDetail.truncated) {
+      log.gap({ operation, location: 'operation', reason: `its schemas pass ${perOperation} characters on the ${oldDetail.truncated ? (newDetail.truncated ? 'earlier and later' : 'earlier') : 'later'} side: compared up to where they are cut` });
+    }
     compareOperation({
-      operation: `${now.method} ${now.path}`,
+      operation,
       before: oldDetail,
       after: newDetail,
       bodyLabel: after.format.parts.body.toLowerCase(),
       bodyDirection: receivesBody(after, now) ? 'output' : 'input',
       // GraphQL validates every query against the schema: an argument or input field it no longer has is an error.
       strictInputs: after.format.kind === 'graphql',
+      budget,
       emit: (change) => log.add(change),
+      gap: (gap) => log.gap(gap),
     });
+  }
+  if (skipped > 0) {
+    log.gap({ location: 'api', reason: `${skipped} operation${skipped === 1 ? '' : 's'} both specs have ${skipped === 1 ? 'was' : 'were'} not compared: the report's budget for reading schemas ran out (very large specs)` });
   }
   for (const [key, added] of after.operations) {
     if (before.operations.has(key)) continue;

@@ -1,4 +1,4 @@
-import type { ApiChange, ChangeSeverity, MediaTypeSchema, OperationDetail, OperationParameter, OperationRequestBody } from '#contracts';
+import type { ApiChange, ChangeGap, ChangeSeverity, MediaTypeSchema, OperationDetail, OperationParameter, OperationRequestBody } from '#contracts';
 import { capitalised, compareSchemas, type Direction, type SchemaChange } from './schema-changes.js';
 
 /** One operation both specs have, and how to report on it. */
@@ -13,7 +13,11 @@ export interface OperationPair {
   bodyDirection: Direction;
   /** See `SchemaComparison.strictInputs`. */
   strictInputs: boolean;
+  /** See `SchemaComparison.budget`: shared by every operation of one report. */
+  budget: { nodes: number };
   emit: (change: ApiChange) => void;
+  /** A part not compared (see `compareSchemas`). */
+  gap: (gap: ChangeGap) => void;
 }
 
 /** A status that answers a call that worked: `2xx`, or any that is not HTTP's (`data`, `OK`, `result`, `reply`). */
@@ -162,7 +166,9 @@ function schemaChanges(pair: OperationPair, old: unknown, now: unknown, directio
     direction,
     strictInputs: pair.strictInputs,
     locate,
+    budget: pair.budget,
     emit: ({ severity, code, pointer, message }: SchemaChange) => change(pair, severity, `${prefix}-${code}`, locate(pointer), message),
+    gap: (pointer, reason) => pair.gap({ operation: pair.operation, location: locate(pointer), reason }),
   });
 }
 

@@ -4,13 +4,8 @@ import { isObject } from '../is-object.js';
 /** What a caller does with a schema's values: sends them (`input`), or reads them (`output`). */
 export type Direction = 'input' | 'output';
 
-/** Levels compared: past these, a difference is too deep inside a value for a reader to act on. */
+/** Levels compared: a difference deeper than this is reported as not compared. */
 const MAX_DEPTH = 32;
-/**
- * Pairs of schema nodes one comparison visits: each side is bounded by OPERATION_DETAIL_MAX_CHARS
- * already, this bounds the walk of the two (an `allOf` is merged, so a node may be seen twice).
- */
-const MAX_NODES = 20_000;
 
 /** One difference between two schemas, `pointer` inside the value they describe (`.items[].id`). */
 export interface SchemaChange {
@@ -31,6 +26,13 @@ export interface SchemaComparison {
   /** Where a pointer is, as the report writes it: `request body .customer.email`. */
   locate: (pointer: string) => string;
   emit: (change: SchemaChange) => void;
+  /** A part that could not be compared (see `compareSchemas`), and why. */
+  gap: (pointer: string, reason: string) => void;
+  /**
+   * Pairs of schema nodes the walk may still visit, shared by every comparison of one report (an
+   * `allOf` is merged, so a node may be seen twice): what is left when it runs out is a gap.
+   */
+  budget: { nodes: number };
 }
 
 /** What a schema says about the values it allows, `allOf` merged and a nullable `anyOf` unwrapped. */
@@ -46,27 +48,44 @@ interface SchemaView {
   additionalProperties?: unknown;
   enum?: unknown[];
   default?: unknown;
+  /** Cut at `$truncated`: what it does not list may be past the cut, so only what both sides list is compared. */
+  cut: boolean;
 }
 
 /**
  * Compares two schemas of one value, reporting each difference by what it does to a caller of
- * `direction`. A node either side marks `$circular` or `$truncated`, or that the walk cannot read
- * (`oneOf`, `not`…), is unknown and not compared.
+ * `direction`. A part it cannot compare is a gap, never silence: a union (`oneOf`, `anyOf`) or
+ * `not` that differs, a recursive schema that points elsewhere, a nesting past MAX_DEPTH, the
+ * report's node budget spent. Parts that are the same on both sides need no comparing. Of a schema
+ * cut at `$truncated`, what both sides list is compared; the rest is the operation's gap
+ * (`OperationDetail.truncated`), not one per cut.
  */
 export function compareSchemas(before: unknown, after: unknown, comparison: SchemaComparison): void {
   new SchemaWalk(comparison).compare(before, after, '', 0);
 }
 
 class SchemaWalk {
-  private nodes = 0;
+  private spent = false;
 
   constructor(private readonly comparison: SchemaComparison) {}
 
   compare(before: unknown, after: unknown, pointer: string, depth: number): void {
-    if (depth > MAX_DEPTH || ++this.nodes > MAX_NODES) return;
+    if (this.spent) return;
+    if (this.comparison.budget.nodes-- <= 0) {
+      this.spent = true;
+      this.comparison.gap(pointer, 'the comparison\'s budget of schema nodes ran out here: this schema and the ones after it are not compared');
+      return;
+    }
+    if (depth > MAX_DEPTH) {
+      if (!sameValue(before, after)) this.comparison.gap(pointer, `nested deeper than ${MAX_DEPTH} levels: not compared`);
+      return;
+    }
     const old = viewOf(before, 0);
     const now = viewOf(after, 0);
-    if (!old || !now) return;
+    if (!old || !now) {
+      this.unknown(before, after, pointer);
+      return;
+    }
     if (!this.sameType(old, now, pointer)) return;
     this.compareEnum(old, now, pointer);
     if (this.comparison.direction === 'input' && old.default !== undefined && now.default !== undefined && !sameValue(old.default, now.default)) {
@@ -89,7 +108,7 @@ class SchemaWalk {
         `The type of ${this.at(pointer)} changed from ${old.types.join(' or ')} to ${now.types.join(' or ')}`);
       return false;
     }
-    if (old.nullable !== now.nullable) {
+    if (old.nullable !== now.nullable && !old.cut && !now.cut) {
       const breaking = input ? old.nullable : now.nullable;
       const message = input
         ? `${this.at(pointer)} ${now.nullable ? 'now accepts' : 'no longer accepts'} null`
@@ -100,7 +119,7 @@ class SchemaWalk {
   }
 
   private compareEnum(old: SchemaView, now: SchemaView, pointer: string): void {
-    if (!old.enum || !now.enum) return;
+    if (!old.enum || !now.enum || old.cut || now.cut) return;
     const input = this.comparison.direction === 'input';
     const kept = new Set(now.enum.map(valueKey));
     const removed = old.enum.filter((value) => !kept.has(valueKey(value)));
@@ -118,9 +137,11 @@ class SchemaWalk {
 
   private compareProperties(old: SchemaView, now: SchemaView, pointer: string, depth: number): void {
     const input = this.comparison.direction === 'input';
+    const cut = old.cut || now.cut;
     for (const [name, schema] of old.properties) {
       const inner = `${pointer}.${name}`;
       if (!now.properties.has(name)) {
+        if (cut) continue;
         if (!input) this.emit('breaking', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that read it break`);
         else if (this.comparison.strictInputs || now.closed) this.emit('breaking', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that send it are refused`);
         else this.emit('info', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that send it are ignored`);
@@ -128,7 +149,7 @@ class SchemaWalk {
       }
       const wasRequired = old.required.has(name);
       const isRequired = now.required.has(name);
-      if (wasRequired !== isRequired) {
+      if (wasRequired !== isRequired && !cut) {
         // Required means a caller must send it (input), or may count on it (output).
         const breaking = input ? isRequired : wasRequired;
         const made = isRequired ? 'required' : 'optional';
@@ -138,11 +159,21 @@ class SchemaWalk {
       this.compare(schema, now.properties.get(name), inner, depth + 1);
     }
     for (const name of now.properties.keys()) {
-      if (old.properties.has(name)) continue;
+      if (old.properties.has(name) || cut) continue;
       const inner = `${pointer}.${name}`;
       if (input && now.required.has(name)) this.emit('breaking', 'required-field-added', inner, `Required ${this.at(inner)} was added: callers that leave it out are refused`);
       else this.emit('non-breaking', 'field-added', inner, `${capitalised(input ? `optional ${this.at(inner)}` : this.at(inner))} was added`);
     }
+  }
+
+  /** Schemas the walk cannot read: the same on both sides, or a gap here. */
+  private unknown(before: unknown, after: unknown, pointer: string): void {
+    if (sameValue(before, after)) return;
+    const circular = (schema: unknown) => isObject(schema) && SCHEMA_MARKERS.circular in schema;
+    const reason = circular(before) || circular(after)
+      ? 'a recursive schema changed what it refers to: not compared'
+      : 'a union (oneOf, anyOf) or a `not` changed: its variants are not compared';
+    this.comparison.gap(pointer, reason);
   }
 
   private at(pointer: string): string {
@@ -157,7 +188,7 @@ class SchemaWalk {
 /** A schema as its values see it, or undefined when it is unknown here (see `compareSchemas`). */
 function viewOf(schema: unknown, depth: number): SchemaView | undefined {
   if (!isObject(schema) || depth > MAX_DEPTH) return undefined;
-  if (SCHEMA_MARKERS.circular in schema || SCHEMA_MARKERS.truncated in schema || 'not' in schema) return undefined;
+  if (SCHEMA_MARKERS.circular in schema || 'not' in schema) return undefined;
   const variants = schema.oneOf ?? schema.anyOf;
   if (variants !== undefined) {
     // `anyOf: [X, {type: null}]` is how OpenAPI 3.1 writes a nullable X; other unions are unknown.
@@ -191,6 +222,7 @@ function ownView(schema: Record<string, unknown>): SchemaView {
     ...(schema.additionalProperties !== undefined ? { additionalProperties: schema.additionalProperties } : {}),
     ...(Array.isArray(schema.enum) ? { enum: schema.enum } : {}),
     ...(schema.default !== undefined ? { default: schema.default } : {}),
+    cut: SCHEMA_MARKERS.truncated in schema,
   };
 }
 
@@ -221,6 +253,7 @@ function mergedViews(a: SchemaView, b: SchemaView): SchemaView {
     ...(a.additionalProperties !== undefined || b.additionalProperties !== undefined ? { additionalProperties: a.additionalProperties ?? b.additionalProperties } : {}),
     ...(a.enum ?? b.enum ? { enum: a.enum ?? b.enum } : {}),
     ...(a.default !== undefined || b.default !== undefined ? { default: a.default ?? b.default } : {}),
+    cut: a.cut || b.cut,
   };
 }
 
@@ -233,8 +266,11 @@ function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((type) => b.includes(type));
 }
 
+/** A value as text, object keys sorted: two schemas that differ only in the order of their keys are the same. */
 function valueKey(value: unknown): string {
-  return JSON.stringify(value) ?? 'undefined';
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  ) ?? 'undefined';
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
