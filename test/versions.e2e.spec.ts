@@ -211,6 +211,18 @@ describe('API versions and lifecycle', () => {
     expect(compared.body.result.content[0].text).toMatch(/\[non-breaking\] POST \/refunds/);
   });
 
+  it('should retire a deprecated version with a sunset date in one step, clearing the date (#39)', async () => {
+    const retired = await as(publisher).patch(`${apis}/${paymentsId}/versions/1.0.0`, { lifecycle: 'retired' }).expect(200);
+    expect(retired.body).toMatchObject({ version: '1.0.0', lifecycle: 'retired', recommended: false });
+    expect(retired.body.sunsetDate).toBeUndefined();
+    // A date for a version that is not deprecated is still refused, saying why.
+    const dated = await as(publisher).patch(`${apis}/${paymentsId}/versions/1.0.0`, { lifecycle: 'retired', sunsetDate: '2027-06-30' }).expect(400);
+    expect(dated.body.detail).toContain('a retired version has none');
+    const record = await as(reader).get(`${apis}/${paymentsId}`).expect(200);
+    expect(record.body).toMatchObject({ version: '2.0.0', versions: [{ version: '2.0.0', lifecycle: 'production' }, { version: '1.0.0', lifecycle: 'retired' }] });
+    expect(record.body.versions[1].sunsetDate).toBeUndefined();
+  });
+
   it('should keep a retired API out of search and search_apis, and in the catalogue', async () => {
     const retired = (await as(publisher).post(apis, { orgId: ORG, name: 'Old Payments', version: '0.9', spec: paymentsV2, lifecycle: 'retired' }).expect(201)).body;
     expect(retired.lifecycle).toBe('retired');

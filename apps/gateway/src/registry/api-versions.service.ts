@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   type ApiRecord,
@@ -25,6 +25,7 @@ import { LintScheduler } from './lint-scheduler.js';
 import { inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
 import { detailsOf, RegistryService, toRecord } from './registry.service.js';
 import { SpecWork } from './spec-work.service.js';
+import { nextStage } from './version-stage.js';
 
 /** What a registration tells its publisher beside the record: the changes from the spec it follows. */
 type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes'>;
@@ -90,17 +91,10 @@ export class ApiVersionsService {
     return { record: { ...(await this.record(changed, version)), ...(changed.result ? notes : {}) }, revised: changed.result !== undefined };
   }
 
-  /** A version's stage, and its sunset date (only a deprecated version has one). */
+  /** A version's stage, and its sunset date (only a deprecated version has one: `nextStage`). */
   async patch(caller: Caller, apiId: string, version: string, body: VersionPatchDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    const changed = await this.change(api.id, (change) => {
-      const current = change.get(version);
-      const lifecycle = body.lifecycle ?? current.lifecycle;
-      const sunsetDate = body.sunsetDate === undefined ? current.sunsetDate : body.sunsetDate;
-      if (sunsetDate && lifecycle !== 'deprecated') throw new BadRequestException('sunsetDate is for a deprecated version: set lifecycle to "deprecated" with it');
-      // Out of deprecation, the sunset date goes too.
-      return change.setStage(version, { lifecycle, sunsetDate: lifecycle === 'deprecated' ? sunsetDate : null });
-    });
+    const changed = await this.change(api.id, (change) => change.setStage(version, nextStage(change.get(version), body)));
     return this.record(changed, version);
   }
 
