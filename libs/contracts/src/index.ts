@@ -5,6 +5,7 @@ export * from './auth.js';
 export * from './facets.js';
 export * from './feedback.js';
 export * from './api-record.js';
+export * from './api-details-patch.js';
 export * from './indexing-job.js';
 export * from './indexing-status.js';
 export * from './internal-headers.js';

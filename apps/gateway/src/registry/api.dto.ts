@@ -17,7 +17,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
+import { type ApiDetailsPatch, type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
 import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 
@@ -184,6 +184,49 @@ export class ApiBodyDto implements ApiRegistration {
   source?: ApiSourceFileDto;
 }
 
+/** Present, `null` included: `ValidateIf` lets only `undefined` (left out) pass unchecked. */
+const present = (_: object, value: unknown) => value !== undefined;
+/** Present and not `null` (which clears the field). */
+const given = (_: object, value: unknown) => value !== undefined && value !== null;
+
+/**
+ * `PATCH /api-management/apis/:apiId`: the API's own details and its recommended version's stage,
+ * without its spec (a `spec`, `version` or `orgId` here is refused as an unknown field).
+ */
+export class ApiDetailsPatchDto implements ApiDetailsPatch {
+  @ApiPropertyOptional({ maxLength: 200, example: 'Payments API', description: 'A new name, unique in the org in any case (409 otherwise); stored trimmed' })
+  @ValidateIf(present)
+  @IsString()
+  @NotBlank('name')
+  @MaxLength(200)
+  @NoNul('name')
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' })
+  @ValidateIf(given)
+  @IsString()
+  @MaxLength(100)
+  @NoNul('teamName')
+  teamName?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000, description: 'Stored trimmed; `null` or blank clears it' })
+  @ValidateIf(given)
+  @IsString()
+  @MaxLength(5000)
+  @NoNul('description')
+  description?: string | null;
+
+  @ApiPropertyOptional({ ...LABELS_DOC, nullable: true, description: `${LABELS_DOC.description.replace(/ On PUT.*$/, '')} They replace the API's labels; \`{}\` or \`null\` clears them` })
+  @ValidateIf(given)
+  @IsLabels('labels')
+  labels?: Record<string, string> | null;
+
+  @ApiPropertyOptional({ enum: LIFECYCLE_STAGES, description: 'The recommended version\'s stage, as `PATCH …/versions/{version}` sets it (leaving deprecation clears its sunset date)' })
+  @ValidateIf(present)
+  @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
+  lifecycle?: LifecycleStage;
+}
+
 export class ListApisQueryDto {
   @ApiPropertyOptional({ description: 'One of the caller\'s orgs; all of them when absent' })
   @IsOptional()
@@ -281,7 +324,12 @@ export class VersionPatchDto implements ApiVersionPatch {
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: '2027-06-30', description: 'The day a deprecated version goes, `YYYY-MM-DD`; `null` clears it' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2027-06-30',
+    description: 'The day a deprecated version goes, `YYYY-MM-DD`; `null` clears it. Only a deprecated version has one: a version that leaves deprecation (retired included) loses it, and a date for any other stage is a 400',
+  })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsString()
   @Matches(DATE, { message: 'sunsetDate must be a date as YYYY-MM-DD' })

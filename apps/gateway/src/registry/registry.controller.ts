@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { ApiEndpointsResponse, ApiListResponse, ApiRecord } from '#contracts';
@@ -6,7 +6,7 @@ import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.j
 import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ApiBodyDto, ListApisQueryDto, SpecQueryDto, VersionQueryDto } from './api.dto.js';
+import { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto, SpecQueryDto, VersionQueryDto } from './api.dto.js';
 import { ApiVersionsService } from './api-versions.service.js';
 import { RegistryService } from './registry.service.js';
 
@@ -83,6 +83,21 @@ export class RegistryController {
   @ApiProblems(400, 404, 409, 413, 422)
   update(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: ApiBodyDto, @Query() query: VersionQueryDto): Promise<ApiRecord> {
     return this.versions.update(caller, apiId, body, query.version);
+  }
+
+  @Patch(':apiId')
+  @RequireRole('publisher')
+  @ApiOperation({
+    summary: 'Change an API\'s name, team, description, labels or recommended version\'s stage, without its spec (publisher)',
+    description:
+      'What is left out stays; `null` clears the team or description, `{}` or `null` the labels. No version gets a new revision. ' +
+      'When something search holds changed, the API is indexed again (`indexing.status` PENDING), re-embedding only the chunks whose text changed. ' +
+      'A name another API of the org has is a 409; a `spec` is refused (a new spec is a PUT)',
+  })
+  @ApiOkResponse({ type: ApiRecordDoc })
+  @ApiProblems(400, 404, 409)
+  patch(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Body() body: ApiDetailsPatchDto): Promise<ApiRecord> {
+    return this.registry.patch(caller, apiId, body);
   }
 
   @Delete(':apiId')

@@ -2,19 +2,32 @@ import { Inject, Injectable, NotFoundException, BadRequestException } from '@nes
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
-import { ApiDeletedEvent, type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, type ApiSource, ApiRegisteredEvent, DEFAULT_LIFECYCLE, normalizeLabels, parseLabelSelector } from '#contracts';
+import {
+  API_DETAILS_PATCH_FIELDS,
+  ApiDeletedEvent,
+  type ApiEndpointsResponse,
+  type ApiListResponse,
+  type ApiRecord,
+  type ApiSource,
+  ApiRegisteredEvent,
+  ApiUpdatedEvent,
+  DEFAULT_LIFECYCLE,
+  normalizeLabels,
+  parseLabelSelector,
+} from '#contracts';
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { AiClient } from '../proxy/ai-client.js';
-import type { ApiBodyDto, ListApisQueryDto } from './api.dto.js';
+import type { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { type ApiDetails, ApiVersionsRepository, type NewVersion, sha256 } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
-import { versionSummary } from './recommended-version.js';
+import { inReleaseOrder, versionSummary } from './recommended-version.js';
 import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
 import { SpecWork } from './spec-work.service.js';
+import { nextStage } from './version-stage.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,6 +58,26 @@ export class RegistryService {
     this.events.emit(ApiRegisteredEvent.eventName, new ApiRegisteredEvent(api.id));
     this.lint.schedule(api.id, first.version, 1);
     return toRecord(api, versions, { status: 'PENDING' });
+  }
+
+  /**
+   * `PATCH /api-management/apis/:apiId`: the API's own details and its recommended version's
+   * stage, without a spec. No version gets a new revision; the API is indexed again (`PENDING`)
+   * only when something search holds changed, and the indexing job then re-embeds only chunks
+   * whose text changed (a label change: none; the team or description: the API's L1 chunk).
+   */
+  async patch(caller: Caller, apiId: string, body: ApiDetailsPatchDto): Promise<ApiRecord> {
+    if (API_DETAILS_PATCH_FIELDS.every((field) => body[field] === undefined)) {
+      throw new BadRequestException(`Nothing to change: give one of ${API_DETAILS_PATCH_FIELDS.join(', ')} (a new spec is a PUT)`);
+    }
+    const api = await this.findVisible(caller, apiId);
+    const changed = await this.versions.change(api.id, async (change) => {
+      await change.setDetails(patchedDetails(change.api, body));
+      if (body.lifecycle) await change.setStage(change.api.version, nextStage(change.get(change.api.version), { lifecycle: body.lifecycle }));
+    });
+    if (changed.reindexed) this.events.emit(ApiUpdatedEvent.eventName, new ApiUpdatedEvent(api.id));
+    const indexing = changed.reindexed ? { status: 'PENDING' as const } : (await this.ai.indexingStatuses([changed.api])).get(api.id);
+    return toRecord(changed.api, inReleaseOrder(changed.versions), indexing);
   }
 
   async remove(caller: Caller, apiId: string): Promise<void> {
@@ -149,6 +182,26 @@ export function detailsOf(body: ApiBodyDto, labels?: Record<string, string>): Ap
     description: body.description?.trim() || null,
     labels: normalizeLabels(body.labels ?? labels ?? {}),
   };
+}
+
+/** An API's details with a PATCH's fields over them: `null` or blank clears the team and description. */
+function patchedDetails(api: ApiEntity, patch: ApiDetailsPatchDto): ApiDetails {
+  const text = (value: string | null | undefined, current: string | null) => (value === undefined ? current : value?.trim() || null);
+  return {
+    orgId: api.orgId,
+    name: patch.name?.trim() ?? api.name,
+    teamName: text(patch.teamName, api.teamName),
+    description: text(patch.description, api.description),
+    labels: patch.labels === undefined ? api.labels ?? {} : sameOrNew(api.labels ?? {}, normalizeLabels(patch.labels ?? {})),
+  };
+}
+
+/**
+ * The labels as they are when the new ones are the same (the database returns a jsonb object's
+ * keys in its own order): the same labels in another order must not look like a change to search.
+ */
+function sameOrNew(current: Record<string, string>, next: Record<string, string>): Record<string, string> {
+  return JSON.stringify(normalizeLabels(current)) === JSON.stringify(next) ? current : next;
 }
 
 /**
