@@ -152,13 +152,37 @@ describe('API versions and lifecycle', () => {
   it('should refuse breaking changes to production without a new major version in an org that says so', async () => {
     const strictId = (await as(publisher).post(apis, { orgId: STRICT, name: 'Payments', version: '1.0.0', spec: paymentsV1 }).expect(201)).body.apiId;
     const refused = await as(publisher).put(`${apis}/${strictId}/versions/1.0.0`, { spec: paymentsV1r2 }).expect(409);
-    expect(refused.body.detail).toMatch(/1 breaking change to version "1\.0\.0".*GET \/payments\/\{id\}.*This org refuses them: register it as a new major version/);
+    expect(refused.body.detail).toMatch(/1 breaking change to version "1\.0\.0".*GET \/payments\/\{id\}.*This org refuses changes to a version in production that break it or are not proven safe: register it as a new major version/);
     await as(publisher).post(`${apis}/${strictId}/versions`, { version: '1.1.0', spec: paymentsV2 }).expect(409);
     const major = await as(publisher).post(`${apis}/${strictId}/versions`, { version: '2.0.0', spec: paymentsV2 }).expect(201);
     expect(major.body.warnings).toBeUndefined();
     // The refusals changed nothing.
     const versions = await as(publisher).get(`${apis}/${strictId}/versions`).expect(200);
     expect(versions.body.items.map((item: { version: string; revision: number }) => `${item.version} r${item.revision}`)).toEqual(['2.0.0 r1', '1.0.0 r1']);
+  });
+
+  it('should say a report is not complete, and treat it as not proven safe, when a change could not be compared', async () => {
+    // A union the comparison cannot pair: one of its variants changed.
+    const union = (variant: object) => openapi('Shapes', '1.0.0', {
+      '/shapes': { post: { summary: 'Add a shape', requestBody: { content: { 'application/json': { schema: { oneOf: [{ type: 'object', properties: { radius: { type: 'number' } } }, variant] } } } } } },
+    });
+    const square = union({ type: 'object', properties: { side: { type: 'number' } } });
+    const squareAsText = union({ type: 'object', properties: { side: { type: 'string' } } });
+    const created = await as(publisher).post(apis, { orgId: ORG, name: 'Shapes', version: '1.0.0', spec: square }).expect(201);
+    const revised = await as(publisher).put(`${apis}/${created.body.apiId}/versions/1.0.0`, { spec: squareAsText }).expect(200);
+    expect(revised.body.changes).toEqual({ breaking: 0, nonBreaking: 0, info: 0, complete: false });
+    expect(revised.body.warnings).toEqual([expect.stringMatching(/^The comparison with version "1\.0\.0", in production, is not complete, so it does not prove that nothing breaks: .*POST \/shapes request body: a union/)]);
+    const report = await as(reader).get(`${apis}/${created.body.apiId}/changes?from=1.0.0@1&to=1.0.0@2`).expect(200);
+    expect(report.body).toMatchObject({ breaking: 0, complete: false, notCompared: [{ operation: 'POST /shapes', location: 'request body' }] });
+    expect(report.body.incompleteReason).toMatch(/^Not every change could be compared, so breaking changes may be missing/);
+    const text = (await mcp('compare_versions', { apiId: created.body.apiId, from: '1.0.0@1', to: '1.0.0@2' })).body.result.content[0].text as string;
+    expect(text).toMatch(/^Warning: this report is NOT complete/);
+    expect(text).not.toMatch(/No changes to operations/);
+
+    const strict = await as(publisher).post(apis, { orgId: STRICT, name: 'Shapes', version: '1.0.0', spec: square }).expect(201);
+    const refused = await as(publisher).put(`${apis}/${strict.body.apiId}/versions/1.0.0`, { spec: squareAsText }).expect(409);
+    expect(refused.body.detail).toMatch(/is not complete.*not proven safe: register it as a new major version/);
+    await as(publisher).post(`${apis}/${strict.body.apiId}/versions`, { version: '2.0.0', spec: squareAsText }).expect(201);
   });
 
   it('should lint each version, with findings per operation', async () => {
