@@ -11,6 +11,7 @@ export * from './indexing-status.js';
 export * from './internal-headers.js';
 export * from './kinds.js';
 export * from './labels.js';
+export * from './mcp-tools.js';
 export * from './operation-detail.js';
 export * from './problem.js';
 export * from './reindex.js';

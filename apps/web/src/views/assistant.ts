@@ -1,3 +1,4 @@
+import { MCP_RESOURCES, MCP_TOOLS } from '../../../../libs/contracts/src/mcp-tools.js';
 import type { ViewContext } from '../context.js';
 import { h, replace } from '../dom.js';
 import type { Session } from '../session.js';
@@ -18,13 +19,13 @@ export interface Snippet {
   note?: (string | Node)[];
 }
 
-/** What the MCP server offers, a line each (the gateway's `apps/gateway/src/mcp/mcp-server.ts` has the full descriptions). */
+/**
+ * What the MCP server offers, a line each: from the contracts the gateway's MCP server is checked
+ * against (`mcp-tools.spec.ts`), so a tool added there cannot be missing here.
+ */
 const TOOLS: [string, string][] = [
-  ['search_apis', 'Finds the APIs that do what you describe in plain words, with their best matching operations.'],
-  ['get_operation', 'Everything needed to call one operation: URL, parameters, body, responses, auth and an example call.'],
-  ['get_api', 'One API: its servers, auth schemes and operations.'],
-  ['list_apis', 'Browses the APIs you can see, by org, team, kind or tag.'],
-  ['api-spec://{apiId}', 'A resource: an API\'s spec as it was registered.'],
+  ...MCP_TOOLS.map((tool): [string, string] => [tool.name, tool.summary]),
+  ...MCP_RESOURCES.map((resource): [string, string] => [resource.uriTemplate, resource.summary]),
 ];
 
 /** `#/assistant`: configuration for an AI assistant to reach this gateway's MCP endpoint with the user's own token. */
