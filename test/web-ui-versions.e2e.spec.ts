@@ -107,6 +107,12 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     expect(await items.nth(1).locator('.recommended').count()).toBe(1);
     expect(await items.nth(0).locator('.recommended').count()).toBe(0);
     expect(await page.locator('#viewed-version').textContent()).toBe('v1.0.0');
+    // Two counters, each named (#39): the API's (a version added made it 2) and the viewed version's spec.
+    const record = (await as(reader).get(`${apis}/${paymentsId}`).expect(200)).body as { revision: number };
+    expect(record.revision).toBe(2);
+    expect(await page.locator('#api-revision').textContent()).toBe('API revision 2');
+    expect(await page.locator('#spec-revision').textContent()).toBe('v1.0.0 spec revision 1');
+    expect(await items.locator('.spec-revision').allTextContents()).toEqual(['spec revision 1', 'spec revision 1']);
     await page.locator('details.operation').first().waitFor(WAIT);
     expect(await operations(page)).not.toContain('POST /refunds');
     expect(await page.locator('#deprecated-banner').count()).toBe(0);
@@ -118,6 +124,8 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     expect(await page.locator('.detail-header h1 .lifecycle').textContent()).toBe('preview');
     expect(await operations(page)).not.toContain('GET /payments/{id}');
     expect(await page.locator('#versions [aria-current="page"]').textContent()).toBe('v2.0.0');
+    expect(await page.locator('#api-revision').textContent()).toBe('API revision 2');
+    expect(await page.locator('#spec-revision').textContent()).toBe('v2.0.0 spec revision 1');
     // Its operations' details are that version's, from the registry's copy of its spec.
     const refund = page.locator('details[data-operation="POST /refunds"]');
     await refund.locator('summary').click();
@@ -282,6 +290,18 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     expect(await page.locator('#deprecated-banner').textContent()).toContain('goes on 2027-09-30');
     expect((await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find((item: { version: string }) => item.version === '2.1.0'))
       .toMatchObject({ lifecycle: 'deprecated', sunsetDate: '2027-09-30' });
+
+    // Retired in one step (#39): its sunset date goes with deprecation, and the form says so before saving.
+    expect(await page.locator('#stage-sunset-cleared').isVisible()).toBe(false);
+    await page.locator('#stage-lifecycle').selectOption('retired');
+    expect(await page.locator('#stage-sunset-cleared').textContent()).toBe('Only a deprecated version has a sunset date: saving clears 2027-09-30.');
+    await page.locator('#stage-form button[type=submit]').click();
+    await page.locator('#deprecated-banner.banner-retired').waitFor(WAIT);
+    expect(await page.locator('#deprecated-banner').textContent()).toBe('Retired. Version v2.1.0 is retired: search and agents no longer offer it.');
+    expect(await page.locator('#stage-form .error-box').count()).toBe(0);
+    const retired = (await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find((item: { version: string }) => item.version === '2.1.0');
+    expect(retired).toMatchObject({ lifecycle: 'retired' });
+    expect(retired.sunsetDate).toBeUndefined();
 
     // And a new API's stage is chosen on the register form.
     await page.goto(`${stack.url}/#/register`);

@@ -221,6 +221,43 @@ describe('Web UI in Chromium', () => {
     await page.locator('.empty', { hasText: 'No gRPC API in' }).waitFor();
   });
 
+  it('should never paint a late answer over a newer view: the old org\'s catalogue under a search (#39)', async () => {
+    await page.goto(`${stack.url}/#/catalogue`);
+    await page.locator(`tr[data-api-id="${petstoreId}"]`).waitFor();
+    // The other org's catalogue answers only when the test says so.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const isSandboxList = (url: URL) => url.pathname === '/api-management/apis' && url.searchParams.get('orgId') === 'sandbox';
+    await page.route(isSandboxList, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const asked = page.waitForRequest((request) => isSandboxList(new URL(request.url())));
+    await page.locator('#org-switcher').selectOption('sandbox');
+    await asked;
+    await page.locator('nav a', { hasText: 'Search' }).click();
+    await page.locator('#search-input').waitFor();
+    // From here on, anything of a catalogue that reaches the page is noted.
+    await page.evaluate(`(() => {
+      window.__cataloguePainted = false;
+      new MutationObserver(() => {
+        if (document.querySelector('table.catalogue, .catalogue-header, .catalogue-filters')) window.__cataloguePainted = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    })()`);
+    const answered = page.waitForResponse((response) => isSandboxList(new URL(response.url())));
+    release();
+    await answered;
+    // Its body read and drawn, had it been drawn: two frames after the answer.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    await page.waitForTimeout(200);
+    expect(await page.evaluate('window.__cataloguePainted')).toBe(false);
+    expect(page.url()).toMatch(/#\/search$/);
+    expect(await page.locator('#search-input').isVisible()).toBe(true);
+    expect(await page.locator('h1', { hasText: 'Catalogue of' }).count()).toBe(0);
+    await page.unroute(isSandboxList);
+    await page.locator('#org-switcher').selectOption(ORG);
+  });
+
   it('should register a spec and show it go to COMPLETED', async () => {
     await page.goto(`${stack.url}/#/register`);
     await page.locator('#api-name').fill('Parcel tracking');
@@ -345,6 +382,29 @@ describe('Web UI in Chromium', () => {
     await page.unroute('**/api-management/ai/search');
   });
 
+  it('should show one\'s own vote as pressed after a reload, for that need only (#39)', async () => {
+    const query = encodeURIComponent('dismiss the weather alerts');
+    await page.goto(`${stack.url}/#/search?q=${query}`);
+    const weather = page.locator('.card', { hasText: 'Weather' }).first();
+    await weather.waitFor();
+    expect(await weather.locator('.vote-helpful').getAttribute('aria-pressed')).toBe('false');
+    await weather.locator('.vote-helpful').click();
+    await weather.locator('.vote-status', { hasText: 'Thanks' }).waitFor();
+
+    await page.reload();
+    const again = page.locator('.card', { hasText: 'Weather' }).first();
+    await again.waitFor();
+    expect(await again.locator('.vote-helpful').getAttribute('aria-pressed')).toBe('true');
+    expect(await again.locator('.vote-unhelpful').getAttribute('aria-pressed')).toBe('false');
+    // The same words in another case and spacing are the same need; other words are another.
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('Dismiss  the weather ALERTS')}`);
+    await page.locator('.card', { hasText: 'Weather' }).first().locator('.vote-helpful[aria-pressed="true"]').waitFor();
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('seven-day forecast of a city')}`);
+    const other = page.locator('.card', { hasText: 'Weather' }).first();
+    await other.waitFor();
+    expect(await other.locator('.vote-helpful').getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('should show labels on cards, the catalogue and the detail page, and filter by them', async () => {
     const cardSpec = (title: string, path: string, summary: string) => ({
       openapi: '3.0.3', info: { title, version: '1' },
@@ -442,6 +502,36 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator('table.catalogue tbody tr').count()).toBe(2);
   });
 
+  it('should change an API\'s team, description and labels on its page, without sending its spec (#39)', async () => {
+    await page.goto(`${stack.url}/#/apis/${paymentsId}`);
+    await page.locator('#edit-details summary').click();
+    expect(await page.locator('#details-labels').inputValue()).toBe('env=prod\ntier=gold');
+    // A mistake is told beside the form, and nothing is sent.
+    await page.locator('#details-labels').fill('Tier=gold');
+    await page.locator('#details-save').click();
+    expect(await page.locator('#details-message').textContent()).toMatch(/"Tier"/);
+
+    await page.locator('#details-team').fill('billing');
+    await page.locator('#details-description').fill('Charges credit cards for the shop');
+    await page.locator('#details-labels').fill('env=prod\ntier=platinum');
+    await page.locator('#details-save').click();
+    await page.locator('.detail-header .label-chip[data-label="tier=platinum"]').waitFor();
+    expect(await page.locator('.detail-header .label-chip').allTextContents()).toEqual(['env=prod', 'tier=platinum']);
+    expect(await page.locator('#api-facts').textContent()).toContain('Team billing');
+    expect(await page.locator('.detail-header + p.description').textContent()).toBe('Charges credit cards for the shop');
+    // No new spec: the version is at its first spec revision still.
+    expect(await page.locator('#spec-revision').textContent()).toBe('v1 spec revision 1');
+    const record = await request(stack.gateway.getHttpServer()).get(`/api-management/apis/${paymentsId}`).set('authorization', `Bearer ${publisher}`).expect(200);
+    expect(record.body).toMatchObject({ teamName: 'billing', description: 'Charges credit cards for the shop', labels: { env: 'prod', tier: 'platinum' } });
+
+    // Emptied, the team goes.
+    await page.locator('#edit-details summary').click();
+    await page.locator('#details-team').fill('');
+    await page.locator('#details-save').click();
+    await page.locator('#api-facts', { hasNotText: 'Team billing' }).waitFor();
+    await waitForStatus(stack, publisher, paymentsId);
+  });
+
   it('should fit a 390 px phone screen on every page', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     const fits = () => phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
@@ -468,6 +558,24 @@ describe('Web UI in Chromium', () => {
       expect({ hash, fits: await fits() }).toEqual({ hash, fits: true });
     }
     await phone.close();
+  });
+
+  it('should keep the match and the relevance bar on a long title\'s first line (#39)', async () => {
+    for (const width of [1200, 390]) {
+      const narrow = await browser.newPage({ viewport: { width, height: 900 } });
+      await narrow.goto(stack.url);
+      await narrow.evaluate(`localStorage.setItem('api-discovery.token', ${JSON.stringify(publisher)})`);
+      await narrow.goto(`${stack.url}/#/search?q=${encodeURIComponent('review comments of a pull request')}`);
+      // Loaded anew, to start signed in with the token just stored.
+      await narrow.reload();
+      const card = narrow.locator('.card', { hasText: 'far longer than a phone is wide' });
+      await card.waitFor();
+      const title = (await card.locator('.card-title').boundingBox())!;
+      const bar = (await card.locator('.relevance').boundingBox())!;
+      // The bar's middle is within the title's first line (a 1.1rem title's line is about 21 px), to the right of where the title starts.
+      expect({ width, onFirstLine: bar.y + bar.height / 2 < title.y + 24, right: bar.x > title.x }).toEqual({ width, onFirstLine: true, right: true });
+      await narrow.close();
+    }
   });
 
   it('should let an admin re-index the org from the catalogue and watch it complete', async () => {

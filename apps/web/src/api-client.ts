@@ -1,4 +1,5 @@
 import type {
+  ApiDetailsPatch,
   ApiEndpointsResponse,
   ApiImportRequest,
   ApiKindsResponse,
@@ -138,6 +139,8 @@ export const ragApiClient = {
   registerApi: (token: string, body: ApiRegistration) => call<ApiRecord>('POST', '/api-management/apis', token, body),
   /** `version`: a new spec for that version rather than the recommended one. */
   updateApi: (token: string, apiId: string, body: ApiRegistration, version?: string) => call<ApiRecord>('PUT', `/api-management/apis/${enc(apiId)}${versionQuery(version)}`, token, body),
+  /** The API's name, team, description, labels or recommended version's stage, without its spec: no new revision of it. */
+  patchApi: (token: string, apiId: string, body: ApiDetailsPatch) => call<ApiRecord>('PATCH', `/api-management/apis/${enc(apiId)}`, token, body),
   /** Registers an API from the spec at `url` (fetched by the server); the record keeps it as its `source`. */
   importApi: (token: string, body: ApiImportRequest) => call<ApiRecord>('POST', '/api-management/apis/import', token, body),
   /** Fetches an imported API's URL again now: `unchanged`, `updated` (a new revision) or `failed` (the last good spec stays). */

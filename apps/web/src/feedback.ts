@@ -38,13 +38,63 @@ export function noteOpened(token: string, searchId: string, apiId: string, opera
   void ragApiClient.sendFeedback(token, { searchId, apiId, ...(operation ? { operation } : {}), helpful: true, signal: 'opened' }).catch(() => undefined);
 }
 
+/** Whose need a vote answers: the person, the org searched and the query's words. */
+export interface VoteNeed {
+  user: string;
+  org: string;
+  query: string;
+}
+
+/** Votes kept in this browser, newest last, at most `VOTES_KEPT`. */
+const VOTES_KEY = 'api-discovery.votes';
+const VOTES_KEPT = 500;
+
+/**
+ * The vote key: a reload searches again and gets a new `searchId`, so a vote is remembered by
+ * the need it answered (the server, too, counts one person once per need and API): the person,
+ * the org and the query's words (in any case and spacing), and the API.
+ */
+function voteKey(need: VoteNeed, apiId: string): string {
+  return JSON.stringify([need.user, need.org, need.query.trim().toLowerCase().replace(/\s+/g, ' '), apiId]);
+}
+
+function storedVotes(): Record<string, boolean> {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(VOTES_KEY) ?? '{}');
+    return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, boolean>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** This person's vote on an API for this need, as this browser kept it. */
+export function rememberedVote(need: VoteNeed, apiId: string): boolean | undefined {
+  const vote = storedVotes()[voteKey(need, apiId)];
+  return typeof vote === 'boolean' ? vote : undefined;
+}
+
+function rememberVote(need: VoteNeed, apiId: string, helpful: boolean): void {
+  const votes = storedVotes();
+  const key = voteKey(need, apiId);
+  delete votes[key];
+  votes[key] = helpful;
+  const keys = Object.keys(votes);
+  for (const old of keys.slice(0, Math.max(0, keys.length - VOTES_KEPT))) delete votes[old];
+  try {
+    localStorage.setItem(VOTES_KEY, JSON.stringify(votes));
+  } catch {
+    // Storage full or refused: the vote was saved on the server all the same.
+  }
+}
+
 /**
  * A card's two vote buttons ("This answered it", "Not what I need"): the one pressed shows as
- * chosen, the other changes the vote. A failure is told on the card, beside them.
+ * chosen, also after a reload (kept in this browser by `need`), the other changes the vote. A
+ * failure is told on the card, beside them.
  */
-export function voteButtons(token: string, searchId: string, apiId: string, apiName: string): HTMLElement {
+export function voteButtons(token: string, searchId: string, apiId: string, apiName: string, need?: VoteNeed): HTMLElement {
   const status = h('span', { class: 'vote-status', 'aria-live': 'polite' });
-  let chosen: boolean | undefined;
+  let chosen = need ? rememberedVote(need, apiId) : undefined;
   // One vote at a time, in the order pressed: the server keeps the last one it gets.
   let sending = Promise.resolve();
   const press = (helpful: boolean) => {
@@ -57,13 +107,14 @@ export function voteButtons(token: string, searchId: string, apiId: string, apiN
         return;
       }
       chosen = helpful;
+      if (need) rememberVote(need, apiId, helpful);
       helpfulButton.setAttribute('aria-pressed', String(helpful));
       unhelpfulButton.setAttribute('aria-pressed', String(!helpful));
       replace(status, 'Thanks — this helps the next person with a similar need');
     });
   };
-  const helpfulButton = h('button', { type: 'button', class: 'vote-helpful', 'aria-pressed': 'false', onclick: () => press(true) }, 'This answered it');
-  const unhelpfulButton = h('button', { type: 'button', class: 'vote-unhelpful', 'aria-pressed': 'false', onclick: () => press(false) }, 'Not what I need');
+  const helpfulButton = h('button', { type: 'button', class: 'vote-helpful', 'aria-pressed': String(chosen === true), onclick: () => press(true) }, 'This answered it');
+  const unhelpfulButton = h('button', { type: 'button', class: 'vote-unhelpful', 'aria-pressed': String(chosen === false), onclick: () => press(false) }, 'Not what I need');
   // The group names the API: every card has buttons of the same words.
   return h('div', { class: 'vote', role: 'group', 'aria-label': `Did ${apiName} answer your search?` }, helpfulButton, unhelpfulButton, status);
 }

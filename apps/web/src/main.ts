@@ -14,16 +14,26 @@ const header = document.getElementById('app-header')!;
 const main = document.getElementById('app-main')!;
 let session = Session.restore();
 let leaving: (() => void)[] = [];
+/** Counts navigations: a view is current while the count is the one it was drawn at. */
+let generation = 0;
 
 /** Hash routes: #/search?q=…, #/apis/:id[?version=…][&operation=…][&searchId=…], #/apis/:id/changes[?from=…&to=…], #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
 async function route(): Promise<void> {
-  // Asked once a session, before anything is drawn or left: the views name kinds, verbs and formats from it.
-  if (session) await loadKinds(session.token);
+  const drawn = ++generation;
+  const isCurrent = () => drawn === generation;
   leaving.forEach((cleanup) => cleanup());
   leaving = [];
+  // Asked once a session, before anything is drawn: the views name kinds, verbs and formats from it.
+  if (session) await loadKinds(session.token);
+  if (!isCurrent()) return;
+  // Each navigation draws into an element of its own, put in place of the last one's: a view left
+  // before its answers came (the catalogue of the org just switched from, say) paints into an
+  // element no longer in the page, never over the view that replaced it.
+  const host = h('div', { class: 'view' });
+  replace(main, host);
   if (!session) {
     drawHeader();
-    await signInView(main, (started) => {
+    await signInView(host, (started) => {
       session = started;
       navigate('#/search');
       void route();
@@ -33,10 +43,15 @@ async function route(): Promise<void> {
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const ctx: ViewContext = {
     session,
-    main,
+    main: host,
     params: new URLSearchParams(query),
-    onLeave: (cleanup) => leaving.push(cleanup),
-    navigate,
+    isCurrent,
+    // A view left already stops at once what it starts late (a poll begun after its answer came).
+    onLeave: (cleanup) => (isCurrent() ? leaving.push(cleanup) : cleanup()),
+    // Nor does a late answer move the user away from where they went since.
+    navigate: (hash) => {
+      if (isCurrent()) navigate(hash);
+    },
   };
   drawHeader(path);
   const api = path.match(/^\/apis\/([\w-]+)$/);

@@ -8,6 +8,7 @@ import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
 import { apiOverviewSection, operationRow } from './operations.js';
+import { detailsForm } from './details-form.js';
 import { sourceSection } from './source.js';
 import { lifecycleBanner, lintUnavailable, showLint, stageForm, versionHash, versionsSection } from './versions.js';
 
@@ -111,13 +112,18 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
         href: (key, value) => `#/catalogue?${new URLSearchParams({ label: labelParams({ [key]: value })[0] })}`,
         title: (key, value) => `Every API labelled ${labelText(key, value)}`,
       }),
-      h('div', { class: 'muted' }, api.teamName ? `Team ${api.teamName} · ` : '',
-        `org ${api.orgId} · revision ${isRecommended ? api.revision : viewedRecord?.revision ?? '?'} · updated ${formatDate(isRecommended ? api.updatedAt : viewedRecord?.updatedAt)}`),
+      h('div', { class: 'muted', id: 'api-facts' }, api.teamName ? `Team ${api.teamName} · ` : '', `org ${api.orgId} · `,
+        // Two counters, named: the API's goes up with every change search sees (details, labels,
+        // stages, a new spec of the recommended version); a version's with every new spec of it.
+        h('span', { id: 'api-revision', title: 'Goes up with every change search sees: name, team, description, labels, stages, a new spec of the recommended version' }, `API revision ${api.revision}`),
+        viewedRecord ? [' · ', h('span', { id: 'spec-revision', title: `Goes up with every new spec of ${versionLabel(viewed)}` }, `${versionLabel(viewed)} spec revision ${viewedRecord.revision}`)] : null,
+        ` · updated ${formatDate(isRecommended ? api.updatedAt : viewedRecord?.updatedAt)}`),
       status,
       actions,
       message,
     ),
     api.description ? h('p', { class: 'description' }, api.description) : null,
+    session.can('publisher') ? detailsForm(session.token, api, () => ctx.navigate(location.hash)) : null,
     // Imported (#31): where the spec comes from; a URL's publishers can fetch it again now.
     sourceSection(api, { token: session.token, canRefresh: session.can('publisher'), redraw: () => ctx.navigate(location.hash) }),
     versionsSection(api.apiId, versions, viewed, api.version),

@@ -4,7 +4,7 @@ import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, methodBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
 import { h, highlight, queryTerms, replace } from '../dom.js';
-import { cardHash, feedbackEvidence, voteButtons } from '../feedback.js';
+import { cardHash, feedbackEvidence, type VoteNeed, voteButtons } from '../feedback.js';
 import { kindLabel, kindOfVerb, knownKinds, speaksHttp, verbsOf } from '../kinds.js';
 import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
 
@@ -105,7 +105,7 @@ export function searchView(ctx: ViewContext): void {
     return;
   }
   const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
-  void runSearch(results, ctx.session.token, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading', addLabel);
+  void runSearch(results, { token: ctx.session.token, user: ctx.session.claims.sub }, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading', addLabel);
 }
 
 function listParam(params: URLSearchParams, name: string): string[] {
@@ -147,12 +147,19 @@ async function suggestFacets(ctx: ViewContext, teams: HTMLDataListElement, tags:
   }
 }
 
+/** Who searches: their token, and who they are (their votes are kept by person, `VoteNeed`). */
+interface Searcher {
+  token: string;
+  user: string;
+}
+
 /**
  * Draws a search's cards: how many are shown of how many matched (with more on request), and
  * whether any of them matches well. Focus moves to the results' heading, or after "Show more" to
  * the first card it added.
  */
-async function runSearch(results: HTMLElement, token: string, request: SearchRequest, shown: number, focus: 'heading' | number, onLabel: (key: string, value: string) => void): Promise<void> {
+async function runSearch(results: HTMLElement, caller: Searcher, request: SearchRequest, shown: number, focus: 'heading' | number, onLabel: (key: string, value: string) => void): Promise<void> {
+  const { token } = caller;
   replace(results, h('p', { class: 'loading' }, 'Searching…'));
   let response: SearchResponse;
   try {
@@ -168,7 +175,7 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
   }
   const terms = queryTerms(request.query);
   // Feedback is about a need put in words: browsing by filters alone has none to learn from.
-  const feedback = request.query ? { token, searchId: response.searchId } : undefined;
+  const feedback = request.query ? { token, searchId: response.searchId, need: { user: caller.user, org: request.orgId, query: request.query } } : undefined;
   const count = response.results.length;
   const heading = h('h2', { id: 'results-heading', class: 'results-heading', tabindex: -1 },
     count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
@@ -179,7 +186,7 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
   const more = count >= response.totalFound
     ? null
     : next > count
-      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, token, request, next, count, onLabel) }, `Show ${next - count} more`)
+      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, caller, request, next, count, onLabel) }, `Show ${next - count} more`)
       : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
   replace(
     results,
@@ -199,7 +206,7 @@ async function runSearch(results: HTMLElement, token: string, request: SearchReq
 }
 
 /** `feedback`: the search had words; the card offers a vote, and its links carry the search (opening them is feedback too). */
-function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void, feedback?: { token: string; searchId: string }): HTMLElement {
+function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void, feedback?: { token: string; searchId: string; need: VoteNeed }): HTMLElement {
   const searchId = feedback?.searchId;
   const percent = Math.round(result.relevanceScore * 100);
   const snippet = result.matchedChunks[0]?.snippet;
@@ -210,14 +217,17 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
     h(
       'header',
       {},
-      h('h2', {}, h('a', { href: cardHash(result.apiId, searchId), class: 'card-title' }, result.apiName)),
-      h('span', { class: 'version' }, versionLabel(result.version)),
-      // Production goes without saying; any other stage is told.
-      result.lifecycle && result.lifecycle !== 'production' ? lifecycleBadge(result.lifecycle) : null,
-      result.kind ? kindBadge(result.kind) : null,
-      result.teamName ? h('span', { class: 'team' }, result.teamName) : null,
-      result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
-      h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
+      // The title and its badges wrap in their own box; the match and the bar keep the first line's right end.
+      h('div', { class: 'card-heading' },
+        h('h2', {}, h('a', { href: cardHash(result.apiId, searchId), class: 'card-title' }, result.apiName)),
+        h('span', { class: 'version' }, versionLabel(result.version)),
+        // Production goes without saying; any other stage is told.
+        result.lifecycle && result.lifecycle !== 'production' ? lifecycleBadge(result.lifecycle) : null,
+        result.kind ? kindBadge(result.kind) : null,
+        result.teamName ? h('span', { class: 'team' }, result.teamName) : null),
+      h('div', { class: 'card-score' },
+        result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
+        h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` }))),
     ),
     result.lifecycle === 'deprecated'
       ? h('p', { class: 'deprecated-note' }, `${versionLabel(result.version)} is deprecated${result.sunsetDate ? `: sunset ${result.sunsetDate}` : ''}.`)
@@ -234,7 +244,7 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
             methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path), endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null))))
       : null,
     snippet ? h('p', { class: 'snippet' }, highlight(snippet, terms)) : null,
-    feedback ? voteButtons(feedback.token, feedback.searchId, result.apiId, result.apiName) : null,
+    feedback ? voteButtons(feedback.token, feedback.searchId, result.apiId, result.apiName, feedback.need) : null,
   );
 }
 

@@ -37,7 +37,7 @@ export function versionsSection(apiId: string, versions: ApiVersionRecord[], vie
         item.recommended ? h('span', { class: 'recommended', title: 'Search and agents use this version' }, 'recommended') : null,
         item.lifecycle === 'deprecated' && (item.sunsetDate || item.moveTo) ? h('span', { class: 'deprecation' }, deprecationText(item.sunsetDate, item.moveTo)) : null,
         item.lint ? lintBadge(item.lint) : h('span', { class: 'muted lint-none' }, 'not linted yet'),
-        h('span', { class: 'muted' }, `revision ${item.revision}`));
+        h('span', { class: 'muted spec-revision', title: `Goes up with every new spec of ${versionLabel(item.version)}` }, `spec revision ${item.revision}`));
     })),
   );
 }
@@ -113,7 +113,13 @@ export function lintUnavailable(into: HTMLElement, error: unknown): void {
 export function stageForm(token: string, apiId: string, version: ApiVersionRecord, onSaved: () => void): HTMLElement {
   const message = h('div', { class: 'stage-message', 'aria-live': 'polite' });
   const sunset = h('input', { id: 'stage-sunset', type: 'date', name: 'sunsetDate', value: version.sunsetDate ?? '', disabled: version.lifecycle !== 'deprecated' });
-  const select = h('select', { id: 'stage-lifecycle', name: 'lifecycle', onchange: () => (sunset.disabled = select.value !== 'deprecated') },
+  // Leaving deprecation (retiring included) clears the date on the server: said before it is saved.
+  const cleared = h('p', { id: 'stage-sunset-cleared', class: 'muted stage-note', hidden: true },
+    `Only a deprecated version has a sunset date: saving clears ${version.sunsetDate ?? ''}.`);
+  const select = h('select', { id: 'stage-lifecycle', name: 'lifecycle', onchange: () => {
+    sunset.disabled = select.value !== 'deprecated';
+    cleared.hidden = !version.sunsetDate || select.value === 'deprecated';
+  } },
     LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === version.lifecycle }, stage)));
   const save = h('button', { type: 'submit', class: 'small' }, 'Save stage');
   return h('form', { id: 'stage-form', class: 'filters stage-form', 'aria-label': `Stage of ${versionLabel(version.version)}`, onsubmit: async (event: Event) => {
@@ -136,5 +142,6 @@ export function stageForm(token: string, apiId: string, version: ApiVersionRecor
   h('label', {}, `Stage of ${versionLabel(version.version)} `, select),
   h('label', {}, 'Sunset ', sunset),
   save,
+  cleared,
   message);
 }
