@@ -86,6 +86,10 @@ export interface ImportConfig {
   timeoutMs: number;
   /** How often imported URLs are fetched again (IMPORT_REFRESH_INTERVAL_MS); 0: only on `POST …/refresh`. */
   refreshIntervalMs: number;
+  /** URL fetches (with their spec check) in flight in this process, refreshes included (IMPORT_MAX_IN_FLIGHT); past it a 503. */
+  maxInFlight: number;
+  /** URL fetches one caller (token `sub`) may have in flight (IMPORT_MAX_IN_FLIGHT_PER_CALLER); past it a 429. */
+  maxInFlightPerCaller: number;
 }
 
 export interface EmbeddingsConfig {
@@ -248,6 +252,9 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
       allowedHosts: importAllowedHosts(env),
       timeoutMs: int(env, 'IMPORT_TIMEOUT_MS', 15_000, 100, 600_000),
       refreshIntervalMs: int(env, 'IMPORT_REFRESH_INTERVAL_MS', 0, 0, 7 * 86_400_000),
+      // Each fetch may hold up to SPEC_MAX_BYTES and then a spec thread's parse of it: a few at once.
+      maxInFlight: int(env, 'IMPORT_MAX_IN_FLIGHT', 4, 1, 256),
+      maxInFlightPerCaller: int(env, 'IMPORT_MAX_IN_FLIGHT_PER_CALLER', 2, 1, 256),
     },
   };
 }

@@ -5,14 +5,15 @@ import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 import { ImportRefreshScheduler, REFRESH_BATCH } from './import-refresh.scheduler.js';
 import type { ImportService } from './import.service.js';
+import { ImportSlots } from './import-slots.js';
 
 describe(ImportRefreshScheduler.name, () => {
-  const config = { import: { refreshIntervalMs: 3_600_000 } } as GatewayConfig;
+  const config = { import: { refreshIntervalMs: 3_600_000, maxInFlight: 3, maxInFlightPerCaller: 2 } } as GatewayConfig;
 
   /** A scheduler whose refreshes wait for `release`, recording what ran and how many at once. */
-  function scheduler(options: { anotherReplicaRuns?: boolean } = {}) {
+  function scheduler(options: { anotherReplicaRuns?: boolean; slots?: ImportSlots } = {}) {
     const apis = ['a', 'b', 'c'].map((id) => ({ id }) as ApiEntity);
-    const log = { refreshed: [] as string[], due: [] as [number, number][], atOnce: 0, most: 0 };
+    const log = { refreshed: [] as string[], due: [] as [number, number][], atOnce: 0, most: 0, slotsInUse: 0 };
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const leases = {
@@ -28,16 +29,18 @@ describe(ImportRefreshScheduler.name, () => {
         return apis;
       },
     } as unknown as ApiVersionsRepository;
+    const slots = options.slots ?? new ImportSlots(config);
     const imports = {
       refreshApi: async (api: ApiEntity): Promise<ApiRefreshResult> => {
         log.most = Math.max(log.most, ++log.atOnce);
+        log.slotsInUse = Math.max(log.slotsInUse, slots.count());
         await released;
         log.atOnce -= 1;
         log.refreshed.push(api.id);
         return { outcome: 'unchanged', apiId: api.id };
       },
     } as unknown as ImportService;
-    return { scheduler: new ImportRefreshScheduler(repository, imports, leases, config), log, release };
+    return { scheduler: new ImportRefreshScheduler(repository, imports, leases, config, slots), log, release };
   }
 
   it('should refresh the due APIs one at a time, and not start a second round while one runs', async () => {
@@ -49,6 +52,23 @@ describe(ImportRefreshScheduler.name, () => {
     expect(log.due).toEqual([[3_600_000, REFRESH_BATCH]]);
     expect(log.refreshed).toEqual(['a', 'b', 'c']);
     expect(log.most).toBe(1);
+    expect(log.slotsInUse).toBe(1);
+  });
+
+  it('should end the round, not wait, when people\'s imports leave no spare slot, and free every slot it took', async () => {
+    const slots = new ImportSlots(config);
+    const people = [slots.acquire('ann'), slots.acquire('bob')];
+    const { scheduler: subject, log, release } = scheduler({ slots });
+    release();
+    await subject.round();
+    expect(log.refreshed).toEqual([]);
+    people.forEach((slot) => slot.release());
+    const held = slots.acquire('ann');
+    await subject.round();
+    expect(log.refreshed).toEqual(['a', 'b', 'c']);
+    expect(log.slotsInUse).toBe(2);
+    held.release();
+    expect(slots.count()).toBe(0);
   });
 
   it('should skip the round when another replica leads the refreshes', async () => {

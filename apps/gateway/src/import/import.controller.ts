@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ApiRecord, ApiRefreshResult } from '#contracts';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
@@ -22,12 +23,13 @@ export class ImportController {
     description:
       'Only http and https. Loopback, private, link-local and metadata addresses are refused (422) unless IMPORT_ALLOWED_HOSTS lists the host and port, ' +
       'checked on the address connected to and on every redirect (at most 5). Within SPEC_MAX_BYTES (413) and IMPORT_TIMEOUT_MS (504); ' +
-      'JSON, YAML or text (415 otherwise); then checked as an upload. Name and version from the spec\'s `info` when left out',
+      'JSON, YAML or text (415 otherwise); then checked as an upload. Name and version from the spec\'s `info` when left out. ' +
+      'At most IMPORT_MAX_IN_FLIGHT_PER_CALLER imports and refreshes in flight per caller (429 with Retry-After past it) and IMPORT_MAX_IN_FLIGHT in all (503 with Retry-After), refused before anything is fetched',
   })
   @ApiCreatedResponse({ type: ApiRecordDoc, description: 'Registered with its `source`; `indexing.status` is PENDING' })
-  @ApiProblems(400, 409, 413, 415, 422, 504)
-  import(@CurrentCaller() caller: Caller, @Body() body: ImportBodyDto): Promise<ApiRecord> {
-    return this.imports.import(caller, body);
+  @ApiProblems(400, 409, 413, 415, 422, 503, 504)
+  import(@CurrentCaller() caller: Caller, @Body() body: ImportBodyDto, @Res({ passthrough: true }) response: Response): Promise<ApiRecord> {
+    return this.imports.import(caller, body, whileConnected(response));
   }
 
   @Post(':apiId/refresh')
@@ -38,8 +40,17 @@ export class ImportController {
     description: 'A conditional request (If-None-Match / If-Modified-Since). A changed text makes one new revision of the source\'s version; a failure keeps the last good spec',
   })
   @ApiOkResponse({ type: ApiRefreshResultDoc })
-  @ApiProblems(404, 409)
+  @ApiProblems(404, 409, 503)
   refresh(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiRefreshResult> {
     return this.imports.refresh(caller, apiId);
   }
+}
+
+/** Aborted when the client goes away before its answer is sent: a fetch it started stops, and frees its slot. */
+function whileConnected(response: Response): AbortSignal {
+  const gone = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) gone.abort();
+  });
+  return gone.signal;
 }

@@ -10,6 +10,7 @@ import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { SpecWork } from '../registry/spec-work.service.js';
 import type { ImportBodyDto } from './import.dto.js';
+import { ImportSlots } from './import-slots.js';
 import { httpUrl, SpecFetcher } from './spec-fetcher.js';
 
 /**
@@ -28,12 +29,24 @@ export class ImportService {
     private readonly repository: ApiVersionsRepository,
     private readonly specs: SpecWork,
     private readonly fetcher: SpecFetcher,
+    private readonly slots: ImportSlots,
   ) {}
 
-  async import(caller: Caller, body: ImportBodyDto): Promise<ApiRecord> {
+  /** `cancel`: the client went away (the fetch stops; a spec already being checked is checked and stored). */
+  async import(caller: Caller, body: ImportBodyDto, cancel?: AbortSignal): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
     const url = httpUrl(body.url.trim());
-    const fetched = await this.fetcher.fetch(url.href);
+    // A 429 or 503 before a byte is fetched; held until the spec is checked and stored, the text in memory until then.
+    const slot = this.slots.acquire(caller.sub);
+    try {
+      return await this.importFrom(url, body, cancel);
+    } finally {
+      slot.release();
+    }
+  }
+
+  private async importFrom(url: URL, body: ImportBodyDto, cancel?: AbortSignal): Promise<ApiRecord> {
+    const fetched = await this.fetcher.fetch(url.href, {}, cancel);
     // Without validators sent, a server answers 200.
     if (fetched.notModified) throw new BadRequestException('The URL answered 304 Not Modified to a request without validators');
     const spec = await this.specs.check({ spec: fetched.text, format: body.format });
@@ -55,10 +68,15 @@ export class ImportService {
   async refresh(caller: Caller, apiId: string): Promise<ApiRefreshResult> {
     const api = await this.registry.findVisible(caller, apiId);
     if (!api.source?.url) throw new ConflictException(`API "${apiId}" was not imported from a URL: there is nothing to refresh it from`);
-    return this.refreshApi(api);
+    const slot = this.slots.acquire(caller.sub);
+    try {
+      return await this.refreshApi(api);
+    } finally {
+      slot.release();
+    }
   }
 
-  /** Fetches an API's URL again: `unchanged` (304, or the same text), `updated` (one new revision) or `failed` (the last good spec stays). */
+  /** Fetches an API's URL again (in a slot of `ImportSlots` its caller holds): `unchanged` (304, or the same text), `updated` (one new revision) or `failed` (the last good spec stays). */
   async refreshApi(api: ApiEntity): Promise<ApiRefreshResult> {
     const source = api.source!;
     const fetchedAt = new Date().toISOString();

@@ -45,8 +45,10 @@ export type FetchedSpec = ({ notModified: false; text: string } & Validators) | 
 export class SpecFetcher {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  async fetch(address: string, validators: Validators = {}): Promise<FetchedSpec> {
-    const signal = AbortSignal.timeout(this.config.import.timeoutMs);
+  /** `cancel`: the caller went away, and the fetch stops at once (its slot is then free). */
+  async fetch(address: string, validators: Validators = {}, cancel?: AbortSignal): Promise<FetchedSpec> {
+    const timeout = AbortSignal.timeout(this.config.import.timeoutMs);
+    const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
     let url = httpUrl(address);
     for (let redirects = 0; ; redirects++) {
       const response = await this.get(url, validators, signal);
@@ -92,15 +94,19 @@ export class SpecFetcher {
     try {
       if (mediaType && !SPEC_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaTypeException(`The URL answered ${mediaType}, not JSON, YAML or text`);
       if (Number(response.headers['content-length']) > limit) throw tooLarge();
-      const chunks: Buffer[] = [];
+      // Each chunk decoded as it arrives and let go: one copy of the text while reading, not the
+      // bytes, their concatenation and the text (3× SPEC_MAX_BYTES per fetch).
+      const decoder = new TextDecoder();
+      const parts: string[] = [];
       let bytes = 0;
       for await (const chunk of response as AsyncIterable<Buffer>) {
         bytes += chunk.length;
         // Stop reading past the limit: a server may send without end.
         if (bytes > limit) throw tooLarge();
-        chunks.push(chunk);
+        parts.push(decoder.decode(chunk, { stream: true }));
       }
-      return new TextDecoder().decode(Buffer.concat(chunks));
+      parts.push(decoder.decode());
+      return parts.join('');
     } catch (error) {
       response.destroy();
       throw fetchError(error, signal);
@@ -148,7 +154,11 @@ export function guardAgent(url: URL, allowedHosts: readonly string[]): Agent | u
 /** An HTTP exception for a failed fetch; the guard's own message (which names the address) never leaves. */
 function fetchError(error: unknown, signal: AbortSignal): HttpException {
   if (error instanceof HttpException) return error;
-  if (signal.aborted) return new GatewayTimeoutException('The URL did not answer within IMPORT_TIMEOUT_MS');
+  if (signal.aborted && signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError') {
+    return new GatewayTimeoutException('The URL did not answer within IMPORT_TIMEOUT_MS');
+  }
+  // Nobody is left to read this answer; it ends the fetch and frees its slot.
+  if (signal.aborted) return new HttpException('The request was closed before the spec was fetched', 499);
   const message = error instanceof Error ? error.message : '';
   if (/ is not allowed\. Because/.test(message)) return new UnprocessableEntityException(ADDRESS_REFUSED);
   const code = (error as { code?: unknown })?.code;
