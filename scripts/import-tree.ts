@@ -1,4 +1,5 @@
-import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
@@ -45,27 +46,84 @@ const BACKSTAGE_STAGES: Record<string, LifecycleStage> = { experimental: 'develo
 
 class ItemError extends Error {}
 
-/** A root's files, recursively, sorted; symbolic links, hidden folders and build output left out. */
+/**
+ * A root's files, recursively, sorted; symbolic links, hidden folders and build output left out.
+ * FIFOs, sockets and devices are listed, so that one with a spec's name fails as an item.
+ */
 async function walk(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) files.push(...(await walk(path)));
-    else if (entry.isFile()) files.push(path);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) files.push(...(await walk(path)));
+    } else if (!entry.isSymbolicLink()) files.push(path);
   }
   return files;
 }
 
-/** Reads a file, refusing one over the limit before reading it whole. */
+/** What a path is, when it is not a regular file. */
+function typeOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The size of a regular file (a path given on the command line may be a link to one; the walk
+ * lists no links); anything else is an item's error: a FIFO would block the read for ever, a
+ * device never end.
+ */
+async function regularFileSize(file: string): Promise<number> {
+  const stats = await stat(file);
+  if (!stats.isFile()) throw new ItemError(`${typeOf(stats)}, not a regular file: only regular files are read`);
+  return stats.size;
+}
+
+/**
+ * Opens a file that `regularFileSize` found regular, and checks again what was opened: one
+ * swapped for a FIFO since does not block the open (`O_NONBLOCK`), and is refused unread.
+ */
+async function openRegular(file: string): Promise<{ handle: FileHandle; size: number }> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const stats = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (!stats.isFile()) {
+    await handle.close();
+    throw new ItemError(`${typeOf(stats)}, not a regular file: only regular files are read`);
+  }
+  return { handle, size: stats.size };
+}
+
+/** Reads a regular file, refusing anything else, and one over the limit before reading it (or past the limit, should it grow meanwhile). */
 async function readBounded(file: string, maxBytes: number): Promise<string> {
-  const { size } = await stat(file);
-  if (size > maxBytes) throw new ItemError(`${size} bytes, over the spec limit of ${maxBytes}`);
-  return readFile(file, 'utf8');
+  const tooLarge = (size: number | string) => new ItemError(`${size} bytes, over the spec limit of ${maxBytes}`);
+  const size = await regularFileSize(file);
+  if (size > maxBytes) throw tooLarge(size);
+  const { handle, size: openedSize } = await openRegular(file);
+  try {
+    if (openedSize > maxBytes) throw tooLarge(openedSize);
+    // One byte more than it holds: a file that grew since is noticed, and read no further than the limit.
+    const buffer = Buffer.alloc(openedSize + 1);
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    if (read > openedSize) throw new ItemError('changed while it was read: run the import again');
+    return buffer.toString('utf8', 0, read);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Whether a file over the limit looks like a spec (its start has a spec's key). */
 async function looksLikeSpec(file: string): Promise<boolean> {
-  const handle = await open(file);
+  const { handle } = await openRegular(file);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
     const head = buffer.subarray(0, bytesRead).toString('utf8');
@@ -103,7 +161,8 @@ export async function scanTree(roots: string[], options: ScanOptions): Promise<T
   const claimed = new Set<string>();
   const pending: { root: string; file: string; path: string }[] = [];
   for (const given of roots) {
-    const isFile = (await stat(given)).isFile();
+    // A path that is no folder is one item (a FIFO given fails as one, unread).
+    const isFile = !(await stat(given)).isDirectory();
     const root = resolve(isFile ? dirname(given) : given);
     for (const file of isFile ? [resolve(given)] : await walk(root)) pending.push({ root, file, path: relative(root, file).split(sep).join('/') });
   }
@@ -163,13 +222,13 @@ export async function scanTree(roots: string[], options: ScanOptions): Promise<T
 
 /** A spec file on its own; undefined when it is no spec (package.json). */
 async function fileItem(file: string, path: string, ext: string, kinds: string[], options: ScanOptions): Promise<ImportItem | undefined> {
-  const { size } = await stat(file);
+  const size = await regularFileSize(file);
   const isDocument = DOCUMENT_EXTENSIONS.has(ext);
   if (size > options.maxBytes) {
     if (isDocument && !(await looksLikeSpec(file))) return undefined;
     throw new Error(`${size} bytes, over the spec limit of ${options.maxBytes}`);
   }
-  const spec = await readFile(file, 'utf8');
+  const spec = await readBounded(file, options.maxBytes);
   if (!isDocument) return { path, name: stem(file), version: '1', spec, format: kinds.length === 1 ? kinds[0] : undefined };
   let document: unknown;
   try {
@@ -213,7 +272,7 @@ async function descriptorItem(
     if (/^https?:\/\//i.test(target)) return { ...item, version: '1', url: target };
     const file = await inside(at, target);
     body = await readBounded(file, options.maxBytes).catch((error: unknown) => {
-      throw error instanceof ItemError ? error : new ItemError(`$text ${target}: ${(error as Error).message}`);
+      throw new ItemError(`$text ${target}: ${(error as Error).message}`);
     });
     claimed.add(file);
   } else throw new ItemError('an API entity without spec.definition (text, or $text)');

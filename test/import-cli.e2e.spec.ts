@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ const CLI = join(process.cwd(), 'dist/scripts/import.js');
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
 type Run = { code: number; stdout: string; stderr: string };
+
+// FIFOs are made with mkfifo(1): Node has no call for it.
+const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
 type Listed = ApiRecord & { source?: ApiSource };
 
 /** scripts/import.ts: a repository checkout imported from CI, against a real stack. */
@@ -146,6 +149,10 @@ describe('Folder import CLI (npm run import)', () => {
     const before = await catalogue();
 
     const writes = await writeRequests();
+    // A dry run compares nothing: a breaking-change gate on it would pass unchecked.
+    const unchecked = await importCli('--dry-run', '--fail-on-breaking', repo);
+    expect(unchecked.code).toBe(2);
+    expect(unchecked.stderr).toMatch(/--fail-on-breaking cannot be checked in a --dry-run/);
     const plan = await importCli('--prune', '--dry-run', repo);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/dry run: nothing written/);
@@ -180,6 +187,35 @@ describe('Folder import CLI (npm run import)', () => {
     expect(run.code).toBe(1);
     expect((await catalogue()).map((api) => [api.apiId, api.revision])).toEqual(before.map((api) => [api.apiId, api.revision]));
   });
+
+  (HAS_MKFIFO ? it : it.skip)(
+    `should fail a FIFO or a folder a descriptor's $text names, and a FIFO with a spec's name, each as an item, unread${HAS_MKFIFO ? '' : ' (skipped: no mkfifo on this machine)'}`,
+    async () => {
+      const odd = join(home, 'odd-tree');
+      mkdirSync(join(odd, 'specs', 'folder.yaml'), { recursive: true });
+      spawnSync('mkfifo', [join(odd, 'specs', 'pipe.yaml')]);
+      spawnSync('mkfifo', [join(odd, 'queue.yaml')]);
+      const entity = (name: string, text: string) =>
+        `---\napiVersion: backstage.io/v1alpha1\nkind: API\nmetadata:\n  name: ${name}\nspec:\n  type: openapi\n  definition:\n    $text: ${text}\n`;
+      writeFileSync(join(odd, 'catalog-info.yaml'), entity('piped', './specs/pipe.yaml') + entity('foldered', './specs/folder.yaml'));
+      writeFileSync(join(odd, 'fine.yaml'), 'openapi: 3.0.3\ninfo: {title: Fine, version: "1"}\npaths: {}\n');
+
+      // Before the fix the first run never ended: importCli's 90 s time-out killed it.
+      const run = await importCli('--dry-run', '--tree', 'odd-tree', odd);
+      const refusal = 'not a regular file: only regular files are read';
+      expect(run.stdout).toMatch(new RegExp(`^ {2}catalog-info\\.yaml#piped: \\$text \\./specs/pipe\\.yaml: a FIFO, ${refusal}$`, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^ {2}catalog-info\\.yaml#foldered: \\$text \\./specs/folder\\.yaml: a folder, ${refusal}$`, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^ {2}queue\\.yaml: a FIFO, ${refusal}$`, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^ {2}specs/pipe\\.yaml: a FIFO, ${refusal}$`, 'm'));
+      expect([count(run, 'added'), count(run, 'failed')]).toEqual([1, 4]);
+      expect(run.code).toBe(1);
+
+      // A FIFO given on the command line: one item that fails, unread.
+      const given = await importCli('--dry-run', '--tree', 'odd-tree', join(odd, 'queue.yaml'));
+      expect(given.stdout).toMatch(new RegExp(`^ {2}queue\\.yaml: a FIFO, ${refusal}$`, 'm'));
+      expect(given.code).toBe(1);
+    },
+  );
 
   it('should refuse bad usage with exit code 2', async () => {
     const missingOrg = await new Promise<Run>((done) =>
