@@ -57,6 +57,10 @@ describe('API labels', () => {
     ['a number as value', { tier: 1 }, /label "tier" must have a string value/],
     ['an array', ['tier'], /labels must be an object/],
     ['too many', Object.fromEntries(Array.from({ length: LABEL_LIMITS.maxLabels + 1 }, (_, i) => [`k${i}`, 'v'])), /at most 20 labels/],
+    // As JSON.parse makes it, an own key (a literal's `__proto__` would set the prototype): Nest's validation dropped it without a word.
+    ['a "__proto__" key', JSON.parse('{"tier": "gold", "__proto__": "x"}'), /^labels: key "__proto__" is reserved/],
+    ['a "constructor" key', { constructor: 'x' }, /^labels: key "constructor" is reserved/],
+    ['a "prototype" key', { prototype: 'x' }, /^labels: key "prototype" is reserved/],
   ])('should refuse %s with a 400 problem naming the label', async (_case, labels, message) => {
     const answer = await register({ name: `Bad ${_case}`, labels });
     expect(answer.status).toBe(400);
@@ -136,6 +140,20 @@ describe('API labels', () => {
     expect(array.body.detail).toMatch(/filters\.labels must be an object/);
     const tooMany = await search({ labels: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) });
     expect(tooMany.status).toBe(400);
+    for (const labels of [JSON.parse('{"__proto__": "x"}'), { constructor: 'x' }]) {
+      const reserved = await search({ labels });
+      expect(reserved.status).toBe(400);
+      expect(reserved.body.detail).toMatch(/^filters\.labels: key "(__proto__|constructor)" is reserved/);
+    }
+  });
+
+  it('should refuse a reserved label key on PATCH too, and keep the labels the API had', async () => {
+    const patch = (labels: object) => http().patch(`/api-management/apis/${ids.ledger}`).set('authorization', `Bearer ${publisher}`).send({ labels });
+    const refused = await patch(JSON.parse('{"__proto__": {"tier": "gold"}}'));
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/^labels: key "__proto__" is reserved/);
+    const record = await http().get(`/api-management/apis/${ids.ledger}`).set('authorization', `Bearer ${reader}`).expect(200);
+    expect(record.body.labels).toEqual({ tier: 'silver' });
   });
 
   it('should carry new labels into the index on re-registration (PUT) and into the cards', async () => {

@@ -61,4 +61,12 @@ describe(RequestValidationPipe.name, () => {
   it('should name a nested field by its path', async () => {
     await expect(messagesFor({ name: 'x', filters: { teamName: 3 } })).resolves.toEqual(['filters.teamName must be a string']);
   });
+
+  it('should refuse a __proto__, constructor or prototype key anywhere in the body, naming it and where it is, rather than drop it', async () => {
+    await expect(messagesFor(JSON.parse('{"name": "x", "__proto__": {"size": 1}}'))).resolves.toEqual([
+      'key "__proto__" is reserved (__proto__, constructor, prototype name JavaScript\'s object machinery): choose another',
+    ]);
+    await expect(messagesFor({ name: 'x', filters: { constructor: 'y' } })).resolves.toEqual([expect.stringMatching(/^filters: key "constructor" is reserved/)]);
+    await expect(messagesFor({ name: 'x', list: [{ prototype: 1 }] })).resolves.toEqual([expect.stringMatching(/^list\[0\]: key "prototype" is reserved/)]);
+  });
 });

@@ -1,6 +1,6 @@
-import { ValidationPipe } from '@nestjs/common';
+import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import { Matches, registerDecorator, type ValidationError } from 'class-validator';
-import { labelsProblem } from '#contracts';
+import { LABEL_LIMITS, labelsProblem } from '#contracts';
 
 /**
  * PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail the query with a 500.
@@ -44,6 +44,37 @@ export class RequestValidationPipe extends ValidationPipe {
   protected override flattenValidationErrors(errors: ValidationError[]): string[] {
     return [...new Set(super.flattenValidationErrors(errors.map(plainFirst)))];
   }
+
+  /**
+   * Nest deletes every `__proto__`, `constructor` and `prototype` key of a body before validation,
+   * so a label of that name (`labels`, `filters.labels`) was dropped without a word. Refused
+   * instead, naming the key and where it is.
+   */
+  protected override stripProtoKeys(value: unknown): void {
+    const found = reservedKeyIn(value);
+    if (found) {
+      const where = found.path ? `${found.path}: ` : '';
+      throw new BadRequestException([`${where}key ${JSON.stringify(found.key)} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`]);
+    }
+    super.stripProtoKeys(value);
+  }
+}
+
+/** The first own key `__proto__`, `constructor` or `prototype` in a parsed body, and the path of the object holding it. */
+function reservedKeyIn(value: unknown): { key: string; path: string } | undefined {
+  const reserved = LABEL_LIMITS.reservedKeys as readonly string[];
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  const seen = new WeakSet<object>();
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    for (const [key, child] of Object.entries(current)) {
+      if (!Array.isArray(current) && reserved.includes(key)) return { key, path };
+      stack.push({ value: child, path: Array.isArray(current) ? `${path}[${key}]` : path ? `${path}.${key}` : key });
+    }
+  }
+  return undefined;
 }
 
 function plainFirst(error: ValidationError): ValidationError {

@@ -99,7 +99,7 @@ const LABELS_DOC = {
   maxProperties: LABEL_LIMITS.maxLabels,
   example: { tier: 'gold', 'cost-center': 'CC-1234' },
   description:
-    `The org's own labels, up to ${LABEL_LIMITS.maxLabels}: each key ${LABEL_LIMITS.keyRule} (\`${LABEL_LIMITS.key.source}\`), ` +
+    `The org's own labels, up to ${LABEL_LIMITS.maxLabels}: each key ${LABEL_LIMITS.keyRule} (\`${LABEL_LIMITS.key.source}\`; not ${LABEL_LIMITS.reservedKeys.join(', ')}), ` +
     `each value ${LABEL_LIMITS.valueMinChars}-${LABEL_LIMITS.valueMaxChars} characters without control characters, stored trimmed. ` +
     'On PUT, leaving labels out keeps the API\'s labels; `{}` clears them',
 } as const;
