@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { TestIdentityProvider } from './support/identity-provider.js';
@@ -214,6 +215,35 @@ describe('Gateway edge: identity provider tokens, roles and tenancy on every rou
   });
 });
 
+/**
+ * Sends a JSON body of `total` bytes to the gateway, its length declared or chunked: all of it,
+ * or only the first `only` bytes, the request then left open; resolves with the answer (or
+ * rejects after 10 s without one). A gateway that answers a request left open has not waited
+ * for the rest of its body.
+ */
+function sendBody(base: string, method: string, path: string, total: number, { declared = true, only = total } = {}) {
+  return new Promise<{ status: number; type?: string; detail?: string }>((resolve, reject) => {
+    const headers = { 'content-type': 'application/json', ...(declared ? { 'content-length': String(total) } : {}) };
+    const outgoing = httpRequest(new URL(path, base), { method, headers }, (response) => {
+      clearTimeout(timer);
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (part: string) => (text += part));
+      response.on('end', () => {
+        outgoing.destroy();
+        resolve({ status: response.statusCode!, type: response.headers['content-type'], detail: JSON.parse(text || '{}').detail });
+      });
+    });
+    const timer = setTimeout(() => {
+      outgoing.destroy();
+      reject(new Error(`no answer to ${method} ${path} after ${only} of ${total} bytes`));
+    }, 10_000);
+    outgoing.on('error', (error) => reject(error));
+    outgoing.write(`{"pad":"${'x'.repeat(Math.max(0, only - 8))}`);
+    if (only === total) outgoing.end();
+  });
+}
+
 describe('Gateway edge: limits and CORS', () => {
   let stack: TestStack;
   let http: () => ReturnType<typeof request>;
@@ -282,6 +312,30 @@ describe('Gateway edge: limits and CORS', () => {
       .set('content-type', 'application/json').send(JSON.stringify({ orgId: ORG, name: 'Huge', version: '1', spec: 'y'.repeat(200_000) }));
     expect(huge.status).toBe(413);
     expect(huge.body.detail).toMatch(/limit of [\d,]+ bytes/);
+  });
+
+  it('should refuse a 12 MB body to feedback with 413 at once, without waiting for the rest of it, declared or chunked', async () => {
+    // 64 KB of a declared 12 MB (the rest never sent), and 128 KB of a chunked body: answered all the same.
+    for (const [declared, only] of [[true, 64 * 1024], [false, 128 * 1024]] as const) {
+      const refused = await sendBody(stack.url, 'POST', '/api-management/ai/feedback', 12 * 1024 * 1024, { declared, only });
+      expect(refused).toMatchObject({ status: 413, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect(refused.detail).toBe('The request body is larger than the limit of 65,536 bytes for POST /api-management/ai/feedback');
+    }
+    // The gateway still answers on new connections.
+    expect((await http().get('/healthz')).status).toBe(200);
+  });
+
+  it('should give each route a limit that fits it: a spec route the spec-sized one, search more than PATCH', async () => {
+    // 66,500 bytes: over the small limit (65,536), within this stack's spec-sized one (1.2 × 2048 + 64 KB = 67,994).
+    const between = 66_500;
+    const patch = await sendBody(stack.url, 'PATCH', '/api-management/apis/0b4c1a52-5f7e-4a8c-9d4e-1f2a3b4c5d6e', between);
+    expect(patch).toMatchObject({ status: 413, detail: expect.stringContaining('65,536 bytes') });
+    // Read whole, then refused as the unfinished JSON it is (before authentication): not a 413.
+    const put = await sendBody(stack.url, 'PUT', '/api-management/apis/0b4c1a52-5f7e-4a8c-9d4e-1f2a3b4c5d6e', between);
+    expect(put).toMatchObject({ status: 400, detail: expect.stringMatching(/not valid JSON/) });
+    expect((await sendBody(stack.url, 'POST', '/api-management/ai/search', 100_000)).status).toBe(400);
+    expect((await sendBody(stack.url, 'POST', '/api-management/ai/search', 200_000)).status).toBe(413);
+    expect((await sendBody(stack.url, 'POST', '/mcp', 200_000)).status).toBe(413);
   });
 
   it('should allow only the configured origins from a browser', async () => {

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import type { LogLevel } from '#config';
 import { limitBodyDepth } from './body-depth.js';
+import { type BodyLimitOf, limitBodySize, skipRefusedBodies } from './body-limit.js';
 import { answerClientErrorsAsProblems } from './client-error.js';
 import { createLogging } from './logging.js';
 import { installHttpMetrics } from './metrics.js';
@@ -12,11 +13,14 @@ import { requestIdMiddleware } from './request-id.js';
 export interface HttpAppOptions {
   service: 'gateway' | 'ai';
   logLevel: LogLevel;
+  /** The largest JSON body of any route. */
   bodyLimitBytes: number;
+  /** Each request's own limit (at most `bodyLimitBytes`): a 413 at once past it; `bodyLimitBytes` for every route when absent. */
+  bodyLimitOf?: BodyLimitOf;
 }
 
 /**
- * What both apps set up the same way: request ids, JSON logs, JSON body size and depth limits,
+ * What both apps set up the same way: request ids, JSON logs, JSON body size (per route) and depth limits,
  * problem errors (also for requests Node's parser refuses), shutdown.
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
@@ -27,7 +31,9 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   express.use(requestIdMiddleware, ...logging.middleware);
   installHttpMetrics(app);
   express.use(jsonBodiesOnly);
+  express.use(limitBodySize(options.bodyLimitOf ?? (() => options.bodyLimitBytes)));
   express.useBodyParser('json', { limit: options.bodyLimitBytes });
+  express.use(skipRefusedBodies);
   // Before any route, so before validation (and the gateway's spec-to-text middleware) walk the body.
   express.use(limitBodyDepth);
   answerClientErrorsAsProblems(app.getHttpServer());

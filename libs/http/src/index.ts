@@ -1,5 +1,6 @@
 export * from './busy.js';
 export * from './body-depth.js';
+export * from './body-limit.js';
 export * from './configure-app.js';
 export * from './problem.filter.js';
 export * from './request-id.js';

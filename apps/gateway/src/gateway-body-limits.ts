@@ -1,0 +1,35 @@
+import type { Request } from 'express';
+
+/** The routes whose body carries a spec (registration, re-registration, a version, a revision): the spec-sized limit. */
+const SPEC_ROUTES: readonly [method: string, path: RegExp][] = [
+  ['POST', /^\/api-management\/apis\/?$/i],
+  ['PUT', /^\/api-management\/apis\/[^/]+\/?$/i],
+  ['POST', /^\/api-management\/apis\/[^/]+\/versions\/?$/i],
+  ['PUT', /^\/api-management\/apis\/[^/]+\/versions\/[^/]+\/?$/i],
+];
+
+/**
+ * Routes whose largest legal body needs more than `DEFAULT_BODY_LIMIT_BYTES`, with room: a
+ * search's query, filters and labels are at most ~60 KB of UTF-8 (SEARCH_LIMITS and the search
+ * DTO: 50 team names of 100 characters, 50 tags of 200, 20 labels); MCP's search_apis takes less;
+ * a re-index's 10,000 API ids are ~390 KB.
+ */
+export const BODY_LIMITS: readonly [method: string, path: RegExp, bytes: number][] = [
+  ['POST', /^\/api-management\/ai\/admin\/reindex\/?$/i, 512 * 1024],
+  ['POST', /^\/api-management\/ai\/search\/?$/i, 128 * 1024],
+  ['POST', /^\/mcp\/?$/i, 128 * 1024],
+];
+
+/** Every other route (feedback, an import, a PATCH, a dev token: ~20 KB at most), and any unknown one. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * A request's body limit, by its method and path as sent (Express routes in any case, with or
+ * without a final `/`): the spec-sized one on the routes that carry a spec, a small one elsewhere.
+ */
+export function gatewayBodyLimit(specBodyLimitBytes: number): (request: Pick<Request, 'method' | 'path'>) => number {
+  return ({ method, path }) => {
+    if (SPEC_ROUTES.some(([routeMethod, route]) => routeMethod === method && route.test(path))) return specBodyLimitBytes;
+    return BODY_LIMITS.find(([routeMethod, route]) => routeMethod === method && route.test(path))?.[2] ?? DEFAULT_BODY_LIMIT_BYTES;
+  };
+}
