@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { type AiConfig, type GatewayConfig, loadAiConfig, loadGatewayConfig, redisConnectionOptions } from '#config';
+import { type AiConfig, assertRedisReachable, type GatewayConfig, loadAiConfig, loadGatewayConfig, redisConnectionOptions } from '#config';
 import { INDEXING_QUEUE, type IndexingState, type IndexingStatus } from '#contracts';
 import { createAiApp } from '../../apps/ai/src/create-ai-app.js';
 import { createGatewayApp } from '../../apps/gateway/src/create-gateway-app.js';
@@ -145,7 +145,9 @@ async function inOrder(steps: (() => Promise<unknown> | undefined)[]): Promise<v
   if (failure) throw failure.error;
 }
 
+/** Deletes the stack's queue keys; a Redis that is gone (a suite's own, stopped) has none left to delete. */
 async function clearQueue(env: Record<string, string>): Promise<void> {
+  if (!(await assertRedisReachable(env.REDIS_URL, 1000).then(() => true, () => false))) return;
   const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
   try {
     await queue.obliterate({ force: true });

@@ -2,7 +2,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { type BeforeApplicationShutdown, Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { type AiConfig, redisConnectionOptions } from '#config';
+import { type AiConfig, closeWithoutRedis, redisConnectionOptions, withTimeout } from '#config';
 import { throttledWarning } from '#http';
 import { type DeleteApiJob, type IndexApiJob, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, type ReindexApiJob } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
@@ -83,10 +83,18 @@ export class IndexingProcessor extends WorkerHost implements OnApplicationBootst
     void this.worker.run().catch((error: Error) => this.logger.error(`Indexing worker stopped: ${error.message}`));
   }
 
-  /** Lets the job in flight finish before the database closes (on `onApplicationShutdown`). */
+  /**
+   * Lets the job in flight finish before the database closes (on `onApplicationShutdown`). A
+   * connection away from Redis for a while is given up instead of waited for, so the app stops
+   * with Redis gone too: the job it held is taken over once its lock lapses, as a killed worker's.
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
-    this.lockRedis?.disconnect();
+    // The worker's connections, once it has made them (never while Redis was away since the start).
+    const clients = await withTimeout(Promise.all([this.worker.backend.client, this.worker.backend.blockingClient]), 1000).catch(() => []);
+    const watched = [...clients, this.lockRedis].filter((client) => client !== undefined);
+    if (!(await closeWithoutRedis(this.worker.close(), watched))) {
+      this.logger.warn('Indexing worker stopped without Redis: a job it held is taken over by another worker once its lock lapses');
+    }
   }
 
   /** One API is never worked on by two jobs at once, in this process or any other. */

@@ -1,6 +1,8 @@
-import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { BullModule, InjectQueue } from '@nestjs/bullmq';
+import { type BeforeApplicationShutdown, Injectable, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Queue } from 'bullmq';
+import { closeQueueWithoutRedis } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
 import { AiClientModule } from '../proxy/ai-client.module.js';
 import { ApiEntity } from '../registry/api.entity.js';
@@ -12,9 +14,22 @@ import { QueueMetrics } from './queue-metrics.js';
 
 const indexingQueue = BullModule.registerQueue({ name: INDEXING_QUEUE });
 
+/**
+ * Closes the queue before @nestjs/bullmq would. Its connection sends nothing while Redis is away
+ * (no offline queue), so BullMQ's close cannot send QUIT either and left it reconnecting for ever.
+ */
+@Injectable()
+class IndexingQueueCloser implements BeforeApplicationShutdown {
+  constructor(@InjectQueue(INDEXING_QUEUE) private readonly queue: Queue) {}
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await closeQueueWithoutRedis(this.queue);
+  }
+}
+
 @Module({
   imports: [indexingQueue, TypeOrmModule.forFeature([ApiEntity]), AiClientModule, RegistryModule],
-  providers: [IndexingProducer, IndexingListener, IndexReconciler, QueueMetrics],
+  providers: [IndexingProducer, IndexingListener, IndexReconciler, QueueMetrics, IndexingQueueCloser],
   // One queue connection per process: health checks use this one.
   exports: [indexingQueue],
 })

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { type GatewayConfig, redisConnectionOptions } from '#config';
+import { endRedisClient, type GatewayConfig, redisConnectionOptions } from '#config';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
 /**
@@ -15,7 +15,8 @@ class SharedRedisCloser implements OnApplicationShutdown {
   constructor(@Inject(SHARED_REDIS) private readonly redis: Redis) {}
 
   onApplicationShutdown(): void {
-    this.redis.disconnect();
+    // `disconnect()` alone leaves a client caught between reconnect attempts short of its end.
+    endRedisClient(this.redis);
   }
 }
 
