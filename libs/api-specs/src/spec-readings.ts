@@ -31,14 +31,15 @@ export class SpecReadings {
 
   /**
    * The spec `key` names (a revision: its text never changes), read once; `load` gives its text
-   * when it is not kept. `undefined` from `load` is a 404 saying `gone`.
+   * when it is not kept. `undefined` from `load` is a 404 saying `gone`. `tenant`: the org it
+   * belongs to, whose turn at the thread it takes (`SpecThreads`).
    */
-  async read(key: string, load: () => Promise<StoredSpec | undefined>, gone: string): Promise<ParsedSpec> {
+  async read(key: string, load: () => Promise<StoredSpec | undefined>, gone: string, tenant?: string): Promise<ParsedSpec> {
     let spec = this.parsed.get(key);
     if (!spec) {
       const stored = await load();
       if (stored === undefined) throw new NotFoundException(gone);
-      spec = this.parse(stored);
+      spec = this.parse(stored, tenant);
       this.parsed.set(key, spec, { size: stored.text.length || 1 });
       // A failure is not kept: the next call tries again.
       spec.catch(() => this.parsed.peek(key) === spec && this.parsed.delete(key));
@@ -60,9 +61,9 @@ export class SpecReadings {
   }
 
   /** As the format the spec was registered as, or the one that recognises it. */
-  private async parse(stored: StoredSpec): Promise<ParsedSpec> {
-    const read = await this.threads.run('specDocumentOf', stored).catch((error: unknown) => {
-      if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}: many specs are being read right now`, 2);
+  private async parse(stored: StoredSpec, tenant?: string): Promise<ParsedSpec> {
+    const read = await this.threads.run('specDocumentOf', stored, { tenant }).catch((error: unknown) => {
+      if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}; try again in ${error.retryAfterSeconds} s`, error.retryAfterSeconds);
       throw error;
     });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The spec cannot be read: ${read.refused}`);

@@ -49,7 +49,7 @@ export class ImportService {
     const fetched = await this.fetcher.fetch(url.href, {}, cancel);
     // Without validators sent, a server answers 200.
     if (fetched.notModified) throw new BadRequestException('The URL answered 304 Not Modified to a request without validators');
-    const spec = await this.specs.check({ spec: fetched.text, format: body.format });
+    const spec = await this.specs.check(body.orgId, { spec: fetched.text, format: body.format });
     const name = (body.name?.trim() || spec.title || fileName(url)).slice(0, 200);
     if (!name) throw new BadRequestException('name is required: the spec has no info.title and the URL no file name');
     const version = (body.version?.trim() || spec.version || '1').slice(0, 100);
@@ -87,7 +87,7 @@ export class ImportService {
         return { outcome: 'unchanged', apiId: api.id };
       }
       const current = await this.repository.version(api.id, source.version);
-      const spec = await this.specs.check({ spec: fetched.text, format: current?.kind });
+      const spec = await this.specs.check(api.orgId, { spec: fetched.text, format: current?.kind });
       const { record, revised } = await this.versions.reviseChecked(api, source.version, spec);
       await this.saveSource(api.id, { fetchedAt, etag: fetched.etag, lastModified: fetched.lastModified, sha256: sha256(spec.text) });
       if (!revised) return { outcome: 'unchanged', apiId: api.id };

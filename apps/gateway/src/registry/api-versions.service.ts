@@ -59,7 +59,7 @@ export class ApiVersionsService {
   /** A new version beside the others (409 when the API has one of that name). */
   async add(caller: Caller, apiId: string, body: VersionBodyDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    const spec = await this.specs.check(body);
+    const spec = await this.specs.check(api.orgId, body);
     const version = body.version.trim();
     const before = (await this.versions.versionsOf([api.id])).get(api.id) ?? [];
     if (before.some((item) => item.version === version)) throw duplicate(api.id, version);
@@ -68,14 +68,14 @@ export class ApiVersionsService {
     const notes = production.length ? await this.changeNotes(api, recommendedVersion(production), version, spec) : {};
     const lifecycle = body.lifecycle ?? DEFAULT_LIFECYCLE;
     const changed = await this.change(api.id, (change) => change.addVersion({ version, lifecycle, kind: spec.kind, spec: spec.text }));
-    this.lint.schedule(api.id, version, 1);
+    this.lint.schedule(api.orgId, api.id, version, 1);
     return { ...(await this.record(changed, version)), ...notes };
   }
 
   /** A new spec for a version: its next revision, compared with the one before. */
   async revise(caller: Caller, apiId: string, version: string, body: VersionSpecDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    return (await this.reviseChecked(api, version, await this.specs.check(body))).record;
+    return (await this.reviseChecked(api, version, await this.specs.check(api.orgId, body))).record;
   }
 
   /**
@@ -87,7 +87,7 @@ export class ApiVersionsService {
     if (await this.isCurrentText(api, current, spec)) return { record: await this.record({ api, versions: await this.versionsOf(api) }, version), revised: false };
     const notes = await this.changeNotes(api, current, version, spec);
     const changed = await this.change(api.id, (change) => change.addRevision(version, { kind: spec.kind, spec: spec.text }));
-    if (changed.result) this.lint.schedule(api.id, version, changed.result.revision);
+    if (changed.result) this.lint.schedule(api.orgId, api.id, version, changed.result.revision);
     return { record: { ...(await this.record(changed, version)), ...(changed.result ? notes : {}) }, revised: changed.result !== undefined };
   }
 
@@ -113,7 +113,7 @@ export class ApiVersionsService {
     // An org the caller is not in is refused as at registration, whatever the API's own org.
     assertOrgMember(caller, body.orgId);
     if (body.orgId !== api.orgId) throw new ConflictException(`An API cannot move between orgs (it belongs to "${api.orgId}")`);
-    const spec = await this.specs.check(body);
+    const spec = await this.specs.check(api.orgId, body);
     const target = version ?? api.version;
     const current = await this.currentVersion(api, target);
     const renamed = body.version.trim();
@@ -126,7 +126,7 @@ export class ApiVersionsService {
       if (body.lifecycle) await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
       return revised;
     });
-    if (changed.result) this.lint.schedule(api.id, renamed, changed.result.revision);
+    if (changed.result) this.lint.schedule(api.orgId, api.id, renamed, changed.result.revision);
     const statuses = await this.ai.indexingStatuses([changed.api]);
     return { ...toRecord(changed.api, inReleaseOrder(changed.versions), changed.reindexed ? { status: 'PENDING' } : statuses.get(api.id)), ...notes };
   }
@@ -140,7 +140,7 @@ export class ApiVersionsService {
     const [from, to] = await Promise.all([this.kept(api, query.from), this.kept(api, query.to ?? api.version)]);
     // A revision's text never changes; a version deleted and added again starts its revisions anew (hence the time).
     const key = [from, to].map((side) => `${side.version}@${side.revision}@${new Date(side.createdAt).getTime()}`).join('\n');
-    const report = await this.specs.changes(`${api.id}\n${key}`, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
+    const report = await this.specs.changes(api.orgId, `${api.id}\n${key}`, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
     return { apiId: api.id, from: { version: from.version, revision: from.revision }, to: { version: to.version, revision: to.revision }, ...report };
   }
 
@@ -148,7 +148,7 @@ export class ApiVersionsService {
   async lintOf(caller: Caller, apiId: string, version: string, revision?: number): Promise<LintResponse> {
     const api = await this.registry.findVisible(caller, apiId);
     const which = revision ?? (await this.currentVersion(api, version)).revision;
-    const report = await this.lint.report(api.id, version, which);
+    const report = await this.lint.report(api.orgId, api.id, version, which);
     if (!report) throw new NotFoundException(`API "${apiId}" has no revision ${which} of version "${version}" (the newest revisions of each version are kept)`);
     return { apiId: api.id, version, revision: which, ...report };
   }
@@ -201,7 +201,7 @@ export class ApiVersionsService {
     if (!kept) return {};
     let report: ChangeReport;
     try {
-      report = await this.specs.compare({ text: kept.spec, format: kept.kind }, { text: spec.text, format: spec.kind }, true);
+      report = await this.specs.compare(api.orgId, { text: kept.spec, format: kept.kind }, { text: spec.text, format: spec.kind }, true);
     } catch (error) {
       // Comparing is a courtesy where breaking changes are allowed: a busy moment, or a pair too
       // large to compare within SPEC_TIMEOUT_MS, does not hold up the registration.

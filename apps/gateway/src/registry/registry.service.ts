@@ -46,7 +46,7 @@ export class RegistryService {
   /** A new API and its first version (`lifecycle`, default `production`); a folder import's `source` is kept. */
   async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
-    const { text: spec, kind } = await this.specs.check(body);
+    const { text: spec, kind } = await this.specs.check(body.orgId, body);
     const version = body.version.trim();
     const source = body.source ? { tree: body.source.tree, path: body.source.path, version, sha256: sha256(spec) } : null;
     return this.register(detailsOf(body), { version, lifecycle: body.lifecycle ?? DEFAULT_LIFECYCLE, kind, spec }, source);
@@ -56,7 +56,7 @@ export class RegistryService {
   async register(details: ApiDetails, first: NewVersion, source: ApiSource | null): Promise<ApiRecord> {
     const { api, versions } = await this.versions.createApi(details, first, source);
     this.events.emit(ApiRegisteredEvent.eventName, new ApiRegisteredEvent(api.id));
-    this.lint.schedule(api.id, first.version, 1);
+    this.lint.schedule(api.orgId, api.id, first.version, 1);
     return toRecord(api, versions, { status: 'PENDING' });
   }
 
@@ -106,8 +106,8 @@ export class RegistryService {
 
   /** The operations of a version's spec (the recommended one's unless `version` names another), as the registry holds it (no indexing needed). */
   async endpoints(caller: Caller, apiId: string, version?: string): Promise<ApiEndpointsResponse> {
-    const { revision } = await this.specOf(caller, apiId, version);
-    return this.specs.operations({ text: revision.spec, format: revision.kind });
+    const { api, revision } = await this.specOf(caller, apiId, version);
+    return this.specs.operations(api.orgId, { text: revision.spec, format: revision.kind });
   }
 
   /** A version's spec as it was registered (its JSON, YAML, SDL or .proto text), to view or download. */

@@ -53,6 +53,7 @@ export class VersionOperations implements OnApplicationShutdown {
         return kept && { text: kept.spec, format: kept.kind };
       },
       `Version "${version}" of API "${api.id}" has a newer revision; try again`,
+      api.orgId,
     );
     return { revision, spec };
   }

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { loadGatewayConfig } from '#config';
+import { createGatewayApp } from '../apps/gateway/src/create-gateway-app.js';
+import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
+import { percentile } from './eval-metrics.js';
+import { heavyOpenApi, smallOpenApi } from './fairness-specs.js';
+
+const LARGE_ORG = 'warehouse-co';
+const SMALL_ORG = 'notes-co';
+const APIS = '/api-management/apis';
+
+type Call = { status: number; body: Record<string, unknown>; ms: number };
+
+/**
+ * What one org's large specs cost another org at the gateway's spec threads (issue #39). Org B
+ * registers versions of a 2-operation API and asks for their change reports: first with nothing
+ * else running, then while org A's large spec (`--operations`) is linted in the background and
+ * `--versions` more versions of it are compared as they are registered. A gateway of its own in
+ * this process: PGlite in memory, no AI app and no Redis (the registry answers without them).
+ *
+ *   npm run build && node dist/scripts/bench-fairness.js [--rounds 3] [--operations 2000] [--versions 3]
+ *
+ * (LOG_LEVEL=warn shows the gateway's warnings, a background lint that failed among them.)
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, operations: { type: 'string', default: '2000' }, versions: { type: 'string', default: '3' } } });
+  const rounds = Number(values.rounds);
+  const config = loadGatewayConfig({
+    AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
+    AI_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
+    // Nothing listens on either: registrations are kept in the outbox, statuses left out.
+    REDIS_URL: 'redis://127.0.0.1:6390',
+    AI_URL: 'http://127.0.0.1:9',
+    DATA_DIR: '/nonexistent-bench-data-dir',
+    QUEUE_PREFIX: `bench-fairness-${randomBytes(4).toString('hex')}`,
+    RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  });
+  const app = await createGatewayApp({ ...config, database: { ...config.database, pgliteDir: 'memory://' } });
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const token = (org: string) => signDevToken(devSigningSecret(config), { sub: `bench-${org}`, orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
+  const [large, small] = await Promise.all([token(LARGE_ORG), token(SMALL_ORG)]);
+  const call = async (bearer: string, method: string, path: string, body?: object): Promise<Call> => {
+    const started = performance.now();
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, ms: performance.now() - started };
+  };
+  const lintedVersions = async (bearer: string, apiId: string) =>
+    ((await call(bearer, 'GET', `${APIS}/${apiId}/versions`)).body.items as { version: string; lint?: object }[]).filter((item) => item.lint).map((item) => item.version);
+
+  try {
+    const notes = await call(small, 'POST', APIS, { orgId: SMALL_ORG, name: 'Notes', version: '1', spec: smallOpenApi('1') });
+    const notesId = notes.body.apiId as string;
+    let version = 1;
+    /** One round of org B: a new version (its registration), then the change report from the one before. */
+    const round = async () => {
+      version += 1;
+      const registration = await call(small, 'POST', `${APIS}/${notesId}/versions`, { version: String(version), spec: smallOpenApi(String(version), version % 2 === 0) });
+      const report = await call(small, 'GET', `${APIS}/${notesId}/changes?from=${version - 1}&to=${version}`);
+      return { registration, report };
+    };
+    // Spectral loaded, B's own lints done.
+    await round();
+    for (let waited = 0; (await lintedVersions(small, notesId)).length < version && waited < 60; waited += 1) await sleep(500);
+
+    const quiet = [];
+    for (let index = 0; index < rounds; index += 1) quiet.push(await round());
+
+    const largeStarted = performance.now();
+    const warehouse = await call(large, 'POST', APIS, { orgId: LARGE_ORG, name: 'Warehouse', version: '1', spec: heavyOpenApi('1', Number(values.operations)) });
+    const warehouseId = warehouse.body.apiId as string;
+    let lintMs: number | undefined;
+    const lintWatch = (async () => {
+      while (lintMs === undefined && performance.now() - largeStarted < 300_000) {
+        if ((await lintedVersions(large, warehouseId)).includes('1')) lintMs = performance.now() - largeStarted;
+        else await sleep(250);
+      }
+    })();
+    const adds = Promise.all(
+      Array.from({ length: Number(values.versions) }, (_, index) => call(large, 'POST', `${APIS}/${warehouseId}/versions`, { version: String(index + 2), spec: heavyOpenApi(String(index + 2), Number(values.operations)) })),
+    );
+    await sleep(1000);
+    const loaded = [];
+    for (let index = 0; index < rounds; index += 1) loaded.push({ ...(await round()), lintDone: lintMs !== undefined });
+    const added = await adds;
+    // Each took its own time from the start (they were sent at once), whenever they were awaited.
+    const addsMs = Math.max(...added.map((item) => item.ms));
+    await lintWatch;
+
+    const row = (name: string, calls: Call[]) =>
+      `| ${name} | ${calls.map((item) => `${(item.ms / 1000).toFixed(2)} s${item.status >= 300 ? ` (${item.status})` : ''}`).join(', ')} | ${(percentile(calls.map((item) => item.ms), 50) / 1000).toFixed(2)} s |`;
+    console.log(`Org A: ${values.operations}-operation spec (${JSON.stringify(heavyOpenApi('1', Number(values.operations))).length} bytes), ${values.versions} more versions registered at once`);
+    console.log(`Org A: lint of version 1 saved after ${lintMs === undefined ? 'more than 300 s' : `${(lintMs / 1000).toFixed(1)} s`}; its ${values.versions} registrations took ${(addsMs / 1000).toFixed(1)} s (each ${added.map((item) => `${(item.ms / 1000).toFixed(1)} s, ${item.status}`).join('; ')})`);
+    for (const item of added) for (const warning of (item.body.warnings as string[] | undefined) ?? []) console.log(`Org A's registration warned: ${warning.slice(0, 200)}`);
+    console.log(`Org B's rounds under load before A's lint was saved: ${loaded.filter((item) => !item.lintDone).length} of ${rounds}\n`);
+    console.log('| org B | each | p50 |');
+    console.log('|---|---|---|');
+    console.log(row('registration, quiet', quiet.map((item) => item.registration)));
+    console.log(row('change report, quiet', quiet.map((item) => item.report)));
+    console.log(row("registration, during A's work", loaded.map((item) => item.registration)));
+    console.log(row("change report, during A's work", loaded.map((item) => item.report)));
+    const refused = loaded.flatMap((item) => [item.registration, item.report]).filter((item) => item.status >= 300);
+    for (const item of refused) console.log(`refused ${item.status}: ${JSON.stringify(item.body.detail ?? item.body).slice(0, 200)}`);
+  } finally {
+    await app.close();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+main().then(
+  // The outbox keeps trying the Redis that is not there: nothing else is left to wait for.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
