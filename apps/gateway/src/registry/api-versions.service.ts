@@ -33,6 +33,9 @@ type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes'>;
 /** Breaking changes a warning names before "and N more". */
 const CHANGES_NAMED = 3;
 
+/** What an org that refuses breaking changes (BREAKING_CHANGES_REFUSED_ORGS) answers with its 409. */
+const REFUSED = 'This org refuses changes to a version in production that break it or are not proven safe: register it as a new major version';
+
 /**
  * An API's versions: add, revise, stage, delete, compare and lint them. Every change to the
  * versions goes through `ApiVersionsRepository.change` (one transaction, the API row locked), which
@@ -191,12 +194,14 @@ export class ApiVersionsService {
   }
 
   /**
-   * The changes a new spec makes to the version it follows (`base`). Breaking changes to a
-   * version in production, without a new major version, get a warning, or a 409 in an org that
-   * refuses them (BREAKING_CHANGES_REFUSED_ORGS).
+   * The changes a new spec makes to the version it follows (`base`). A new spec of a version in
+   * production, without a new major version, that breaks it, or that could not be compared in full
+   * (not proven safe), gets a warning, or a 409 in an org that refuses them
+   * (BREAKING_CHANGES_REFUSED_ORGS).
    */
   private async changeNotes(api: ApiEntity, base: ApiVersionEntity, version: string, spec: { text: string; kind: string }): Promise<ChangeNotes> {
-    const refuses = this.config.breakingChangesRefusedOrgs.some((org) => org === '*' || org === api.orgId);
+    const guarded = base.lifecycle === 'production' && majorOf(base.version) === majorOf(version);
+    const refuses = guarded && this.config.breakingChangesRefusedOrgs.some((org) => org === '*' || org === api.orgId);
     const kept = await this.versions.revision(api.id, base.version, base.revision);
     if (!kept) return {};
     let report: ChangeReport;
@@ -205,20 +210,31 @@ export class ApiVersionsService {
     } catch (error) {
       // Comparing is a courtesy where breaking changes are allowed: a busy moment, or a pair too
       // large to compare within SPEC_TIMEOUT_MS, does not hold up the registration.
+      // A busy moment is worth a retry (503) where the comparison decides; elsewhere neither it nor
+      // a pair too large to compare holds up the registration.
       const why = error instanceof ServiceBusyException ? 'the spec threads were busy' : error instanceof UnprocessableEntityException ? errorSummary(error) : undefined;
-      if (why === undefined || refuses) throw error;
-      return { warnings: [`Not compared with version "${base.version}": ${why}`] };
+      if (why === undefined || (refuses && error instanceof ServiceBusyException)) throw error;
+      const warning = `Not compared with version "${base.version}"${guarded ? ', in production' : ''}: ${why}`;
+      if (refuses) throw new ConflictException(`${warning}, so it is not proven safe. ${REFUSED}`);
+      return { warnings: [warning] };
     }
-    const changes = { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info };
-    if (base.lifecycle !== 'production' || report.breaking === 0 || majorOf(base.version) !== majorOf(version)) return { changes };
-    const named = report.changes.filter((change) => change.severity === 'breaking').slice(0, CHANGES_NAMED);
-    const more = report.breaking - named.length;
-    const warning =
-      `${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} to version "${base.version}", in production, without a new major version: ` +
-      named.map((change) => (change.operation ? `${change.operation}: ${change.message}` : change.message)).join('; ') +
-      (more > 0 ? `; and ${more} more (GET /api-management/apis/${api.id}/changes)` : '');
-    if (refuses) throw new ConflictException(`${warning}. This org refuses them: register it as a new major version`);
-    return { changes, warnings: [warning] };
+    const changes = { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info, complete: report.complete };
+    if (!guarded || (report.breaking === 0 && report.complete)) return { changes };
+    const warnings: string[] = [];
+    if (report.breaking > 0) {
+      const named = report.changes.filter((change) => change.severity === 'breaking').slice(0, CHANGES_NAMED);
+      const more = report.breaking - named.length;
+      warnings.push(
+        `${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} to version "${base.version}", in production, without a new major version: ` +
+        named.map((change) => (change.operation ? `${change.operation}: ${change.message}` : change.message)).join('; ') +
+        (more > 0 ? `; and ${more} more (GET /api-management/apis/${api.id}/changes)` : ''),
+      );
+    }
+    if (!report.complete) {
+      warnings.push(`The comparison with version "${base.version}", in production, is not complete, so it does not prove that nothing ${report.breaking > 0 ? 'else ' : ''}breaks: ${report.incompleteReason}`);
+    }
+    if (refuses) throw new ConflictException(`${warnings.join('. ')}. ${REFUSED}`);
+    return { changes, warnings };
   }
 
   private async record(changed: { api: ApiEntity; versions: ApiVersionEntity[] }, version: string): Promise<ApiVersionRecord> {
