@@ -144,6 +144,10 @@ describe('API labels', () => {
       const reserved = await search({ labels });
       expect(reserved.status).toBe(400);
       expect(reserved.body.detail).toMatch(/^filters\.labels: key "(__proto__|constructor)" is reserved/);
+      // The MCP tool's schema would drop the key and search every API: refused too.
+      const agent = await rawMcp(9, 'search_apis', { query: 'invoices', orgId: ORG, filters: { labels } });
+      expect(agent.status).toBe(400);
+      expect(agent.body.error.message).toMatch(/^params\.arguments\.filters\.labels: key "(__proto__|constructor)" is reserved/);
     }
   });
 

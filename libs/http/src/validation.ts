@@ -61,7 +61,7 @@ export class RequestValidationPipe extends ValidationPipe {
 }
 
 /** The first own key `__proto__`, `constructor` or `prototype` in a parsed body, and the path of the object holding it. */
-function reservedKeyIn(value: unknown): { key: string; path: string } | undefined {
+export function reservedKeyIn(value: unknown): { key: string; path: string } | undefined {
   const reserved = LABEL_LIMITS.reservedKeys as readonly string[];
   const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
   const seen = new WeakSet<object>();

@@ -1,4 +1,6 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { LABEL_LIMITS } from '#contracts';
+import { reservedKeyIn } from '#http';
 
 /** Longer ids, method names and tool names are refused rather than echoed back (the SDK repeats them in its answers). */
 export const MCP_ENVELOPE_LIMITS = { idChars: 200, methodChars: 100, toolNameChars: 100, uriChars: 2200 } as const;
@@ -16,7 +18,9 @@ export interface EnvelopeRefusal {
  * - a batch (an array), which the MCP specification dropped in 2025-06-18: one POST carrying
  *   a hundred calls would count once against the caller's rate limit;
  * - ids, method, tool names and resource URIs too long to echo back;
- * - tool `arguments` that are not an object (the SDK answers those with its schema library's raw JSON).
+ * - tool `arguments` that are not an object (the SDK answers those with its schema library's raw JSON);
+ * - a `__proto__`, `constructor` or `prototype` key in them, which the tools' schemas would drop
+ *   without a word (a label filter so named would vanish and widen the search).
  */
 export function envelopeRefusal(body: unknown): EnvelopeRefusal | undefined {
   if (Array.isArray(body)) {
@@ -40,6 +44,11 @@ export function envelopeRefusal(body: unknown): EnvelopeRefusal | undefined {
     const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       return refusal(answerId, ErrorCode.InvalidParams, `params.arguments must be an object of the tool's named arguments, e.g. {"query": "send an SMS"}; it was ${Array.isArray(args) ? 'an array' : typeof args}`);
+    }
+    const reserved = reservedKeyIn(args);
+    if (reserved) {
+      const where = reserved.path ? `params.arguments.${reserved.path}` : 'params.arguments';
+      return refusal(answerId, ErrorCode.InvalidParams, `${where}: key ${JSON.stringify(reserved.key)} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`);
     }
   }
   if (message.method === 'resources/read' && (typeof params?.uri !== 'string' || params.uri.length > MCP_ENVELOPE_LIMITS.uriChars)) {
