@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadAiConfig, loadGatewayConfig, StartupError } from '#config';
-import { type AppDataSourceOptions, prepareDataSource } from '#database';
+import { type AppDataSourceOptions, prepareDataSource, runMigrationsLocked } from '#database';
 import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
 
 /**
  * `npm run migrate`: applies both apps' pending migrations and exits — the one-shot job of a
- * deployment whose apps run with DATABASE_MIGRATE=false (so replicas never race on a migration).
+ * deployment whose apps run with DATABASE_MIGRATE=false. It takes the same lock as the apps do
+ * (`runMigrationsLocked`), so it is safe beside replicas that migrate themselves too.
  */
 async function main(): Promise<void> {
   const env = { ...process.env, DATABASE_MIGRATE: 'true' };
@@ -17,10 +18,10 @@ async function main(): Promise<void> {
   ];
   for (const [app, options] of targets) {
     const prepared = await prepareDataSource(options);
-    const dataSource = new DataSource({ ...prepared.options, migrationsRun: false });
+    const dataSource = new DataSource(prepared.options);
     await dataSource.initialize();
     try {
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      const applied = await runMigrationsLocked(dataSource);
       console.log(`${app}: ${applied.length ? applied.map((migration) => migration.name).join(', ') : 'up to date'}`);
     } finally {
       await dataSource.destroy();

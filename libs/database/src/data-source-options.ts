@@ -59,8 +59,8 @@ export async function prepareDataSource(opts: AppDataSourceOptions): Promise<Pre
     entities: opts.entities,
     migrations: opts.migrations,
     migrationsTableName: opts.migrationsTableName,
-    migrationsRun: opts.target.migrate,
-    migrationsTransactionMode: 'each' as const,
+    // Run by `DatabaseModule` under a lock (`runMigrationsLocked`), not by TypeORM's `initialize()`.
+    migrationsRun: false,
     synchronize: false,
     // Failed queries surface as exceptions (and expected ones, like unique violations, are handled).
     logging: ['warn', 'migration'] as ('warn' | 'migration')[],

@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { type AppDataSourceOptions, type PreparedDataSource, prepareDataSource, prepareReadDataSource } from './data-source-options.js';
+import { runMigrationsLocked } from './locked-migrations.js';
 import { ReplicaLeases } from './replica-leases.js';
 
 /**
@@ -55,6 +56,19 @@ export class DatabaseModule {
             ref.pglite = prepared.pglite;
             // The database was waited for above; a failure now (a migration) will not pass on retry.
             return { ...prepared.options, retryAttempts: 0 };
+          },
+          // With DATABASE_MIGRATE=true, replicas started at once migrate one after the other.
+          dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {
+            const dataSource = await new DataSource(dataSourceOptions!).initialize();
+            if (options.target.migrate) {
+              try {
+                await runMigrationsLocked(dataSource);
+              } catch (error) {
+                await dataSource.destroy().catch(() => undefined);
+                throw error;
+              }
+            }
+            return dataSource;
           },
         }),
       ],
