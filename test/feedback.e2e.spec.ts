@@ -1,7 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import type { FeedbackReport, SearchResponse, SearchResult } from '#contracts';
+import { SEARCH_LOG_RETRY_MS } from '../apps/ai/src/feedback/feedback.service.js';
+import { newSearchId } from '../apps/ai/src/search/search-id.js';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
@@ -253,12 +256,26 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
   });
 });
 
-describe('Feedback window', () => {
+/** When feedback arrives: past the window, or before the search's log row (written after the answer) has committed. */
+describe('Feedback window and search log lag', () => {
   let stack: TestStack;
+  let token: string;
+  let apiId: string;
+  const http = () => request(stack.gateway.getHttpServer());
+  const feedback = (searchId: string) => http().post('/api-management/ai/feedback').set('authorization', `Bearer ${token}`).send({ searchId, apiId, helpful: true });
+  const timed = async <T>(call: () => Promise<T>) => {
+    const started = Date.now();
+    return { answer: await call(), ms: Date.now() - started };
+  };
+  const waitedAtMost = SEARCH_LOG_RETRY_MS.reduce((sum, pause) => sum + pause, 0);
 
   beforeAll(async () => {
     // 0.00005 days: 4.3 s.
     stack = await startStack({ env: { FEEDBACK_WINDOW_DAYS: '0.00005' } });
+    token = await stack.token([ORG], ['publisher']);
+    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send({ orgId: ORG, ...CATALOGUE[0], version: '1.0.0' });
+    apiId = created.body.apiId;
+    await waitForStatus(stack, token, apiId);
   }, 120_000);
 
   afterAll(async () => {
@@ -266,14 +283,39 @@ describe('Feedback window', () => {
   });
 
   it('should refuse feedback on a search older than the window with a 404 that says so', async () => {
-    const token = await stack.token([ORG], ['publisher']);
-    const http = () => request(stack.gateway.getHttpServer());
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send({ orgId: ORG, ...CATALOGUE[0], version: '1.0.0' });
-    await waitForStatus(stack, token, created.body.apiId);
     const answer = await http().post('/api-management/ai/search').set('authorization', `Bearer ${token}`).send({ orgId: ORG, query: PAST_NEED });
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    const late = await http().post('/api-management/ai/feedback').set('authorization', `Bearer ${token}`).send({ searchId: answer.body.searchId, apiId: created.body.apiId, helpful: true });
-    expect(late.status).toBe(404);
-    expect(late.body.detail).toMatch(/older than 0.00005 days \(FEEDBACK_WINDOW_DAYS\)/);
+    const late = await timed(() => feedback(answer.body.searchId));
+    expect(late.answer.status).toBe(404);
+    expect(late.answer.body.detail).toMatch(/older than 0.00005 days \(FEEDBACK_WINDOW_DAYS\)/);
+    // Logged, only too old: nothing to wait for.
+    expect(late.ms).toBeLessThan(waitedAtMost);
+  }, 30_000);
+
+  // Another AI replica answered the search and logs it after answering: the feedback (an agent's
+  // next call, through another gateway and AI replica) can come first.
+  it('should accept feedback that arrives before the search\'s log row commits', async () => {
+    const searchId = newSearchId();
+    const logged = new Promise((resolve) => setTimeout(resolve, 300)).then(() =>
+      stack.ai!.get(DataSource).query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [searchId, ORG, PAST_NEED]),
+    );
+
+    const early = await feedback(searchId);
+    await logged;
+
+    expect(early.status).toBe(204);
+  });
+
+  it('should refuse a searchId that is not logged: after a bounded wait if it was made a moment ago, at once otherwise', async () => {
+    const unknown = await timed(() => feedback(newSearchId()));
+    expect(unknown.answer.status).toBe(404);
+    expect(unknown.ms).toBeGreaterThanOrEqual(waitedAtMost);
+    expect(unknown.ms).toBeLessThan(waitedAtMost + 2000);
+
+    for (const searchId of [newSearchId(Date.now() - 60_000), '00000000-0000-4000-8000-000000000000']) {
+      const old = await timed(() => feedback(searchId));
+      expect({ searchId, status: old.answer.status }).toEqual({ searchId, status: 404 });
+      expect(old.ms).toBeLessThan(waitedAtMost);
+    }
   });
 });

@@ -55,10 +55,10 @@ export class FeedbackRepository {
     await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [search.id, search.orgId, search.query]);
   }
 
-  /** The search, if it is younger than `windowDays`. */
-  async search(id: string, windowDays: number): Promise<LoggedSearch | undefined> {
-    const [row]: LoggedSearch[] = await this.dataSource.query(
-      `SELECT id, org_id AS "orgId", query FROM platform_ai.searches WHERE id = $1 AND created_at > now() - make_interval(secs => $2)`,
+  /** The search as logged, and whether it is older than `windowDays` (`expired`). */
+  async search(id: string, windowDays: number): Promise<(LoggedSearch & { expired: boolean }) | undefined> {
+    const [row]: (LoggedSearch & { expired: boolean })[] = await this.dataSource.query(
+      `SELECT id, org_id AS "orgId", query, created_at <= now() - make_interval(secs => $2) AS expired FROM platform_ai.searches WHERE id = $1`,
       [id, windowDays * 86_400],
     );
     return row;

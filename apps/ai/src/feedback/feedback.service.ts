@@ -7,11 +7,23 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { QueryVectors } from '../embedding-models/query-vectors.js';
 import { needText } from '../search/query-normalizer.js';
+import { searchIdTime } from '../search/search-id.js';
 import type { InternalFeedbackDto } from './feedback.dto.js';
 import { FeedbackRepository, type LoggedSearch } from './feedback.repository.js';
 
 /** How often searches and signals past their retention are forgotten (by one replica at a time). */
 const PURGE_INTERVAL_MS = 3_600_000;
+
+/**
+ * A search's log row is written after its answer has gone out: feedback that another AI replica
+ * receives at once (an agent's next MCP call) can arrive before the row commits. Feedback naming a
+ * search made moments ago (its UUIDv7 `searchId` says when) that is not logged yet reads the log
+ * again after each of these pauses before it is refused: 750 ms in all. Searches themselves wait
+ * for nothing.
+ */
+export const SEARCH_LOG_RETRY_MS = [50, 100, 200, 400];
+/** How recent a search must be for its missing row to be waited for: an older one is not coming. */
+const SEARCH_LOG_PENDING_MS = 10_000;
 
 /**
  * Learning from what people pick: logs each search under its `searchId`, records the signals that
@@ -53,10 +65,9 @@ export class FeedbackService {
   async record(request: InternalFeedbackDto): Promise<void> {
     // Opening an API is a sign it looked right; it says nothing against it.
     if (request.signal === 'opened' && !request.helpful) throw new BadRequestException(['an opened signal is helpful: true (use a vote to say it was not what you needed)']);
-    await this.pendingLogs.get(request.searchId);
     const { windowDays } = this.config.feedback;
-    const search = await this.repository.search(request.searchId, windowDays);
-    if (!search) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${windowDays} days (FEEDBACK_WINDOW_DAYS): search again and give feedback on that answer`);
+    const search = await this.loggedSearch(request.searchId, windowDays);
+    if (!search || search.expired) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${windowDays} days (FEEDBACK_WINDOW_DAYS): search again and give feedback on that answer`);
     if (!request.orgIds.includes(search.orgId)) throw new ForbiddenException(`Search "${request.searchId}" was made in an org you are not a member of`);
     const need = needText(search.query);
     if (!need) throw new UnprocessableEntityException('That search had no query (it browsed the catalogue): feedback needs the need it answers');
@@ -82,6 +93,19 @@ export class FeedbackService {
       model: model.modelId,
       embedding,
     });
+  }
+
+  /** The search's log row, waited for while it may still be on its way (this replica's write, or another's). */
+  private async loggedSearch(searchId: string, windowDays: number) {
+    await this.pendingLogs.get(searchId);
+    let search = await this.repository.search(searchId, windowDays);
+    const madeAt = searchIdTime(searchId);
+    for (const pause of SEARCH_LOG_RETRY_MS) {
+      if (search || madeAt === undefined || Date.now() - madeAt > SEARCH_LOG_PENDING_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      search = await this.repository.search(searchId, windowDays);
+    }
+    return search;
   }
 
   async report(orgId: string): Promise<FeedbackReport> {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SEARCH_LIMITS, type SearchResponse } from '#contracts';
@@ -9,6 +8,7 @@ import { englishWords } from './english-words.js';
 import { round } from './rounding.js';
 import { SearchAdmission } from './search-admission.js';
 import { type PipelineAnswer, SearchPipeline } from './search-pipeline.js';
+import { newSearchId } from './search-id.js';
 import { SearchRepository } from './search.repository.js';
 import { cardFields, groupByApi, toEndpoint } from './stages/shape-cards.stage.js';
 import type { SearchRequestDto } from './search.dto.js';
@@ -45,7 +45,7 @@ export class SearchService implements OnModuleInit {
     return this.admission.run(async () => {
       const started = performance.now();
       const answer = await this.searchCached(request);
-      const searchId = randomUUID();
+      const searchId = newSearchId();
       this.feedback.logSearch({ id: searchId, orgId: request.orgId, query: request.query.trim() });
       return { searchId, ...answer, searchMs: round(performance.now() - started, 1) };
     });
