@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { MIGRATION_LOCK_SQL, prepareDataSource, runMigrationsLocked } from '#database';
+import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
 
 /**
@@ -143,3 +144,53 @@ for (const { name, url } of databases) {
     });
   });
 }
+
+// The apps' own migrations, from empty, by four replicas at once (two of each app): a database of
+// its own on the server of TEST_DATABASE_URL.
+const serverUrl = process.env.TEST_DATABASE_URL;
+(serverUrl ? describe : describe.skip)('Migration lock: both apps\' migrations from four replicas at once (TEST_DATABASE_URL)', () => {
+  const database = `migration_lock_${randomUUID().slice(0, 8)}`;
+  const databaseUrl = (() => {
+    const url = new URL(serverUrl ?? 'postgres://localhost/none');
+    url.pathname = `/${database}`;
+    return url.toString();
+  })();
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  let created = false;
+
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${database}`);
+    created = true;
+  });
+
+  afterAll(async () => {
+    if (created) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  });
+
+  it('should apply every migration once, each replica succeeding', async () => {
+    const apps = [
+      { migrations: gatewayMigrations, table: 'gateway_migrations' },
+      { migrations: aiMigrations, table: 'ai_migrations' },
+    ];
+    const replicas = await Promise.all([...apps, ...apps].map(({ migrations, table }) => openPostgres(databaseUrl, migrations, table)));
+    try {
+      const applied = await Promise.all(replicas.map((replica) => runMigrationsLocked(replica)));
+
+      expect(applied.map((run) => run.length).sort((a, b) => a - b)).toEqual([0, 0, gatewayMigrations.length, aiMigrations.length].sort((a, b) => a - b));
+      for (const { migrations, table } of apps) {
+        const rows: { name: string }[] = await replicas[0].query(`SELECT name FROM ${table} ORDER BY id`);
+        expect(rows.map((row) => row.name)).toEqual(migrations.map((migration) => new migration().name));
+      }
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.destroy()));
+    }
+  });
+});
