@@ -192,12 +192,15 @@ describe('MCP server (/mcp)', () => {
     expect((await rawMcp(search(1))).body.result.isError).toBeFalsy();
   });
 
-  it('should refuse what it would otherwise echo back whole or answer in raw schema JSON: a 1 MB id or tool name, arguments as an array', async () => {
-    const megabyte = 'n'.repeat(1024 * 1024);
-    const longId = await rawMcp({ jsonrpc: '2.0', id: megabyte, method: 'tools/list' });
+  it('should refuse what it would otherwise echo back whole or answer in raw schema JSON: a 100 KB id or tool name, arguments as an array, a 1 MB body', async () => {
+    // Within /mcp's body limit (128 KB), far past what may be echoed back.
+    const long = 'n'.repeat(100 * 1024);
+    const longId = await rawMcp({ jsonrpc: '2.0', id: long, method: 'tools/list' });
     expect(longId.status).toBe(400);
     expect(longId.body).toMatchObject({ id: null, error: { code: -32600, message: 'The id must be an integer or a string of at most 200 characters' } });
-    const longName = await rawMcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: megabyte, arguments: {} } });
+    const megabyte = await rawMcp({ jsonrpc: '2.0', id: 'n'.repeat(1024 * 1024), method: 'tools/list' });
+    expect(megabyte.status).toBe(413);
+    const longName = await rawMcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: long, arguments: {} } });
     expect(longName.status).toBe(400);
     expect(longName.text.length).toBeLessThan(500);
     expect(longName.body).toMatchObject({ id: 2, error: { code: -32602 } });
