@@ -4,7 +4,7 @@ import { loadGatewayConfig } from '#config';
 import { createGatewayApp } from '../apps/gateway/src/create-gateway-app.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { percentile } from './eval-metrics.js';
-import { heavyOpenApi, smallOpenApi } from './fairness-specs.js';
+import { heavyOpenApi, smallOpenApi } from './synthetic-specs.js';
 
 const LARGE_ORG = 'warehouse-co';
 const SMALL_ORG = 'notes-co';

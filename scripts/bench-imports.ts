@@ -13,6 +13,7 @@ import { loadGatewayConfig, redisConnectionOptions } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { percentile } from './eval-metrics.js';
+import { largeSpec } from './synthetic-specs.js';
 
 const USAGE = `Usage: node dist/scripts/bench-imports.js [--imports 250] [--callers 1] [--mb 9.9] [--gateway dist/apps/gateway/src/main.js]`;
 const distRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -146,14 +147,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** An OpenAPI document of about `bytes`: operations with long descriptions, as large real specs have. */
-function largeSpec(bytes: number): string {
-  const description = 'Lists the items of one warehouse, page by page, with their stock and reservations. '.repeat(40);
-  const operation = (i: number) => ({ get: { summary: `Items of warehouse ${i}`, description, responses: { '200': { description: 'OK' } } } });
-  const count = Math.floor(bytes / JSON.stringify({ '/warehouses/0000/items': operation(1000) }).length);
-  const paths = Object.fromEntries(Array.from({ length: count }, (_, i) => [`/warehouses/${i}/items`, operation(i)]));
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Warehouses', version: '1' }, paths });
-}
 
 /** A kB figure of /proc/<pid>/status (`VmRSS`, `VmHWM`), in bytes. */
 function statusKb(child: ChildProcess, field: string): number {

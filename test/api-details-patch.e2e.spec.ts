@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { openapi } from './support/payments-specs.js';
-import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
+import { startStack, type TestStack, waitForNewestRevision } from './support/stack.js';
 
 const ORG = 'acme';
 const OTHER_ORG = 'globex';
@@ -29,16 +29,7 @@ describe('PATCH /api-management/apis/:apiId', () => {
     post: (path: string, body: object) => http().post(path).set('authorization', `Bearer ${token}`).send(body),
     patch: (path: string, body: object) => http().patch(path).set('authorization', `Bearer ${token}`).send(body),
   });
-  /** Waits until the index holds the API's newest revision. */
-  const indexed = async (apiId: string) => {
-    const record = await as(reader).get(`${apis}/${apiId}`).expect(200);
-    await until(
-      async () => (await as(reader).get(`${apis}/${apiId}`)).body,
-      (body: { revision: number; indexing?: { status: string } }) => body.revision === record.body.revision && body.indexing?.status === 'COMPLETED',
-      120_000,
-    );
-    return waitForStatus(stack, reader, apiId, ['COMPLETED'], 120_000);
-  };
+  const indexed = (apiId: string) => waitForNewestRevision(stack, reader, apiId);
   /** Texts the AI app has embedded so far (each chunk text it did not hold a vector for). */
   const embeddedTexts = async () => {
     const metrics = await request(stack.ai!.getHttpServer()).get('/metrics').expect(200);

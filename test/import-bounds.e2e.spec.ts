@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { largeSpec } from '../scripts/synthetic-specs.js';
 import { startStack, type TestStack } from './support/stack.js';
 
 const ORG = 'acme';
@@ -8,14 +9,6 @@ const ORG = 'acme';
 const SPEC_BYTES = 2 * 1024 * 1024;
 const IMPORT_TIMEOUT_MS = 4000;
 
-/** An OpenAPI document of about `bytes`, in operations with long descriptions, as real large specs are. */
-function largeSpec(bytes: number): string {
-  const description = 'Lists the items of one warehouse, page by page, with their stock and reservations. '.repeat(40);
-  const operation = (i: number) => ({ get: { summary: `Items of warehouse ${i}`, description, responses: { '200': { description: 'OK' } } } });
-  const count = Math.floor(bytes / JSON.stringify({ '/warehouses/0000/items': operation(1000) }).length);
-  const paths = Object.fromEntries(Array.from({ length: count }, (_, i) => [`/warehouses/${i}/items`, operation(i)]));
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Warehouses', version: '1' }, paths });
-}
 
 /**
  * A spec server on 127.0.0.1 that holds `/large.json` answers until the gate opens, so that what

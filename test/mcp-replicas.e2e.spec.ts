@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import pg from 'pg';
 import request from 'supertest';
 import type { FeedbackReport } from '#contracts';
 import { readFixture } from './fixtures/fixtures.js';
+import { scratchDatabase } from './support/scratch-database.js';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 /**
@@ -20,25 +20,10 @@ const ORG = 'acme';
 const QUERY = 'place an order for a pet';
 
 describeWithPostgres('MCP implicit feedback across gateway replicas (PostgreSQL, Redis)', () => {
-  const database = `mcp_replicas_${randomUUID().slice(0, 8)}`;
-  const databaseUrl = (() => {
-    const url = new URL(serverUrl ?? 'postgres://localhost/none');
-    url.pathname = `/${database}`;
-    return url.toString();
-  })();
-  let databaseCreated = false;
+  const database = scratchDatabase(serverUrl, 'mcp_replicas');
   let one: TestStack;
   let two: TestStack;
 
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   const mcp = async (stack: TestStack, token: string) => {
     const client = new Client({ name: 'mcp-replicas-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
@@ -46,11 +31,10 @@ describeWithPostgres('MCP implicit feedback across gateway replicas (PostgreSQL,
   };
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    databaseCreated = true;
+    await database.create();
     // What replicas share: the database, Redis under one prefix, the token secret and the service token.
     const env = {
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}`,
       AUTH_JWT_SECRET: randomBytes(32).toString('base64url'),
       AI_SERVICE_TOKEN: randomBytes(24).toString('base64url'),
@@ -62,7 +46,7 @@ describeWithPostgres('MCP implicit feedback across gateway replicas (PostgreSQL,
   afterAll(async () => {
     await two?.close();
     await one?.close();
-    if (databaseCreated) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await database.drop();
   });
 
   it("should count an agent's get_api on one gateway after its search_apis on the other, once across both", async () => {

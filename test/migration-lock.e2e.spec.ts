@@ -4,6 +4,7 @@ import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { MIGRATION_LOCK_SQL, prepareDataSource, runMigrationsLocked } from '#database';
 import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
+import { scratchDatabase } from './support/scratch-database.js';
 
 /**
  * Replicas started at once with DATABASE_MIGRATE=true (and `npm run migrate`) migrate one after
@@ -149,38 +150,17 @@ for (const { name, url } of databases) {
 // its own on the server of TEST_DATABASE_URL.
 const serverUrl = process.env.TEST_DATABASE_URL;
 (serverUrl ? describe : describe.skip)('Migration lock: both apps\' migrations from four replicas at once (TEST_DATABASE_URL)', () => {
-  const database = `migration_lock_${randomUUID().slice(0, 8)}`;
-  const databaseUrl = (() => {
-    const url = new URL(serverUrl ?? 'postgres://localhost/none');
-    url.pathname = `/${database}`;
-    return url.toString();
-  })();
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  let created = false;
+  const database = scratchDatabase(serverUrl, 'migration_lock');
 
-  beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    created = true;
-  });
-
-  afterAll(async () => {
-    if (created) await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  });
+  beforeAll(() => database.create());
+  afterAll(() => database.drop());
 
   it('should apply every migration once, each replica succeeding', async () => {
     const apps = [
       { migrations: gatewayMigrations, table: 'gateway_migrations' },
       { migrations: aiMigrations, table: 'ai_migrations' },
     ];
-    const replicas = await Promise.all([...apps, ...apps].map(({ migrations, table }) => openPostgres(databaseUrl, migrations, table)));
+    const replicas = await Promise.all([...apps, ...apps].map(({ migrations, table }) => openPostgres(database.url, migrations, table)));
     try {
       const applied = await Promise.all(replicas.map((replica) => runMigrationsLocked(replica)));
 

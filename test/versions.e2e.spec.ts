@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { type Operation, openapi, payment } from './support/payments-specs.js';
-import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
+import { startStack, type TestStack, until, waitForNewestRevision } from './support/stack.js';
 
 const ORG = 'acme';
 /** An org that refuses breaking changes to production without a new major version (BREAKING_CHANGES_REFUSED_ORGS). */
@@ -54,16 +54,7 @@ describe('API versions and lifecycle', () => {
       .set('accept', 'application/json, text/event-stream')
       .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } })
       .expect(200);
-  /** Waits until the index holds the API's newest revision (a version or stage change re-indexes it). */
-  const indexed = async (apiId: string) => {
-    const record = await as(reader).get(`${apis}/${apiId}`).expect(200);
-    await until(
-      async () => (await as(reader).get(`${apis}/${apiId}`)).body,
-      (body: { revision: number; indexing?: { status: string } }) => body.revision === record.body.revision && body.indexing?.status === 'COMPLETED',
-      120_000,
-    );
-    return waitForStatus(stack, reader, apiId, ['COMPLETED'], 120_000);
-  };
+  const indexed = (apiId: string) => waitForNewestRevision(stack, reader, apiId);
 
   beforeAll(async () => {
     stack = await startStack({ env: { BREAKING_CHANGES_REFUSED_ORGS: STRICT } });

@@ -1,7 +1,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import request from 'supertest';
 import { openapi, payment } from './support/payments-specs.js';
-import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
+import { startStack, type TestStack, until, waitForNewestRevision } from './support/stack.js';
 
 const ORG = 'acme';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,16 +49,7 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     post: (path: string, body: object) => http().post(path).set('authorization', `Bearer ${token}`).send(body),
     patch: (path: string, body: object) => http().patch(path).set('authorization', `Bearer ${token}`).send(body),
   });
-  /** Waits until the index holds the API's newest revision (a version or stage change re-indexes it). */
-  const indexed = async (apiId: string) => {
-    const record = await as(reader).get(`${apis}/${apiId}`).expect(200);
-    await until(
-      async () => (await as(reader).get(`${apis}/${apiId}`)).body,
-      (body: { revision: number; indexing?: { status: string } }) => body.revision === record.body.revision && body.indexing?.status === 'COMPLETED',
-      120_000,
-    );
-    return waitForStatus(stack, reader, apiId, ['COMPLETED'], 120_000);
-  };
+  const indexed = (apiId: string) => waitForNewestRevision(stack, reader, apiId);
   const register = async (body: object) => {
     const created = await as(publisher).post(apis, { orgId: ORG, ...body });
     expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });

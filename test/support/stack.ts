@@ -185,3 +185,14 @@ export async function waitForStatus(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Waits until the index holds the API's newest revision (a new spec, version, stage or details
+ * change re-indexes it): the record's revision as it is now, COMPLETED.
+ */
+export async function waitForNewestRevision(stack: TestStack, token: string, apiId: string, timeoutMs = 120_000): Promise<IndexingStatus> {
+  const record = async () => (await request(stack.gateway.getHttpServer()).get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${token}`).expect(200)).body as { revision: number; indexing?: { status: string } };
+  const { revision } = await record();
+  await until(record, (body) => body.revision === revision && body.indexing?.status === 'COMPLETED', timeoutMs);
+  return waitForStatus(stack, token, apiId, ['COMPLETED'], timeoutMs);
+}

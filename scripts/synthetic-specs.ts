@@ -1,6 +1,8 @@
 /**
- * Specs for the fair-share measurements (`bench-fairness.ts`, `test/spec-fairness.e2e.spec.ts`):
- * a large OpenAPI document whose lint takes seconds to a minute, and a small one.
+ * Made-up specs for measurements and their tests: a large OpenAPI document whose lint takes
+ * seconds to a minute and a small one (fair share: `bench-fairness.ts`,
+ * `test/spec-fairness.e2e.spec.ts`), and one of a given size (URL imports: `bench-imports.ts`,
+ * `test/import-bounds.e2e.spec.ts`).
  */
 
 /**
@@ -30,4 +32,13 @@ export function smallOpenApi(version: string, withDelete = false): object {
   const item: Record<string, object> = { get: { operationId: 'getNote', summary: 'Read a note', responses: ok } };
   if (withDelete) item.delete = { operationId: 'deleteNote', summary: 'Delete a note', responses: ok };
   return { openapi: '3.0.3', info: { title: 'Notes', version }, paths: { '/notes': { get: { operationId: 'listNotes', summary: 'List notes', responses: ok } }, '/notes/{id}': item } };
+}
+
+/** An OpenAPI document of about `bytes`, in operations with long descriptions, as real large specs are. */
+export function largeSpec(bytes: number): string {
+  const description = 'Lists the items of one warehouse, page by page, with their stock and reservations. '.repeat(40);
+  const operation = (i: number) => ({ get: { summary: `Items of warehouse ${i}`, description, responses: { '200': { description: 'OK' } } } });
+  const count = Math.floor(bytes / JSON.stringify({ '/warehouses/0000/items': operation(1000) }).length);
+  const paths = Object.fromEntries(Array.from({ length: count }, (_, i) => [`/warehouses/${i}/items`, operation(i)]));
+  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Warehouses', version: '1' }, paths });
 }
