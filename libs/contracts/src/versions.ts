@@ -105,7 +105,7 @@ export interface ChangeReport extends ChangeCounts {
   changes: ApiChange[];
   /** The list was cut at `CHANGE_REPORT_LIMITS.maxChanges` (the counts are of every change found). */
   truncated?: boolean;
-  /** When not complete: why, in a sentence (the first part not compared, and how many there were). */
+  /** When not complete: why, in a sentence: the first part not compared and its reason, and how many more there were. */
   incompleteReason?: string;
   /** When not complete: the parts not compared, the first `CHANGE_REPORT_LIMITS.maxGaps`. */
   notCompared?: ChangeGap[];

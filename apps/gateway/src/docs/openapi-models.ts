@@ -216,7 +216,7 @@ export class ChangeReportDoc implements ChangeReportResponse {
   @ApiPropertyOptional({ description: 'The list was cut; the counts are of every change' }) truncated?: boolean;
   @ApiProperty({ description: 'Every part of both specs was compared. When false the counts are of what could be compared, a breaking change may hide in the rest, and gates treat the report as not proven safe' })
   complete: boolean;
-  @ApiPropertyOptional({ description: 'When not complete: why, in a sentence' }) incompleteReason?: string;
+  @ApiPropertyOptional({ description: 'When not complete: the first part not compared and why, and how many more there were', example: 'POST /shapes request body: a union (oneOf, anyOf) or a `not` changed: its variants are not compared' }) incompleteReason?: string;
   @ApiPropertyOptional({ type: [ChangeGapDoc], description: `When not complete: the parts not compared, at most ${CHANGE_REPORT_LIMITS.maxGaps}` }) notCompared?: ChangeGapDoc[];
 }
 

@@ -95,7 +95,7 @@ export function changesText(report: ChangeReportResponse): string {
   const from = `${report.from.version} (revision ${report.from.revision})`;
   const to = `${report.to.version} (revision ${report.to.revision})`;
   // An incomplete report says so first, and never "no changes".
-  const lines = report.complete ? [] : [`Warning: this report is NOT complete, so it does not prove the move is safe. ${short(report.incompleteReason ?? '', DESCRIPTION_CHARS)}`];
+  const lines = report.complete ? [] : [`Warning: this report is NOT complete, so it does not prove the move is safe. Not compared: ${short(report.incompleteReason ?? '', DESCRIPTION_CHARS)}`];
   if (report.changes.length === 0) {
     lines.push(report.complete ? `No changes to operations from ${from} to ${to}.` : `No changes found from ${from} to ${to} in what could be compared.`);
     return lines.join('\n');

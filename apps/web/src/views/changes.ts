@@ -77,7 +77,7 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
       CHANGE_SEVERITIES.flatMap((severity, index) => [index ? ', ' : '', h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`)]),
       '.'),
     report.complete ? null : h('div', { id: 'changes-incomplete', class: 'notice', role: 'alert' },
-      h('strong', {}, 'Not complete: '), report.incompleteReason ?? 'some parts could not be compared.',
+      h('strong', {}, 'Not complete: '), 'a breaking change may hide in what could not be compared. ',
       report.notCompared?.length ? h('ul', {}, report.notCompared.map((gap) => h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason))) : null),
     report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
     report.changes.length === 0

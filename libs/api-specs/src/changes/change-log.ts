@@ -42,6 +42,6 @@ export class ChangeLog {
     const [first] = this.gaps;
     const where = [first.operation, first.location].filter(Boolean).join(' ');
     const more = this.gapCount > 1 ? ` (and ${this.gapCount - 1} more part${this.gapCount === 2 ? '' : 's'} not compared)` : '';
-    return `Not every change could be compared, so breaking changes may be missing: ${where ? `${where}: ` : ''}${first.reason}${more}`;
+    return `${where ? `${where}: ` : ''}${first.reason}${more}`;
   }
 }
