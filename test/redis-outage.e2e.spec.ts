@@ -77,6 +77,13 @@ describe('Redis outage', () => {
     const found = await search('ocean tides');
     expect(found.status).toBe(200);
     expect(found.body.results[0]).toMatchObject({ apiId: before.body.apiId, endpoints: [expect.objectContaining({ path: '/tides' })] });
+    // An admin re-index is refused at once, not held until Redis returns (or the gateway gives up).
+    const admin = await stack.token([ORG], ['admin']);
+    const reindexStarted = Date.now();
+    const reindex = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${admin}`).send({ orgId: ORG });
+    expect(reindex.status).toBe(503);
+    expect(reindex.body.detail).toMatch(/nothing was queued/);
+    expect(Date.now() - reindexStarted).toBeLessThan(10_000);
     const ready = await http().get('/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body.detail).toMatch(/redis/);

@@ -81,3 +81,13 @@ export async function closeQueueWithoutRedis(queue: BullQueue, awayMs = REDIS_AW
   const client = await withTimeout(queue.backend.client, 1000).catch(() => undefined);
   return closeWithoutRedis(queue.close(), client ? [client] : [], awayMs);
 }
+
+/**
+ * Whether a BullMQ queue's connection is up now (waiting `connectMs` at most for a first
+ * connection): a command sent while it is down waits in ioredis's offline queue for as long as
+ * Redis stays away, so a caller that must answer now asks first.
+ */
+export async function queueConnected(queue: Pick<BullQueue, 'backend'>, connectMs = 1000): Promise<boolean> {
+  const client = await withTimeout(queue.backend.client, connectMs).catch(() => undefined);
+  return client?.status === 'ready';
+}

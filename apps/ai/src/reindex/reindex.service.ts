@@ -12,6 +12,7 @@ import {
   type ReindexProgress,
   reindexJobId,
 } from '#contracts';
+import { queueConnected } from '#config';
 import { ReplicaLeases } from '#database';
 import { throttledWarning } from '#http';
 import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
@@ -26,6 +27,8 @@ const MAX_FAILURES_LISTED = 100;
  */
 const RESEND_INTERVAL_MS = 60_000;
 const RESEND_BATCH = 1000;
+/** How long a run waits for the queue's first connection before it is refused as unavailable. */
+const QUEUE_CONNECT_MS = 2000;
 
 /**
  * Admin re-index runs: re-indexes APIs from the spec copies this app keeps (no call to the
@@ -81,6 +84,9 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async enqueue(jobs: ReindexApiJob[]): Promise<void> {
+    // A command sent while the connection is down waits in ioredis's offline queue for as long as
+    // Redis stays away: the admin would wait for the gateway's time-out instead of a 503 now.
+    if (!(await queueConnected(this.queue, QUEUE_CONNECT_MS))) throw new Error('Redis is not connected');
     await this.queue.addBulk(
       jobs.map((job) => ({
         name: IndexingJobName.Reindex,
