@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import type { GatewayConfig } from '#config';
 import { configureHttpApp } from '#http';
 import { serveDocs } from './docs/setup-docs.js';
-import { BODY_LIMITS, gatewayBodyLimit } from './gateway-body-limits.js';
+import { gatewayBodyLimits } from './gateway-body-limits.js';
 import { GatewayModule } from './gateway.module.js';
 import { serveWebUi } from './web/serve-web-ui.js';
 
@@ -21,12 +21,12 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestExpre
     autoFlushLogs: false,
   });
   // A spec sent as a JSON string is escaped, so allow for that on top of SPEC_MAX_BYTES.
-  const specBodyLimitBytes = Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES;
+  const bodyLimits = gatewayBodyLimits(Math.ceil(config.specMaxBytes * 1.2) + BODY_OVERHEAD_BYTES);
   configureHttpApp(app, {
     service: 'gateway',
     logLevel: config.logLevel,
-    bodyLimitBytes: Math.max(specBodyLimitBytes, ...BODY_LIMITS.map(([, , bytes]) => bytes)),
-    bodyLimitOf: gatewayBodyLimit(specBodyLimitBytes),
+    bodyLimitBytes: bodyLimits.largest,
+    bodyLimitOf: bodyLimits.limitOf,
   });
   app.flushLogs(); // the start's logs, through the app's logger
   // No upgrade-insecure-requests: the gateway is often reached over plain HTTP inside a network.

@@ -1,8 +1,8 @@
-import { DEFAULT_BODY_LIMIT_BYTES, gatewayBodyLimit } from './gateway-body-limits.js';
+import { DEFAULT_BODY_LIMIT_BYTES, gatewayBodyLimits } from './gateway-body-limits.js';
 
-describe('gatewayBodyLimit', () => {
+describe(gatewayBodyLimits.name, () => {
   const SPEC_LIMIT = 12_648_448;
-  const limitOf = gatewayBodyLimit(SPEC_LIMIT);
+  const { limitOf } = gatewayBodyLimits(SPEC_LIMIT);
   const of = (method: string, path: string) => limitOf({ method, path });
 
   it('should give the spec-sized limit to the routes that carry a spec, in any case and with a final slash', () => {

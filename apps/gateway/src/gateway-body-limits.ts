@@ -14,7 +14,7 @@ const SPEC_ROUTES: readonly [method: string, path: RegExp][] = [
  * DTO: 50 team names of 100 characters, 50 tags of 200, 20 labels); MCP's search_apis takes less;
  * a re-index's 10,000 API ids are ~390 KB.
  */
-export const BODY_LIMITS: readonly [method: string, path: RegExp, bytes: number][] = [
+const LARGER_ROUTES: readonly [method: string, path: RegExp, bytes: number][] = [
   ['POST', /^\/api-management\/ai\/admin\/reindex\/?$/i, 512 * 1024],
   ['POST', /^\/api-management\/ai\/search\/?$/i, 128 * 1024],
   ['POST', /^\/mcp\/?$/i, 128 * 1024],
@@ -23,13 +23,20 @@ export const BODY_LIMITS: readonly [method: string, path: RegExp, bytes: number]
 /** Every other route (feedback, an import, a PATCH, a dev token: ~20 KB at most), and any unknown one. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
+/** Each request's body limit, and the largest of them (the JSON parser's own, behind `limitOf`). */
+export interface GatewayBodyLimits {
+  limitOf: (request: Pick<Request, 'method' | 'path'>) => number;
+  largest: number;
+}
+
 /**
  * A request's body limit, by its method and path as sent (Express routes in any case, with or
  * without a final `/`): the spec-sized one on the routes that carry a spec, a small one elsewhere.
  */
-export function gatewayBodyLimit(specBodyLimitBytes: number): (request: Pick<Request, 'method' | 'path'>) => number {
-  return ({ method, path }) => {
-    if (SPEC_ROUTES.some(([routeMethod, route]) => routeMethod === method && route.test(path))) return specBodyLimitBytes;
-    return BODY_LIMITS.find(([routeMethod, route]) => routeMethod === method && route.test(path))?.[2] ?? DEFAULT_BODY_LIMIT_BYTES;
+export function gatewayBodyLimits(specBodyLimitBytes: number): GatewayBodyLimits {
+  const routes = [...SPEC_ROUTES.map(([method, path]) => [method, path, specBodyLimitBytes] as const), ...LARGER_ROUTES];
+  return {
+    limitOf: ({ method, path }) => routes.find(([routeMethod, route]) => routeMethod === method && route.test(path))?.[2] ?? DEFAULT_BODY_LIMIT_BYTES,
+    largest: Math.max(DEFAULT_BODY_LIMIT_BYTES, ...routes.map(([, , bytes]) => bytes)),
   };
 }
