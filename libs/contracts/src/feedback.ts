@@ -27,16 +27,27 @@ export interface InternalFeedbackRequest extends FeedbackRequest {
   orgIds: string[];
 }
 
-/** A card's evidence from earlier searches of the org with a similar need. */
+/**
+ * A card's evidence from earlier searches of the org for the same need: signals given for a need
+ * the search's model judges to be this query's (a paraphrase of it, as fitted per model; see
+ * `FeedbackLearning`), never for merely related needs. Feedback reorders only among APIs the
+ * content already finds relevant for the query.
+ */
 export interface FeedbackEvidence {
-  /** People who chose this API (an explicit vote, or opening it) for a similar need. */
+  /** People who voted that this API answered the need ("This answered it", MCP `rate_result`). */
   helpful: number;
+  /** People who opened this API or one of its operations after such a search (in the web UI, or their assistant over MCP `get_api` / `get_operation`): a weaker, implicit signal, not a vote. */
+  opened: number;
   /** People who said it was not what they needed. */
   notHelpful: number;
-  /** How similar the closest of those needs is to this query, 0..1. */
+  /** How sure the model is that the closest of those needs is this query's, 0..1 (1: the same words). */
   similarity: number;
   /** What it did to the card's score: -1 (pushed down as far as feedback may) .. 1 (up as far as it may). */
   weight: number;
+  /** Places the card moved because of feedback: 2 = up two places, -1 = down one, 0 = held where the content put it. */
+  moved: number;
+  /** Why, in a sentence a person or an agent can show as it is. */
+  reason: string;
 }
 
 /** `GET /api-management/ai/admin/feedback?orgId=` (admin). */
