@@ -412,17 +412,21 @@ export class ChunkMatchDoc implements ChunkMatch {
 }
 
 export class FeedbackEvidenceDoc implements FeedbackEvidence {
-  @ApiProperty({ description: 'People who chose this API (a vote, or opening it) for a similar need' }) helpful: number;
+  @ApiProperty({ description: 'People who voted that this API answered the same need ("This answered it", MCP `rate_result`)' }) helpful: number;
+  @ApiProperty({ description: 'People who opened this API or one of its operations after a search for the same need (web UI, or their assistant over MCP `get_api` / `get_operation`): implicit, weaker than a vote' })
+  opened: number;
   @ApiProperty({ description: 'People who said it was not what they needed' }) notHelpful: number;
-  @ApiProperty({ minimum: 0, maximum: 1, description: 'How similar the closest of those needs is to this query' }) similarity: number;
+  @ApiProperty({ minimum: 0, maximum: 1, description: 'How sure the model is that the closest of those needs is this query\'s (1: the same words)' }) similarity: number;
   @ApiProperty({ minimum: -1, maximum: 1, description: 'What it did to the card\'s score: -1 down as far as feedback may, 1 up as far as it may' }) weight: number;
+  @ApiProperty({ description: 'Places the card moved because of feedback: 2 up two, -1 down one, 0 held where the content put it' }) moved: number;
+  @ApiProperty({ description: 'Why, in a sentence to show as it is' }) reason: string;
 }
 
 export class RelevanceEvidenceDoc implements RelevanceEvidence {
   @ApiProperty({ minimum: 0, maximum: 1, description: "The API's fused vector and keyword evidence relative to the best API of this search" }) relative: number;
   @ApiPropertyOptional({ description: "Cosine similarity of the API's chunk nearest the query" }) similarity?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 1, description: "Share of the query's words (weighted by rarity) that the API's text holds" }) termCoverage?: number;
-  @ApiPropertyOptional({ type: FeedbackEvidenceDoc, description: 'What people of the org chose for similar needs (absent when none did)' }) feedback?: FeedbackEvidenceDoc;
+  @ApiPropertyOptional({ type: FeedbackEvidenceDoc, description: 'What people of the org voted or opened after searches for the same need (absent when none did)' }) feedback?: FeedbackEvidenceDoc;
 }
 
 export class SearchResultDoc implements SearchResult {

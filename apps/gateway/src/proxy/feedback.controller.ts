@@ -42,7 +42,7 @@ export class FeedbackController {
 
   @Post('feedback')
   @ApiTags('Search')
-  @ApiOperation({ summary: 'Say whether a search\'s card answered the need (`vote`), or that its API was opened (`opened`): similar searches learn from it' })
+  @ApiOperation({ summary: 'Say whether a search\'s card answered the need (`vote`), or that its API was opened (`opened`): later searches for the same need learn from it' })
   @ApiBody({ type: FeedbackRequestDoc })
   @ApiNoContentResponse({ description: 'Recorded (one signal per person, search, API and operation)' })
   @ApiProblems(400, 404)
