@@ -6,6 +6,7 @@
 export const MCP_TOOLS = [
   { name: 'search_apis', summary: 'Finds the APIs that do what you describe in plain words, with their best matching operations.' },
   { name: 'get_operation', summary: 'Everything needed to call one operation: URL, parameters, body, responses, auth and an example call.' },
+  { name: 'rate_result', summary: 'Says whether a search result answered your need, so that the next search for the same need ranks it higher or lower.' },
   { name: 'get_api', summary: 'One API: its versions and their stages, servers, auth schemes and operations.' },
   { name: 'compare_versions', summary: 'What changed between two versions of an API (or two revisions of one), breaking changes first.' },
   { name: 'list_apis', summary: 'Browses the APIs you can see, by org, team, kind, label, stage or tag.' },

@@ -1,6 +1,6 @@
-import type { ApiOperationDetailResponse, ApiOperationsResponse } from '#contracts';
+import type { ApiOperationDetailResponse, ApiOperationsResponse, SearchResponse } from '#contracts';
 import { defaultSpecFormats } from '#api-specs';
-import { operationText } from './agent-text.js';
+import { operationText, rateText, searchText } from './agent-text.js';
 import { GENERIC_PART_NAMES, type OperationView } from './agent-tools.service.js';
 
 const overview = (kind: string): ApiOperationsResponse => ({
@@ -51,5 +51,25 @@ describe('operationText', () => {
     expect(text).toContain('Parameters:\n- id (path, required): string');
     expect(text).toContain('Request body (application/json, required)');
     expect(text).toContain('Responses:\n- 200 Done: integer');
+  });
+});
+
+describe('searchText', () => {
+  it('should end with the searchId to rate the answer by', () => {
+    const answer = { searchId: '0190a1b2-0000-7000-8000-000000000001', orgId: 'acme', totalFound: 1, queryEmbeddingMs: 1, searchMs: 1, results: [{ apiId: 'a1', apiName: 'Things', version: '1', kind: 'openapi', relevanceScore: 0.7, endpoints: [], labels: {} }] } as unknown as SearchResponse & { orgId: string };
+    expect(searchText(answer, 'find things').split('\n').at(-1)).toBe('Once you have used one, tell rate_result (searchId 0190a1b2-0000-7000-8000-000000000001) whether it answered the need.');
+  });
+});
+
+describe('rateText', () => {
+  const vote = { searchId: 's1', apiId: 'a1', signal: 'vote' as const };
+
+  it('should say what was recorded, for the need as it was searched', () => {
+    expect(rateText({ ...vote, helpful: true, query: 'refund a card payment' })).toBe('Recorded: API a1 answered "refund a card payment".');
+    expect(rateText({ ...vote, operation: { method: 'POST', path: '/refunds' }, helpful: false, query: 'refund a card payment' })).toBe('Recorded: POST /refunds of API a1 did not answer "refund a card payment".');
+  });
+
+  it('should name the search when its need is no longer remembered', () => {
+    expect(rateText({ ...vote, helpful: false })).toBe('Recorded: API a1 did not answer the need of search s1.');
   });
 });

@@ -1,7 +1,7 @@
 import { type ApiListResponse, type ApiRecord, type ChangeReportResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
 import { isObject } from '#api-specs';
 import { moveToFor } from '../registry/recommended-version.js';
-import type { ApiView, OperationView } from './agent-tools.service.js';
+import type { ApiView, OperationView, RatedResult } from './agent-tools.service.js';
 
 /**
  * The tools' answers as short text for a model to read (`structuredContent` carries the full
@@ -31,7 +31,15 @@ export function searchText(answer: SearchResponse & { orgId: string }, query: st
   });
   if (answer.warnings?.length) lines.push(`Note: ${short(answer.warnings.join('; '), 1000)}`);
   lines.push('Call get_operation with an apiId, method and path for everything needed to call one.');
+  if (answer.searchId) lines.push(`Once you have used one, tell rate_result (searchId ${answer.searchId}) whether it answered the need.`);
   return lines.join('\n');
+}
+
+/** `Recorded: POST /refunds of <apiId> did not answer "refund a card payment".` */
+export function rateText(rated: RatedResult): string {
+  const what = rated.operation ? `${rated.operation.method} ${short(rated.operation.path, ADDRESS_CHARS)} of API ${rated.apiId}` : `API ${rated.apiId}`;
+  const need = rated.query !== undefined ? `"${short(rated.query, DESCRIPTION_CHARS)}"` : `the need of search ${rated.searchId}`;
+  return `Recorded: ${what} ${rated.helpful ? 'answered' : 'did not answer'} ${need}.`;
 }
 
 export function apiText(view: ApiView, page: { from: number; to: number; page: number; pages: number }): string {

@@ -7,6 +7,8 @@ import {
   type ApiRecord,
   type ChangeReportResponse,
   encodeOrgList,
+  type FeedbackRequest,
+  type InternalFeedbackRequest,
   type LifecycleStage,
   InternalHeader,
   type OperationPartNames,
@@ -19,7 +21,7 @@ import {
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
-import { AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
+import { type AiCallOptions, AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
@@ -56,6 +58,15 @@ export interface ListArgs {
   /** Only APIs whose recommended version is at this stage. */
   lifecycle?: LifecycleStage;
   page: number;
+}
+
+/** `rate_result`'s vote: always a `vote`, never an implicit signal. */
+export type RateArgs = Omit<FeedbackRequest, 'signal'>;
+
+/** A recorded vote, with the need it was about while the caller's search is remembered. */
+export interface RatedResult extends RateArgs {
+  signal: 'vote';
+  query?: string;
 }
 
 /** An API as `get_api` tells it: its record, and what its indexed spec says (or its registered operations while it is not indexed). */
@@ -100,7 +111,7 @@ export class AgentToolsService {
     const orgId = orgOf(caller, args.orgId);
     const body = { query: args.query, orgId, maxResults: args.maxResults, maxEndpoints: args.maxEndpoints, filters: args.filters };
     const answer = { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
-    await this.feedback.searched(caller, answer);
+    await this.feedback.searched(caller, { ...answer, query: args.query });
     return answer;
   }
 
@@ -159,6 +170,20 @@ export class AgentToolsService {
     return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };
   }
 
+  /**
+   * An agent's vote on a search's result, sent as `POST /api-management/ai/feedback` sends it: the
+   * AI app checks that the search is of one of the caller's orgs, the API of its org and the
+   * operation of the API, and a vote replaces the `opened` signal the agent's calls gave.
+   */
+  async rate(caller: Caller, args: RateArgs, requestId?: string): Promise<RatedResult> {
+    const operation = args.operation ? { method: args.operation.method.toUpperCase(), path: args.operation.path } : undefined;
+    const vote = { searchId: args.searchId, apiId: args.apiId, ...(operation ? { operation } : {}), helpful: args.helpful, signal: 'vote' as const };
+    const body: InternalFeedbackRequest = { ...vote, person: caller.sub, orgIds: caller.orgs };
+    await this.aiCall('POST', '/feedback', { body, requestId });
+    const query = await this.feedback.queryOf(caller, args.searchId);
+    return { ...vote, ...(query !== undefined ? { query } : {}) };
+  }
+
   /** The change report between two versions (or `version@revision`s) of an API; `to` is the recommended version when absent. */
   compare(caller: Caller, apiId: string, from: string, to?: string): Promise<ChangeReportResponse> {
     return this.asTool(() => this.versions.changes(caller, apiId, { from, ...(to ? { to } : {}) }));
@@ -179,10 +204,15 @@ export class AgentToolsService {
   }
 
   /** The AI app's answer as JSON; its problem's detail as a `ToolError` when it refused. */
-  private async aiJson<T>(method: string, path: string, options: { body?: unknown; requestId?: string; headers?: Record<string, string> }): Promise<T> {
+  private async aiJson<T>(method: string, path: string, options: AiCallOptions): Promise<T> {
+    return JSON.parse((await this.aiCall(method, path, options)).body) as T;
+  }
+
+  /** The AI app's answer; its problem's detail as a `ToolError` when it refused. */
+  private async aiCall(method: string, path: string, options: AiCallOptions): Promise<AiResponse> {
     const answer = await this.asTool(() => this.ai.call(method, path, options));
     if (answer.status >= 400) throw new ToolError(problemText(answer), answer.status);
-    return JSON.parse(answer.body) as T;
+    return answer;
   }
 
   /** Registry and gateway refusals (404, 403, 400) in words, as the REST API gives them. */

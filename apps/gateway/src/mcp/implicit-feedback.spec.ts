@@ -170,11 +170,20 @@ describe(ImplicitFeedback.name, () => {
     expect(call.mock.calls[0][2]?.body).toMatchObject({ searchId: 'search-1', apiId: 'refunds', person: 'alice' });
   });
 
+  it('should tell the need of a search the caller made, on any replica, and of no one else\'s', async () => {
+    await feedback.searched(alice, { ...search, query: 'refund a card payment' });
+
+    await expect(otherReplica.queryOf(alice, 'search-1')).resolves.toBe('refund a card payment');
+    await expect(feedback.queryOf(alice, 'search-9')).resolves.toBeUndefined();
+    await expect(feedback.queryOf(bob, 'search-1')).resolves.toBeUndefined();
+  });
+
   it('should neither throw nor send while Redis is away', async () => {
     const away = connect('redis://127.0.0.1:6390');
     const cutOff = new ImplicitFeedback({ call } as unknown as AiClient, away, { redis: { queuePrefix: 'test-away' } } as GatewayConfig);
     await expect(cutOff.searched(alice, search)).resolves.toBeUndefined();
     await expect(cutOff.opened(alice, 'refunds')).resolves.toBeUndefined();
+    await expect(cutOff.queryOf(alice, 'search-1')).resolves.toBeUndefined();
     expect(call).not.toHaveBeenCalled();
     away.disconnect();
   });

@@ -22,6 +22,8 @@ type Operation = { method: string; path: string };
 interface RecentSearch {
   searchId: string;
   orgId: string;
+  /** The need searched, for the words of `rate_result`'s answer. */
+  query?: string;
   apiIds: string[];
   /** When it was answered (ms since the epoch). */
   at: number;
@@ -49,10 +51,16 @@ export class ImplicitFeedback {
   }
 
   /** Remembers which APIs a search answered the caller with (before the answer goes out: the caller's next call may reach another replica). */
-  async searched(caller: Caller, answer: Pick<SearchResponse, 'searchId' | 'results'> & { orgId: string }): Promise<void> {
+  async searched(caller: Caller, answer: Pick<SearchResponse, 'searchId' | 'results'> & { orgId: string; query?: string }): Promise<void> {
     // An AI app without feedback names no search: nothing to attribute an opening to.
     if (!answer.searchId || answer.results.length === 0) return;
-    const search: RecentSearch = { searchId: answer.searchId, orgId: answer.orgId, apiIds: [...new Set(answer.results.map((card) => card.apiId))], at: Date.now() };
+    const search: RecentSearch = {
+      searchId: answer.searchId,
+      orgId: answer.orgId,
+      ...(answer.query !== undefined ? { query: answer.query } : {}),
+      apiIds: [...new Set(answer.results.map((card) => card.apiId))],
+      at: Date.now(),
+    };
     const key = this.callerKey(caller);
     await this.redis
       .multi()
@@ -85,6 +93,16 @@ export class ImplicitFeedback {
       void this.send(body, requestId);
     } catch (error) {
       this.failed(`Redis: ${(error as Error).message}`, true);
+    }
+  }
+
+  /** The need of one of the caller's recent searches, while it is remembered (past the window, or while Redis is away, it is not). */
+  async queryOf(caller: Caller, searchId: string): Promise<string | undefined> {
+    try {
+      const recent = (await this.redis.lrange(this.callerKey(caller), 0, SEARCHES_KEPT - 1)).map((entry) => JSON.parse(entry) as RecentSearch);
+      return recent.find((kept) => kept.searchId === searchId)?.query;
+    } catch {
+      return undefined;
     }
   }
 

@@ -6,7 +6,7 @@ import { fitJson } from '#http';
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import { type AgentToolsService, LIST_PAGE_SIZE, ToolError } from './agent-tools.service.js';
-import { apiText, changesText, listText, operationText, searchText } from './agent-text.js';
+import { apiText, changesText, listText, operationText, rateText, searchText } from './agent-text.js';
 
 /** Operations `get_api` lists per page: a big API's list would cost an agent thousands of tokens at once. */
 export const OPERATIONS_PAGE_SIZE = 50;
@@ -18,7 +18,8 @@ const INSTRUCTIONS =
   "This server finds the APIs of your organisation (REST/OpenAPI, AsyncAPI events, GraphQL and gRPC) and tells you how to call them. " +
   'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
   'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse; ' +
-  'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first).';
+  'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first). ' +
+  'Once you have used a result, rate_result says whether it answered the need: the next search for the same need ranks it accordingly.';
 
 const words = (max: number) => z.array(z.string().min(1).max(200)).max(max);
 const ORG_ID = z.string().min(1).max(100).describe('The org to look in; may be left out when your token belongs to one org');
@@ -76,7 +77,37 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         const answer = await tools.search(caller, { query, orgId, filters, maxResults: maxResults ?? 5, maxEndpoints: maxEndpoints ?? 3 }, requestId);
         // The cards without their matched chunks and evidence: an agent acts on the API and its endpoints.
         const results = answer.results.map(({ matchedChunks: _chunks, evidence: _evidence, ...card }) => card);
-        return { text: searchText(answer, query), data: { orgId: answer.orgId, totalFound: answer.totalFound, results, ...(answer.warnings ? { warnings: answer.warnings } : {}) } };
+        return { text: searchText(answer, query), data: { searchId: answer.searchId, orgId: answer.orgId, totalFound: answer.totalFound, results, ...(answer.warnings ? { warnings: answer.warnings } : {}) } };
+      }),
+  );
+
+  server.registerTool(
+    'rate_result',
+    {
+      title: 'Rate a search result',
+      description:
+        'After acting on a search_apis result, say whether it answered the need: helpful true when the API (or its operation) did what was asked, ' +
+        'false when it was the wrong one. Name the searchId of that search_apis answer, the apiId, and the operation when you used one. ' +
+        "Later searches of the org for the same need rank it higher (true) or lower (false); a false lowers it for that need only, never for others. " +
+        'Rating the same result of the same search again replaces your vote.',
+      inputSchema: {
+        searchId: z.string().min(1).max(100).describe('The searchId of the search_apis answer you acted on'),
+        apiId: API_ID,
+        operation: z
+          .object({
+            method: z.string().min(1).max(16).describe('The method or verb, e.g. POST, MUTATION, RPC'),
+            path: z.string().min(1).max(2000).describe('The path or address, e.g. /playlists/{playlist_id}/tracks'),
+          })
+          .optional()
+          .describe('The operation you used, as search_apis or get_operation give it'),
+        helpful: z.boolean().describe('true: it answered the need; false: it was not what was needed'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ searchId, apiId, operation, helpful }) =>
+      run(async () => {
+        const rated = await tools.rate(caller, { searchId, apiId, ...(operation ? { operation } : {}), helpful }, requestId);
+        return { text: rateText(rated), data: rated };
       }),
   );
 

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@n
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { GatewayConfig } from '#config';
+import { MCP_RESOURCES, MCP_TOOLS } from '#contracts';
 import { requestIdOf } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
@@ -30,7 +31,7 @@ export class McpController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'MCP (Streamable HTTP, JSON responses): tools search_apis, get_api, get_operation, list_apis; resource api-spec://{apiId}',
+    summary: `MCP (Streamable HTTP, JSON responses): tools ${MCP_TOOLS.map((tool) => tool.name).join(', ')}; resource ${MCP_RESOURCES.map((resource) => resource.uriTemplate).join(', ')}`,
     description: 'Send JSON-RPC messages with `Accept: application/json, text/event-stream`. See the README, "Use it from an AI assistant".',
   })
   @ApiBody({ schema: { type: 'object', description: 'One JSON-RPC 2.0 request or notification (batches are refused: 400, -32600)' } })
