@@ -59,6 +59,13 @@ export interface FeedbackReport {
   /** Kept this many days (FEEDBACK_RETENTION_DAYS); a signal's weight halves every FEEDBACK_HALF_LIFE_DAYS. */
   retentionDays: number;
   halfLifeDays: number;
+  /**
+   * How search tells that a query expresses the need a signal was given for, with the model it
+   * uses now: `paraphrases` (the same need in other words, by a threshold fitted for the model on
+   * labelled pairs: `threshold`, the share of paraphrase pairs it matches, `recall`, and of pairs
+   * of different needs, `falseMatchRate`) or `same need` only (the same words; `reason` says why).
+   */
+  learning: { model: string; matches: 'paraphrases' | 'same need'; threshold?: number; recall?: number; falseMatchRate?: number; reason?: string };
   /** Per API: people in favour and against (any need). */
   apis: { apiId: string; helpful: number; notHelpful: number }[];
   /** The newest signals (up to 200): the need as searched, never who gave it beyond a short keyed hash. */

@@ -28,6 +28,15 @@ export interface FeedbackRow {
   need: string;
   model: string;
   embedding: number[];
+  /** How close the need is to needs in general, under the model's need matching `needMatching` (absent: not measured yet). */
+  needBackground?: number;
+  needMatching?: string;
+}
+
+/** A stored signal's need, to be measured under a new need-matching fit (`NeedMatchings`). */
+export interface UnmeasuredNeed {
+  key: { orgId: string; person: string; searchId: string; apiId: string; method: string; path: string };
+  embedding: number[];
 }
 
 /** A signal given for a need near the one being searched (see `UsageLearning`). */
@@ -41,6 +50,8 @@ export interface PastSignal {
   lexemes: string[];
   /** Cosine similarity of the two needs' vectors. */
   similarity: number;
+  /** The need's background under the current need matching; null when not measured under it. */
+  needBackground: number | null;
   ageDays: number;
 }
 
@@ -86,13 +97,13 @@ export class FeedbackRepository {
   async record(row: FeedbackRow): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const changed: unknown[] = await manager.query(
-        `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11)
+        `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding, need_background, need_matching)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11, $13, $14)
          ON CONFLICT (org_id, person, search_id, api_id, method, path) DO UPDATE
            SET helpful = EXCLUDED.helpful, signal = EXCLUDED.signal, updated_at = now()
            WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')
          RETURNING 1`,
-        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need],
+        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need, row.needBackground ?? null, row.needMatching ?? null],
       );
       // The same vote again, or an opening after a vote, changes nothing: the org's cached answers stay.
       if (changed.length > 0) await this.bumpVersion(manager, row.orgId);
@@ -104,21 +115,24 @@ export class FeedbackRepository {
    * a search may cost, however much feedback the org gathers), the `bounds.nearest` whose needs
    * are nearest the query, at most `bounds.perPerson` of each person's: one person's many signals
    * (invented operations, one search after another) cannot crowd out everyone else's. A need
-   * whose vector has no direction (NaN similarity) is left out.
+   * whose vector has no direction (NaN similarity) is left out. Each need's background is read
+   * when it was measured under `matching` (the model's current need matching).
    */
   async nearNeeds(
     scope: { orgId: string; model: string; dimensions: number },
     vector: number[],
+    matching: string | undefined,
     retentionDays: number,
     bounds: { scanned: number; nearest: number; perPerson: number },
     manager?: EntityManager,
   ): Promise<PastSignal[]> {
     const dimensions = Number(scope.dimensions);
     const rows: PastSignal[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT person, "apiId", method, path, helpful, signal, lexemes, similarity, "ageDays" FROM (
+      `SELECT person, "apiId", method, path, helpful, signal, lexemes, similarity, "needBackground", "ageDays" FROM (
          SELECT *, row_number() OVER (PARTITION BY person ORDER BY similarity DESC) AS nth FROM (
            SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes,
              1 - (embedding::vector(${dimensions}) <=> $3::vector(${dimensions})) AS similarity,
+             CASE WHEN need_matching = $8 THEN need_background END AS "needBackground",
              extract(epoch FROM now() - updated_at) / 86400 AS "ageDays"
            FROM (
              SELECT * FROM platform_ai.search_feedback
@@ -130,9 +144,41 @@ export class FeedbackRepository {
        WHERE nth <= $6
        ORDER BY similarity DESC
        LIMIT $7`,
-      [scope.orgId, scope.model, pgvector.toSql(vector), retentionDays * 86_400, bounds.scanned, bounds.perPerson, bounds.nearest],
+      [scope.orgId, scope.model, pgvector.toSql(vector), retentionDays * 86_400, bounds.scanned, bounds.perPerson, bounds.nearest, matching ?? null],
     );
-    return rows.map((row) => ({ ...row, similarity: Number(row.similarity), ageDays: Number(row.ageDays) }));
+    return rows.map((row) => ({
+      ...row,
+      similarity: Number(row.similarity),
+      needBackground: row.needBackground === null ? null : Number(row.needBackground),
+      ageDays: Number(row.ageDays),
+    }));
+  }
+
+  /** Up to `limit` of the model's signals whose need was not measured under the need matching `matching`. */
+  async unmeasuredNeeds(model: string, matching: string, limit: number): Promise<UnmeasuredNeed[]> {
+    const rows: (UnmeasuredNeed['key'] & { embedding: string })[] = await this.dataSource.query(
+      `SELECT org_id AS "orgId", person, search_id AS "searchId", api_id AS "apiId", method, path, embedding::text AS embedding
+       FROM platform_ai.search_feedback WHERE model = $1 AND need_matching IS DISTINCT FROM $2 LIMIT $3`,
+      [model, matching, limit],
+    );
+    return rows.map(({ embedding, ...key }) => ({ key, embedding: pgvector.fromSql(embedding) as number[] }));
+  }
+
+  /** Stores the needs' backgrounds under the need matching `matching`. */
+  async measureNeeds(matching: string, measured: { key: UnmeasuredNeed['key']; background: number }[]): Promise<void> {
+    if (measured.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE platform_ai.search_feedback f SET need_background = m.background, need_matching = $1
+       FROM jsonb_to_recordset($2::jsonb) AS m("orgId" text, person text, "searchId" uuid, "apiId" uuid, method text, path text, background real)
+       WHERE f.org_id = m."orgId" AND f.person = m.person AND f.search_id = m."searchId" AND f.api_id = m."apiId" AND f.method = m.method AND f.path = m.path`,
+      [matching, JSON.stringify(measured.map(({ key, background }) => ({ ...key, background })))],
+    );
+  }
+
+  /** Whether any org has signals of the model: a need matching must then be fitted for it. */
+  async hasSignals(model: string): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.search_feedback WHERE model = $1 LIMIT 1`, [model]);
+    return rows.length > 0;
   }
 
   async report(orgId: string, retentionDays: number): Promise<Pick<FeedbackReport, 'signals' | 'people' | 'apis' | 'recent'>> {

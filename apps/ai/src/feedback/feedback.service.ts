@@ -7,9 +7,11 @@ import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { QueryVectors } from '../embedding-models/query-vectors.js';
 import { needText } from '../search/query-normalizer.js';
+import { round } from '../search/rounding.js';
 import { searchIdTime } from '../search/search-id.js';
 import type { InternalFeedbackDto } from './feedback.dto.js';
 import { FeedbackRepository, type LoggedSearch } from './feedback.repository.js';
+import { NeedMatchings } from './need-matchings.service.js';
 
 /** How often searches and signals past their retention are forgotten (by one replica at a time). */
 const PURGE_INTERVAL_MS = 3_600_000;
@@ -42,6 +44,7 @@ export class FeedbackService {
     private readonly models: EmbeddingModelsService,
     private readonly queryVectors: QueryVectors,
     private readonly leases: ReplicaLeases,
+    private readonly matchings: NeedMatchings,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
@@ -79,6 +82,8 @@ export class FeedbackService {
     const embedding = await this.queryVectors.of(model, need);
     // A need of no words ("???") has a vector of no direction: nothing to compare later needs with.
     if (!embedding.some((value) => value !== 0)) throw new UnprocessableEntityException('That search\'s query has no words to learn from');
+    // Measured now, so that paraphrases can match it; if the fit cannot be made now, at the next fit.
+    const matching = await this.matchings.of(model).catch((error: Error) => this.logger.warn(`Need matching for ${model.modelId} not fitted: ${error.message}`));
     await this.repository.record({
       orgId: search.orgId,
       person: this.personHash(request.person),
@@ -92,6 +97,7 @@ export class FeedbackService {
       need,
       model: model.modelId,
       embedding,
+      ...(matching ? { needBackground: this.matchings.background(matching, embedding), needMatching: matching.version } : {}),
     });
   }
 
@@ -110,7 +116,19 @@ export class FeedbackService {
 
   async report(orgId: string): Promise<FeedbackReport> {
     const { retentionDays, halfLifeDays } = this.config.feedback;
-    return { orgId, retentionDays, halfLifeDays, ...(await this.repository.report(orgId, retentionDays)) };
+    const model = await this.models.serving();
+    const matching = this.matchings.peek(model.modelId);
+    const learning: FeedbackReport['learning'] = matching
+      ? {
+          model: model.modelId,
+          matches: matching.paraphrases ? 'paraphrases' : 'same need',
+          threshold: round(matching.threshold),
+          recall: round(matching.recall),
+          falseMatchRate: round(matching.falseMatchRate, 4),
+          ...(matching.reason ? { reason: matching.reason } : {}),
+        }
+      : { model: model.modelId, matches: 'same need', reason: 'the model\'s need matching is being fitted: until then votes count for the same need only' };
+    return { orgId, retentionDays, halfLifeDays, learning, ...(await this.repository.report(orgId, retentionDays)) };
   }
 
   async erase(orgId: string, apiId?: string): Promise<FeedbackErased> {

@@ -44,31 +44,39 @@ export const RANKING = {
    */
   similarityFloorSpans: 1,
   /**
-   * Learning from usage (`usageEvidence`): signals given in the org for needs like the query's
-   * move the chosen APIs and operations. Tuned on our own paraphrases of the public queries
-   * (`npm run eval -- --feedback`, tuning set); the numbers are in the README.
+   * Learning from usage (`usageEvidence`): signals given in the org for this query's need move
+   * the chosen APIs and operations, among the APIs the content already finds relevant. Measured
+   * with `npm run eval -- --feedback` (needs that got votes, needs that got none, paraphrases of
+   * the voted ones, and sybils); the numbers are in docs/search-quality.md.
    */
   feedback: {
     /**
-     * Need similarity: the two needs' vectors (cosine) and their words (Jaccard of lexemes),
-     * weighted. Words alone did not help on paraphrases (written not to share them): 1/0 and
-     * 0.8/0.2 tuned the same.
+     * A signal counts only for its own need: the same words, a vector this close (as good as the
+     * same text), or a paraphrase by the model's fitted need matching (`fitNeedMatching`). Before,
+     * any need within cosine ~0.45 counted in full, and votes on 71 needs cut success@1 of 129
+     * unvoted needs from 0.61 to 0.25.
      */
-    meaning: 0.8,
-    words: 0.2,
+    sameNeedCosine: 0.98,
+    /** A need's background: the mean cosine to its this many nearest reference needs (10 separated paraphrases better than 5 on the fit). */
+    needNeighbours: 10,
     /**
-     * A past need this similar counts not at all, this similar in full; linearly between. A
-     * paraphrase's cosine to its need is 0.49–0.70 (p10–p75 with the local model), to the nearest
-     * other need 0.56 (median): a loose match, which tuned best (stricter: 0.4–0.55, nDCG@10 −0.01
-     * to −0.08), since the chosen API of an unrelated need seldom has evidence enough to rise.
+     * The fit's threshold lets this share of the calibration set's pairs of different needs
+     * match. Chosen on the tuning paraphrases alone.
      */
-    similarFrom: 0.3,
-    similarFull: 0.45,
+    falseMatchRate: 0.002,
+    /** A model whose fit then matches fewer of the set's paraphrase pairs learns from the same need only. */
+    minRecall: 0.3,
+    /**
+     * Feedback reorders the APIs the content ranks this high for the query, and no other: votes
+     * cannot lift an API that the content finds irrelevant to the query, however many accounts
+     * give them.
+     */
+    relevantRanks: 20,
     /** An operation opened after a search says less than a vote. */
     signalWeights: { vote: 1, opened: 0.35 },
     /**
-     * People it takes, each with a need as close as counts in full, to move an API as far as
-     * feedback may. Each person counts once per API (by their closest need), and the people's
+     * People it takes, each with a vote for this need, to move an API as far as feedback may.
+     * Each person counts once per API (by their strongest signal), and the people's
      * share is raised to `peopleExponent`: one person moves an API 1/27 of the way, two 8/27,
      * three all of it. Linear (1/3 for one person), a flooder lifted a wrong API from ranks 11–50
      * into the top 3 of 7–15 of the 71 public needs; cubed, of none (tuning set, offline replay).

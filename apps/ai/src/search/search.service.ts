@@ -4,6 +4,7 @@ import { SEARCH_LIMITS, type SearchResponse } from '#contracts';
 import { ChunkRetriever, type SearchScope } from './chunk-retriever.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { FeedbackService } from '../feedback/feedback.service.js';
+import { NeedMatchings } from '../feedback/need-matchings.service.js';
 import { englishWords } from './english-words.js';
 import { round } from './rounding.js';
 import { SearchAdmission } from './search-admission.js';
@@ -33,6 +34,7 @@ export class SearchService implements OnModuleInit {
     private readonly admission: SearchAdmission,
     private readonly pipeline: SearchPipeline,
     private readonly feedback: FeedbackService,
+    private readonly matchings: NeedMatchings,
   ) {}
 
   /** The first search should not wait for the dictionary that tells typos from words. */
@@ -53,8 +55,8 @@ export class SearchService implements OnModuleInit {
 
   /**
    * Answers from the result cache when the same search was made since the org's index last
-   * changed (any indexing, failure or deletion in the org changes its version) and since its
-   * feedback last did (any signal or erasure).
+   * changed (any indexing, failure or deletion in the org changes its version), since its
+   * feedback last did (any signal or erasure) and since the model's need matching was fitted.
    */
   private async searchCached(request: SearchRequestDto): Promise<PipelineAnswer> {
     // The active model: during a model switch, the old one until every API has the new one's vectors.
@@ -64,6 +66,8 @@ export class SearchService implements OnModuleInit {
       embeddings.modelId,
       versions.index,
       versions.feedback,
+      // Which signals count for the query changes when the model's need matching is fitted.
+      versions.feedback > 0 ? (this.matchings.peek(embeddings.modelId)?.version ?? null) : null,
       request.orgId,
       query,
       request.filters ?? {},

@@ -494,12 +494,22 @@ export class FeedbackSignalDoc {
   @ApiProperty({ format: 'date-time' }) at: string;
 }
 
+export class FeedbackLearningDoc {
+  @ApiProperty({ description: 'The embedding model search uses now' }) model: string;
+  @ApiProperty({ enum: ['paraphrases', 'same need'], description: 'Which later queries a signal counts for: its need in other words too, or the same words only' }) matches: 'paraphrases' | 'same need';
+  @ApiPropertyOptional({ description: 'The need-match score from which two needs are the same, fitted for the model' }) threshold?: number;
+  @ApiPropertyOptional({ description: 'Share of the calibration set\'s paraphrase pairs that match' }) recall?: number;
+  @ApiPropertyOptional({ description: 'Share of its pairs of different needs that match' }) falseMatchRate?: number;
+  @ApiPropertyOptional({ description: 'Why paraphrases do not count (yet)' }) reason?: string;
+}
+
 export class FeedbackReportDoc implements FeedbackReport {
   @ApiProperty() orgId: string;
   @ApiProperty({ description: 'Stored signals: one per person, search, API and operation' }) signals: number;
   @ApiProperty({ description: 'Distinct people who gave them' }) people: number;
   @ApiProperty({ description: 'Days a signal is kept (FEEDBACK_RETENTION_DAYS)' }) retentionDays: number;
   @ApiProperty({ description: 'Days in which a signal\'s weight halves (FEEDBACK_HALF_LIFE_DAYS)' }) halfLifeDays: number;
+  @ApiProperty({ type: FeedbackLearningDoc, description: 'How search tells that a query expresses the need a signal was given for' }) learning: FeedbackLearningDoc;
   @ApiProperty({ type: [FeedbackApiCountDoc] }) apis: FeedbackApiCountDoc[];
   @ApiProperty({ type: [FeedbackSignalDoc], description: 'The newest signals, up to 200' }) recent: FeedbackSignalDoc[];
 }
