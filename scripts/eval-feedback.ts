@@ -46,15 +46,17 @@ export interface FeedbackEvalOptions {
   specOfApi: Map<string, string>;
   person: PersonClient;
   concurrency: number;
-  /** Searches and votes of the flooder per query. */
-  floodVotes: number;
 }
 
 const COLLEAGUES = ['colleague-1', 'colleague-2', 'colleague-3'];
-/** The flooded API is one of the cards ranked 11–50: plausible, but not an answer. */
+/** The wrong API sybils push for a need is one of the cards ranked 11–50: plausible, but not an answer. */
 const FLOOD_RANKS = { from: 11, to: 50 } as const;
 const TOP_RANKS = 10;
 const WIDE_RANKS = 50;
+/** Sybil rounds: accounts voting for the wrong API; the needs they vote on, and the unrelated needs watched per need. */
+const SYBIL_ACCOUNTS = [1, 3, 20];
+const SYBIL_NEEDS = 10;
+const UNRELATED_NEEDS = 5;
 
 /** `eval/` of the repository, from `scripts/` or from its build in `dist/scripts/`. */
 export function evalDirectory(): string {
@@ -102,6 +104,23 @@ export function chooseFloodApi(qid: string, rankedApiIds: string[], grades: Grad
   return wrong.length > 0 ? wrong[seedOf(qid) % wrong.length] : undefined;
 }
 
+/**
+ * Which public queries get votes: about half, by the qid's seed, so that the needs nobody voted on
+ * are as many and as varied, and the same on every run.
+ */
+export function isVotedNeed(qid: string): boolean {
+  return seedOf(`voted:${qid}`) % 2 === 0;
+}
+
+/**
+ * `count` needs unrelated to `query` for watching a wrong API: other queries that do not judge
+ * the API relevant, chosen by the qid's seed.
+ */
+export function unrelatedNeeds<Q extends JudgedQuery>(query: Q, wrongSpec: string, queries: Q[], count: number): Q[] {
+  const others = queries.filter((other) => other.qid !== query.qid && !other.relevant[wrongSpec]);
+  return others.map((other) => ({ other, order: seedOf(`${query.qid}:${other.qid}`) })).sort((a, b) => a.order - b.order).slice(0, count).map(({ other }) => other);
+}
+
 /** 1-based rank of `id` in `ranked`, or `cap` when it is not there. */
 export function rankOr(ranked: string[], id: string, cap: number): number {
   const index = ranked.indexOf(id);
@@ -143,20 +162,27 @@ interface Searched {
   targetRank?: number;
   /** Whether a card of the first 10 carries feedback evidence. */
   feedbackSeen: boolean;
+  ms: number;
 }
 
-type SearchSet = { name: string; text: (query: ParaphrasedQuery) => string };
+/** A group of the newcomer's searches: of which queries, in which words; one without a name is reported with the one before it. */
+type SearchGroup = { name: string; of: (query: ParaphrasedQuery) => boolean; text: (query: ParaphrasedQuery) => string };
 
-const SETS: SearchSet[] = [
-  { name: 'public queries', text: (query) => query.query },
-  { name: 'tuning paraphrases', text: (query) => query.tuning },
-  { name: 'check paraphrases (held out)', text: (query) => query.check },
+const GROUPS: SearchGroup[] = [
+  { name: 'voted needs, as voted', of: (query) => isVotedNeed(query.qid), text: (query) => query.query },
+  { name: 'voted needs, tuning paraphrases', of: (query) => isVotedNeed(query.qid), text: (query) => query.tuning },
+  { name: 'voted needs, check paraphrases (held out)', of: (query) => isVotedNeed(query.qid), text: (query) => query.check },
+  { name: 'needs nobody voted on', of: (query) => !isVotedNeed(query.qid), text: (query) => query.query },
+  { name: 'needs nobody voted on, paraphrases (tuning + check)', of: (query) => !isVotedNeed(query.qid), text: (query) => query.tuning },
+  { name: '', of: (query) => !isVotedNeed(query.qid), text: (query) => query.check },
 ];
 
 /**
- * `npm run eval -- --feedback`: does feedback of colleagues help a newcomer with the same need
- * in other words, and does one person voting 50 times for a wrong API move it into the top 3?
- * The org's feedback is erased before, between and after the two runs.
+ * `npm run eval -- --feedback`: three colleagues vote for the judged answer of half the public
+ * needs (`isVotedNeed`); does that help a newcomer with the same needs in other words, and leave
+ * the needs nobody voted on as they were? Then sybils: 1, 3 and 20 accounts voting a wrong API on
+ * a need; where does it get on that need, its paraphrases and unrelated needs? The org's
+ * feedback is erased before, between and after the runs.
  */
 export async function runFeedbackEval(options: FeedbackEvalOptions): Promise<void> {
   const admin = await options.person('feedback-admin');
@@ -167,8 +193,10 @@ export async function runFeedbackEval(options: FeedbackEvalOptions): Promise<voi
   await erase('before the runs');
   try {
     await learningRun(options, admin);
-    await erase('before the flood');
-    await floodRun(options, admin);
+    for (const accounts of SYBIL_ACCOUNTS) {
+      await erase(`before the sybil round of ${accounts}`);
+      await sybilRun(options, admin, accounts);
+    }
   } finally {
     await erase('at the end');
   }
@@ -178,16 +206,16 @@ async function learningRun(options: FeedbackEvalOptions, admin: PlatformClient):
   const { queries, orgId, concurrency } = options;
   const apiIdOf = new Map([...options.specOfApi].map(([apiId, spec]) => [spec, apiId]));
   const newcomer = await options.person('newcomer');
-  // One set at a time, each `concurrency` searches at once: more would meet the AI app's admission limit.
+  // One group at a time, each `concurrency` searches at once: more would meet the AI app's admission limit.
   const measure = async () => {
     const runs: Searched[][] = [];
-    for (const set of SETS) runs.push(await searchSet(newcomer, options, set));
+    for (const group of GROUPS) runs.push(await searchGroup(newcomer, options, group));
     return runs;
   };
   const before = await measure();
 
   const colleagues = await Promise.all(COLLEAGUES.map((sub) => options.person(sub)));
-  const voted = queries.filter((query) => query.target && apiIdOf.has(query.target));
+  const voted = queries.filter((query) => isVotedNeed(query.qid) && query.target && apiIdOf.has(query.target));
   await eachLimit(voted, concurrency, async (query) => {
     for (const colleague of colleagues) {
       const { searchId } = await colleague.search({ orgId, query: query.query, maxResults: TOP_RANKS });
@@ -196,96 +224,127 @@ async function learningRun(options: FeedbackEvalOptions, admin: PlatformClient):
   });
   const report = await admin.feedbackReport(orgId);
   console.log(
-    `\nPast needs: ${COLLEAGUES.length} colleagues each searched ${voted.length} public queries and voted for the target` +
-      ` (${queries.length - voted.length} skipped: target not in the org); the org holds ${report.signals} signals from ${report.people} people`,
+    `\nVotes: ${COLLEAGUES.length} colleagues each searched ${voted.length} of the ${queries.length} public needs and voted for its target; ` +
+      `the other ${queries.filter((query) => !isVotedNeed(query.qid)).length} got no vote. The org holds ${report.signals} signals from ${report.people} people. ` +
+      `Need matching: ${JSON.stringify(report.learning)}`,
   );
   const after = await measure();
 
   console.log(`\nLearning from feedback: the newcomer's searches (maxResults ${TOP_RANKS}) before and after the votes, judged by the public query's grades`);
-  console.log('| searches | queries | success@1 | success@5 | nDCG@10 | nDCG@10 up / down | target mean rank (11 = not in top 10) | top 10 with feedback evidence |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  SETS.forEach((set, index) => {
-    const [was, now] = [before[index], after[index]];
+  console.log('| searches | queries | success@1 | success@5 | nDCG@10 | nDCG@10 up / down | target mean rank (11 = not in top 10) | top 10 with feedback evidence | p95 ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const merged: { name: string; was: Searched[]; now: Searched[] }[] = [];
+  GROUPS.forEach((group, index) => {
+    if (group.name) merged.push({ name: group.name, was: [...before[index]], now: [...after[index]] });
+    else {
+      merged.at(-1)!.was.push(...before[index]);
+      merged.at(-1)!.now.push(...after[index]);
+    }
+  });
+  for (const { name, was, now } of merged) {
     const avg = (runs: Searched[], key: keyof QueryMetrics) => mean(runs.map((run) => run.metrics[key])).toFixed(3);
     const ranks = (runs: Searched[]) => mean(runs.flatMap((run) => (run.targetRank === undefined ? [] : [run.targetRank]))).toFixed(2);
     const { improved, worsened } = countChanges(was.map((run) => run.metrics.ndcg10), now.map((run) => run.metrics.ndcg10));
     const seen = (runs: Searched[]) => runs.filter((run) => run.feedbackSeen).length;
+    const p95 = (runs: Searched[]) => percentile(runs.map((run) => run.ms), 95).toFixed(0);
     console.log(
-      `| ${set.name} | ${queries.length} | ${avg(was, 'success1')} → ${avg(now, 'success1')} | ${avg(was, 'success5')} → ${avg(now, 'success5')} | ` +
-        `${avg(was, 'ndcg10')} → ${avg(now, 'ndcg10')} | ${improved} / ${worsened} | ${ranks(was)} → ${ranks(now)} | ${seen(was)} → ${seen(now)} |`,
+      `| ${name} | ${was.length} | ${avg(was, 'success1')} → ${avg(now, 'success1')} | ${avg(was, 'success5')} → ${avg(now, 'success5')} | ` +
+        `${avg(was, 'ndcg10')} → ${avg(now, 'ndcg10')} | ${improved} / ${worsened} | ${ranks(was)} → ${ranks(now)} | ${seen(was)} → ${seen(now)} | ${p95(was)} → ${p95(now)} |`,
     );
-  });
+  }
 }
 
-/** One set's searches by `client`, in query order. */
-async function searchSet(client: PlatformClient, options: FeedbackEvalOptions, set: SearchSet): Promise<Searched[]> {
-  const runs: Searched[] = new Array<Searched>(options.queries.length);
+/** One group's searches by `client`, in query order. */
+async function searchGroup(client: PlatformClient, options: FeedbackEvalOptions, group: SearchGroup): Promise<Searched[]> {
+  const queries = options.queries.filter(group.of);
+  const runs: Searched[] = new Array<Searched>(queries.length);
   const specs = new Set(options.specOfApi.values());
-  await eachLimit(options.queries, options.concurrency, async (query, index) => {
-    const response = await client.search({ orgId: options.orgId, query: set.text(query), maxResults: TOP_RANKS });
+  await eachLimit(queries, options.concurrency, async (query, index) => {
+    const started = performance.now();
+    const response = await client.search({ orgId: options.orgId, query: group.text(query), maxResults: TOP_RANKS });
+    const ms = performance.now() - started;
     const ranked = response.results.map((result) => options.specOfApi.get(result.apiId) ?? result.apiId);
     const inOrg = query.target !== undefined && specs.has(query.target);
     runs[index] = {
       metrics: scoreRanking(ranked, query.relevant),
       ...(inOrg ? { targetRank: rankOr(ranked, query.target!, TOP_RANKS + 1) } : {}),
       feedbackSeen: response.results.some((result: SearchResult) => result.evidence?.feedback !== undefined),
+      ms,
     };
   });
   return runs;
 }
 
-async function floodRun(options: FeedbackEvalOptions, admin: PlatformClient): Promise<void> {
-  const { orgId, queries, concurrency, floodVotes } = options;
+/** Ranks of a sybil round's wrong API: on its need, its two paraphrases and its unrelated needs. */
+interface SybilRanks {
+  need: number;
+  paraphrases: number[];
+  unrelated: number[];
+}
+
+/**
+ * `accounts` people each search a need once and vote for a wrong API of its ranks 11–50, on
+ * `SYBIL_NEEDS` needs chosen by seed; another person searches the need, its paraphrases and
+ * `UNRELATED_NEEDS` unrelated needs before and after.
+ */
+async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, accounts: number): Promise<void> {
+  const { orgId, queries, concurrency } = options;
   const observer = await options.person('observer');
-  const flooder = await options.person('flooder');
   const rankedIds = async (text: string) => (await observer.search({ orgId, query: text, maxResults: WIDE_RANKS, maxEndpoints: 1 })).results.map((result) => result.apiId);
+  const ranksOf = async (query: ParaphrasedQuery, apiId: string, unrelated: ParaphrasedQuery[]): Promise<SybilRanks> => {
+    const rank = async (text: string) => rankOr(await rankedIds(text), apiId, WIDE_RANKS + 1);
+    return {
+      need: await rank(query.query),
+      paraphrases: [await rank(query.tuning), await rank(query.check)],
+      unrelated: await Promise.all(unrelated.map((other) => rank(other.query))),
+    };
+  };
 
-  const floods: { query: ParaphrasedQuery; apiId: string; before: [number, number] }[] = [];
-  let unflooded = 0;
-  await eachLimit(queries, concurrency, async (query) => {
-    const wide = await rankedIds(query.query);
-    const apiId = chooseFloodApi(query.qid, wide, query.relevant, options.specOfApi);
-    if (!apiId) {
-      unflooded++;
-      return;
-    }
-    floods.push({ query, apiId, before: [rankOr(wide, apiId, WIDE_RANKS + 1), rankOr(await rankedIds(query.check), apiId, WIDE_RANKS + 1)] });
-  });
-  floods.sort((a, b) => a.query.qid.localeCompare(b.query.qid));
-
-  const started = Date.now();
-  await eachLimit(floods, concurrency, async ({ query, apiId }) => {
-    for (let vote = 0; vote < floodVotes; vote++) {
-      const { searchId } = await flooder.search({ orgId, query: query.query, maxResults: TOP_RANKS });
-      await flooder.feedback({ searchId, apiId, helpful: true });
+  const candidates = [...queries].sort((a, b) => seedOf(`sybil:${a.qid}`) - seedOf(`sybil:${b.qid}`));
+  const targets: { query: ParaphrasedQuery; apiId: string; unrelated: ParaphrasedQuery[]; before: SybilRanks }[] = [];
+  for (const query of candidates) {
+    if (targets.length === SYBIL_NEEDS) break;
+    const apiId = chooseFloodApi(query.qid, await rankedIds(query.query), query.relevant, options.specOfApi);
+    if (!apiId) continue;
+    const unrelated = unrelatedNeeds(query, options.specOfApi.get(apiId) ?? apiId, queries, UNRELATED_NEEDS);
+    targets.push({ query, apiId, unrelated, before: await ranksOf(query, apiId, unrelated) });
+  }
+  const sybils = await Promise.all(Array.from({ length: accounts }, (_, index) => options.person(`sybil-${index + 1}`)));
+  await eachLimit(targets, concurrency, async ({ query, apiId }) => {
+    for (const sybil of sybils) {
+      const { searchId } = await sybil.search({ orgId, query: query.query, maxResults: TOP_RANKS });
+      await sybil.feedback({ searchId, apiId, helpful: true });
     }
   });
   const report = await admin.feedbackReport(orgId);
-  console.log(
-    `\nFlood: one person searched each of ${floods.length} public queries ${floodVotes} times and voted each time for a wrong API of its ranks ` +
-      `${FLOOD_RANKS.from}–${FLOOD_RANKS.to} (${unflooded} queries had none); ${((Date.now() - started) / 1000).toFixed(0)} s; ` +
-      `the org holds ${report.signals} signals from ${report.people} people`,
-  );
+  const after: SybilRanks[] = new Array<SybilRanks>(targets.length);
+  await eachLimit(targets, concurrency, async ({ query, apiId, unrelated }, index) => {
+    after[index] = await ranksOf(query, apiId, unrelated);
+  });
 
-  const after: [number, number][] = new Array<[number, number]>(floods.length);
-  await eachLimit(floods, concurrency, async ({ query, apiId }, index) => {
-    after[index] = [rankOr(await rankedIds(query.query), apiId, WIDE_RANKS + 1), rankOr(await rankedIds(query.check), apiId, WIDE_RANKS + 1)];
-  });
-  console.log(`\nThe flooded API in another person's searches (maxResults ${WIDE_RANKS}; rank ${WIDE_RANKS + 1} = not returned)`);
-  console.log('| searches | flooded queries | in top 3 before | in top 3 after | median rank before | median rank after | mean rank before | mean rank after |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  const top3: string[] = [];
-  ['public queries', 'check paraphrases (held out)'].forEach((name, set) => {
-    const was = floods.map((flood) => flood.before[set]);
-    const now = after.map((ranks) => ranks[set]);
-    now.forEach((rank, index) => rank <= 3 && top3.push(`  ${floods[index].query.qid} ${name}: rank ${rank} (was ${was[index]})`));
-    const cell = (ranks: number[]) => `${percentile(ranks, 50)} | `;
+  console.log(
+    `\nSybils: ${accounts} account${accounts === 1 ? '' : 's'} each searched ${targets.length} needs and voted for a wrong API of its ranks ${FLOOD_RANKS.from}–${FLOOD_RANKS.to}` +
+      ` (the org then held ${report.signals} signals from ${report.people} people); the wrong API in another person's searches (maxResults ${WIDE_RANKS}; rank ${WIDE_RANKS + 1} = not returned)`,
+  );
+  console.log('| searches of | searches | in top 3 before | in top 3 after | in top 10 after | median rank before | median rank after |');
+  console.log('|---|---|---|---|---|---|---|');
+  const rows: [string, (ranks: SybilRanks) => number[]][] = [
+    ['its need', (ranks) => [ranks.need]],
+    ['its paraphrases (tuning + check)', (ranks) => ranks.paraphrases],
+    [`${UNRELATED_NEEDS} unrelated needs each`, (ranks) => ranks.unrelated],
+  ];
+  for (const [name, of] of rows) {
+    const was = targets.flatMap((target) => of(target.before));
+    const now = after.flatMap(of);
     console.log(
-      `| ${name} | ${floods.length} | ${was.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 3).length} | ` +
-        `${cell(was)}${cell(now)}${mean(was).toFixed(1)} | ${mean(now).toFixed(1)} |`,
+      `| ${name} | ${was.length} | ${was.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 10).length} | ` +
+        `${percentile(was, 50)} | ${percentile(now, 50)} |`,
     );
-  });
-  if (top3.length > 0) console.log(`Flooded APIs that reached the top 3 (there should be none):\n${top3.join('\n')}`);
+  }
+  const top3 = after.flatMap((ranks, index) =>
+    ranks.unrelated.flatMap((rank, other) => (rank <= 3 ? [`  ${targets[index].unrelated[other].qid} (sybils voted on ${targets[index].query.qid}): rank ${rank} (was ${targets[index].before.unrelated[other]})`] : [])),
+  );
+  if (top3.length > 0) console.log(`The wrong API in the top 3 of an unrelated need (there should be none):\n${top3.join('\n')}`);
 }
 
 /**

@@ -51,7 +51,6 @@ async function main(): Promise<void> {
       calibrate: { type: 'boolean', default: false },
       reindex: { type: 'boolean', default: false },
       feedback: { type: 'boolean', default: false },
-      'flood-votes': { type: 'string', default: '50' },
       kinds: { type: 'boolean', default: false },
       tables: { type: 'boolean', default: false },
     },
@@ -112,7 +111,6 @@ async function main(): Promise<void> {
       specOfApi,
       person,
       concurrency: FEEDBACK_CONCURRENCY,
-      floodVotes: Number(values['flood-votes']),
     });
     if (!tables) return;
   }
