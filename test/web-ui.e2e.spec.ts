@@ -634,8 +634,8 @@ describe('Web UI in Chromium', () => {
     expect(signal.request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, operation: { method: 'POST', path: '/store/order' }, helpful: true, signal: 'opened' });
     expect(await page.locator('details[data-operation="POST /store/order"]').getAttribute('open')).not.toBeNull();
 
-    // The same need again: the card says who chose it.
+    // The same need again: the card says who voted for it.
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent(query)}`);
-    await card.locator('.feedback-evidence', { hasText: 'Chosen by 1 person for similar needs' }).waitFor();
+    await card.locator('.feedback-evidence', { hasText: 'Voted the answer by 1 person for this need' }).waitFor();
   });
 });

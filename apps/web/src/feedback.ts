@@ -119,12 +119,27 @@ export function voteButtons(token: string, searchId: string, apiId: string, apiN
   return h('div', { class: 'vote', role: 'group', 'aria-label': `Did ${apiName} answer your search?` }, helpfulButton, unhelpfulButton, status);
 }
 
-/** "Chosen by 3 people for similar needs", and the "not what they needed" that pushed a card down; nothing without either. */
+/**
+ * What people of the org did after searches for the same need, each as what it was: "Voted the
+ * answer by 2 people for this need", "Opened after a search for this need by 1 person" (opening is
+ * no vote: in this UI or by their assistant), the "not what they needed" that pushed a card down,
+ * and under them the server's `reason`, which says how far feedback moved the card. Nothing
+ * without any of them.
+ */
 export function feedbackEvidence(feedback: FeedbackEvidence | undefined): HTMLElement | null {
   if (!feedback) return null;
   const people = (count: number) => `${count} ${count === 1 ? 'person' : 'people'}`;
-  const chosen = feedback.helpful > 0 ? h('span', { class: 'chosen-by' }, `Chosen by ${people(feedback.helpful)} for similar needs`) : null;
-  // Only when it weighed: a "no" among more "yes"es did not move the card, and would only puzzle.
-  const refused = feedback.notHelpful > 0 && feedback.weight < 0 ? h('span', { class: 'not-needed' }, `${people(feedback.notHelpful)} said this was not what they needed`) : null;
-  return chosen || refused ? h('p', { class: 'feedback-evidence' }, chosen, chosen && refused ? ' · ' : null, refused) : null;
+  const said = [
+    feedback.helpful > 0 ? h('span', { class: 'voted-by' }, `Voted the answer by ${people(feedback.helpful)} for this need`) : null,
+    feedback.opened > 0 ? h('span', { class: 'opened-by' }, `Opened after a search for this need by ${people(feedback.opened)}`) : null,
+    // Only when it weighed: a "no" among more "yes"es did not move the card, and would only puzzle.
+    feedback.notHelpful > 0 && feedback.weight < 0 ? h('span', { class: 'not-needed' }, `${people(feedback.notHelpful)} said this was not what they needed`) : null,
+  ].filter((part): part is HTMLElement => part !== null);
+  if (said.length === 0) return null;
+  return h(
+    'p',
+    { class: 'feedback-evidence' },
+    ...said.flatMap((part, index) => (index === 0 ? [part] : [' · ', part])),
+    feedback.reason ? h('span', { class: 'feedback-reason' }, feedback.reason) : null,
+  );
 }
