@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { FeedbackReport, SearchResponse, SearchResult } from '#contracts';
@@ -246,6 +247,55 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
       expect((await report()).signals).toBe(1);
     } finally {
       await client.close();
+    }
+  });
+
+  it("should record an agent's rate_result as its vote, in place of the opened signal it gave, and refuse a bad rating in words (MCP)", async () => {
+    const connect = async (token: string) => {
+      const connected = new Client({ name: 'feedback-e2e', version: '1.0.0' });
+      await connected.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      return connected;
+    };
+    const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    const client = await connect(await person('rating-agent'));
+    const outsider = await connect(await person('outsider-agent', [OTHER_ORG]));
+    try {
+      const searched = (await client.callTool({ name: 'search_apis', arguments: { query: PAST_NEED, orgId: ORG } })) as CallToolResult;
+      const { searchId, results } = searched.structuredContent as { searchId: string; results: { apiId: string }[] };
+      const wrong = results[0].apiId;
+      await client.callTool({ name: 'get_api', arguments: { apiId: wrong } });
+      await until(report, (seen) => seen.signals > 0, 30_000);
+
+      const rated = (await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: wrong, helpful: false } })) as CallToolResult;
+      expect(rated.isError).toBeFalsy();
+      expect(text(rated)).toBe(`Recorded: API ${wrong} did not answer "${PAST_NEED}".`);
+      expect(rated.structuredContent).toEqual({ searchId, apiId: wrong, helpful: false, signal: 'vote', query: PAST_NEED });
+      // The vote took the opened signal's place: one signal, against.
+      expect((await report()).recent).toEqual([expect.objectContaining({ apiId: wrong, helpful: false, signal: 'vote', query: PAST_NEED })]);
+
+      // An operation, its method in any case.
+      const verify = apiIds.get('Verify')!;
+      const withOperation = (await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, operation: { method: 'post', path: '/verifications' }, helpful: true } })) as CallToolResult;
+      expect(text(withOperation)).toBe(`Recorded: POST /verifications of API ${verify} answered "${PAST_NEED}".`);
+      expect((await report()).recent).toEqual(
+        expect.arrayContaining([expect.objectContaining({ apiId: verify, operation: { method: 'POST', path: '/verifications' }, helpful: true, signal: 'vote' })]),
+      );
+
+      const refusals: [CallToolResult, RegExp][] = [
+        [(await client.callTool({ name: 'rate_result', arguments: { searchId: '00000000-0000-4000-8000-000000000000', apiId: verify, helpful: true } })) as CallToolResult, /^Search "00000000-0000-4000-8000-000000000000" is unknown/],
+        [(await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: otherOrgApi, helpful: true } })) as CallToolResult, /not in the search's org/],
+        [(await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, operation: { method: 'GET', path: '/invented' }, helpful: true } })) as CallToolResult, /has no operation GET \/invented/],
+        [(await outsider.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, helpful: true } })) as CallToolResult, /org you are not a member of/],
+      ];
+      for (const [refused, message] of refusals) {
+        expect(refused.isError).toBe(true);
+        expect(text(refused)).toMatch(message);
+        expect(text(refused)).not.toMatch(/\n\s+at /);
+      }
+      expect((await report()).signals).toBe(2);
+    } finally {
+      await client.close();
+      await outsider.close();
     }
   });
 

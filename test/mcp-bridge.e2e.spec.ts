@@ -54,7 +54,7 @@ describe('MCP stdio bridge (npm run mcp)', () => {
       expect(client.getServerVersion()?.name).toBeTruthy();
       expect(client.getInstructions()).toMatch(/search_apis/);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'search_apis']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'rate_result', 'search_apis']);
 
       const search = (await client.callTool({ name: 'search_apis', arguments: { query: 'weather forecast for a city' } })) as CallToolResult;
       expect(search.isError).toBeFalsy();

@@ -51,9 +51,9 @@ describe('MCP server (/mcp)', () => {
     await stack?.close();
   });
 
-  it('should list the five tools with input schemas that are valid JSON Schema, and the spec resource', async () => {
+  it('should list the six tools with input schemas that are valid JSON Schema, and the spec resource', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'search_apis']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'rate_result', 'search_apis']);
     const ajv = new Ajv({ strict: false });
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(50);
@@ -68,8 +68,11 @@ describe('MCP server (/mcp)', () => {
   it('should search with the org left out when the token has one, giving short text and structured cards', async () => {
     const result = await call('search_apis', { query: 'add tracks to a playlist' });
     expect(result.isError).toBeFalsy();
-    const data = result.structuredContent as { orgId: string; results: { apiId: string; kind: string; endpoints: { method: string; path: string }[] }[] };
+    const data = result.structuredContent as { searchId: string; orgId: string; results: { apiId: string; kind: string; endpoints: { method: string; path: string }[] }[] };
     expect(data.orgId).toBe(ORG);
+    // What rate_result names the answer by, in the data and the text.
+    expect(data.searchId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(text(result)).toContain(`rate_result (searchId ${data.searchId})`);
     expect(data.results[0]).toMatchObject({ apiId: ids.spotify, kind: 'openapi' });
     expect(data.results[0].endpoints.length).toBeLessThanOrEqual(3);
     expect(text(result)).toMatch(new RegExp(`^\\d+ of \\d+ APIs in org "${ORG}" for "add tracks to a playlist"`));

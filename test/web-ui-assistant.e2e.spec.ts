@@ -84,11 +84,11 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     expect(await page.locator('#token-notice').textContent()).toContain('same access as you');
     // Two hours from now, and what to do then.
     expect(await page.locator('#token-expiry').textContent()).toMatch(/^It expires .+ \(in 2 hours\)\. .*sign in again/);
-    expect(await page.locator('#tool-list dt').allTextContents()).toEqual(['search_apis', 'get_operation', 'get_api', 'compare_versions', 'list_apis', 'api-spec://{apiId}']);
+    expect(await page.locator('#tool-list dt').allTextContents()).toEqual(['search_apis', 'get_operation', 'rate_result', 'get_api', 'compare_versions', 'list_apis', 'api-spec://{apiId}']);
     if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
-  it('should copy the real configuration while the token is hidden, and the VS Code one connects an MCP client to the five tools', async () => {
+  it('should copy the real configuration while the token is hidden, and the VS Code one connects an MCP client to the six tools', async () => {
     const page = await signedInPage(1200);
     await openPanel(page);
     await page.locator('[data-snippet=vscode] button.copy').click();
@@ -108,7 +108,7 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'search_apis']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['compare_versions', 'get_api', 'get_operation', 'list_apis', 'rate_result', 'search_apis']);
       // The page lists every tool the server offers (#39: compare_versions was missing).
       const listed = await page.locator('#tool-list dt').allTextContents();
       expect(listed.filter((name) => !name.includes('://')).sort()).toEqual(tools.map((tool) => tool.name).sort());
