@@ -6,6 +6,7 @@ import {
   countChanges,
   eachLimit,
   evalDirectory,
+  isVotedNeed,
   type KindNeed,
   kindSpecRegistrations,
   pairParaphrases,
@@ -13,6 +14,7 @@ import {
   rankOr,
   readJsonLines,
   seedOf,
+  unrelatedNeeds,
 } from '../scripts/eval-feedback.js';
 import { openApiDirectoryRoot } from '../scripts/demo-catalogue.js';
 
@@ -66,6 +68,25 @@ describe('pairParaphrases', () => {
     expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: 'a1', check: 'a2' }])).toThrow('none for q2');
     expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: 'a', check: 'b' }, { qid: 'q1', tuning: 'c', check: 'd' }])).toThrow('q1 is given twice');
     expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: ' ', check: 'b' }])).toThrow('q1 lacks');
+  });
+});
+
+describe('voted and unvoted needs', () => {
+  const qids = Array.from({ length: 200 }, (_, index) => `q${String(index).padStart(3, '0')}`);
+
+  it('should vote on about half the needs, the same ones on every run', () => {
+    const voted = qids.filter(isVotedNeed);
+    expect(voted.length).toBeGreaterThan(80);
+    expect(voted.length).toBeLessThan(120);
+    expect(qids.filter(isVotedNeed)).toEqual(voted);
+  });
+
+  it('should watch needs that do not judge the wrong API relevant, never the need itself', () => {
+    const queries = qids.slice(0, 12).map((qid, index) => ({ qid, query: qid, relevant: index % 3 === 0 ? { wrong: 1 } : {} }));
+    const unrelated = unrelatedNeeds(queries[1], 'wrong', queries, 5);
+    expect(unrelated).toHaveLength(5);
+    expect(unrelated.every((query) => query.qid !== 'q001' && !query.relevant.wrong)).toBe(true);
+    expect(unrelatedNeeds(queries[1], 'wrong', queries, 5)).toEqual(unrelated);
   });
 });
 
