@@ -615,7 +615,7 @@ describe('Web UI in Chromium', () => {
     const vote = await voted;
     expect(vote.status()).toBe(204);
     expect(vote.request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, helpful: true, signal: 'vote' });
-    await card.locator('.vote-status', { hasText: 'Thanks — this helps the next person with a similar need' }).waitFor();
+    await card.locator('.vote-status', { hasText: 'Thanks — this helps the next person with the same need' }).waitFor();
     expect([await yes.getAttribute('aria-pressed'), await no.getAttribute('aria-pressed')]).toEqual(['true', 'false']);
 
     // The other button changes the vote; pressing back restores it.

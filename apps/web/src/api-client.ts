@@ -119,7 +119,7 @@ export const ragApiClient = {
   searchApis: (token: string, request: SearchRequest) => call<SearchResponse>('POST', '/api-management/ai/search', token, request),
   getIndexingStatus: (token: string, apiId: string) => call<IndexingStatus>('GET', `/api-management/ai/indexing-status/${enc(apiId)}`, token),
   getFacets: (token: string, orgId: string) => call<SearchFacets>('GET', `/api-management/ai/facets?orgId=${enc(orgId)}`, token),
-  /** A vote on a search's card, or the weaker `opened` signal; a later search of the org with a similar need ranks by it. */
+  /** A vote on a search's card, or the weaker `opened` signal; a later search of the org for the same need ranks by it. */
   sendFeedback: (token: string, feedback: FeedbackRequest) => call<void>('POST', '/api-management/ai/feedback', token, feedback),
 
   /** `labels`: `key:value` each, repeated as `label=`; an API must carry every one. `lifecycle`: stages, repeated; any of them. */

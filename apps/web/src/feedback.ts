@@ -110,7 +110,7 @@ export function voteButtons(token: string, searchId: string, apiId: string, apiN
       if (need) rememberVote(need, apiId, helpful);
       helpfulButton.setAttribute('aria-pressed', String(helpful));
       unhelpfulButton.setAttribute('aria-pressed', String(!helpful));
-      replace(status, 'Thanks — this helps the next person with a similar need');
+      replace(status, 'Thanks — this helps the next person with the same need');
     });
   };
   const helpfulButton = h('button', { type: 'button', class: 'vote-helpful', 'aria-pressed': String(chosen === true), onclick: () => press(true) }, 'This answered it');
