@@ -82,7 +82,7 @@ describe('voted and unvoted needs', () => {
   });
 
   it('should watch needs that do not judge the wrong API relevant, never the need itself', () => {
-    const queries = qids.slice(0, 12).map((qid, index) => ({ qid, query: qid, relevant: index % 3 === 0 ? { wrong: 1 } : {} }));
+    const queries = qids.slice(0, 12).map((qid, index): { qid: string; query: string; relevant: Record<string, number> } => ({ qid, query: qid, relevant: index % 3 === 0 ? { wrong: 1 } : {} }));
     const unrelated = unrelatedNeeds(queries[1], 'wrong', queries, 5);
     expect(unrelated).toHaveLength(5);
     expect(unrelated.every((query) => query.qid !== 'q001' && !query.relevant.wrong)).toBe(true);
