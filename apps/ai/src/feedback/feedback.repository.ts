@@ -9,7 +9,12 @@ export interface LoggedSearch {
   id: string;
   orgId: string;
   query: string;
+  /** The APIs of the answer's first cards, in order (`SHOWN_CARDS`). */
+  shown: string[];
 }
+
+/** How many of an answer's cards a search log keeps as what it showed. */
+export const SHOWN_CARDS = 10;
 
 /** One signal as stored: a person's vote (or opened operation) on an API for the need a search expressed. */
 export interface FeedbackRow {
@@ -24,6 +29,8 @@ export interface FeedbackRow {
   helpful: boolean;
   signal: FeedbackSignal;
   query: string;
+  /** What the search showed (`LoggedSearch.shown`). */
+  shown: string[];
   /** The need the query expresses (`needText`): its words are compared with later needs'. */
   need: string;
   model: string;
@@ -48,6 +55,8 @@ export interface PastSignal {
   helpful: boolean;
   signal: FeedbackSignal;
   lexemes: string[];
+  /** What the signal's search showed. */
+  shown: string[];
   /** Cosine similarity of the two needs' vectors. */
   similarity: number;
   /** The need's background under the current need matching; null when not measured under it. */
@@ -63,13 +72,13 @@ export class FeedbackRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async logSearch(search: LoggedSearch): Promise<void> {
-    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [search.id, search.orgId, search.query]);
+    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query, shown) VALUES ($1, $2, $3, $4)`, [search.id, search.orgId, search.query, search.shown.slice(0, SHOWN_CARDS)]);
   }
 
   /** The search as logged, and whether it is older than `windowDays` (`expired`). */
   async search(id: string, windowDays: number): Promise<(LoggedSearch & { expired: boolean }) | undefined> {
     const [row]: (LoggedSearch & { expired: boolean })[] = await this.dataSource.query(
-      `SELECT id, org_id AS "orgId", query, created_at <= now() - make_interval(secs => $2) AS expired FROM platform_ai.searches WHERE id = $1`,
+      `SELECT id, org_id AS "orgId", query, shown, created_at <= now() - make_interval(secs => $2) AS expired FROM platform_ai.searches WHERE id = $1`,
       [id, windowDays * 86_400],
     );
     return row;
@@ -97,13 +106,13 @@ export class FeedbackRepository {
   async record(row: FeedbackRow): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const changed: unknown[] = await manager.query(
-        `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding, need_background, need_matching)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11, $13, $14)
+        `INSERT INTO platform_ai.search_feedback AS f (org_id, person, search_id, api_id, method, path, helpful, signal, query, lexemes, model, embedding, need_background, need_matching, shown)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tsvector_to_array(to_tsvector('english', $12)), $10, $11, $13, $14, $15)
          ON CONFLICT (org_id, person, search_id, api_id, method, path) DO UPDATE
            SET helpful = EXCLUDED.helpful, signal = EXCLUDED.signal, updated_at = now()
            WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')
          RETURNING 1`,
-        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need, row.needBackground ?? null, row.needMatching ?? null],
+        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need, row.needBackground ?? null, row.needMatching ?? null, row.shown],
       );
       // The same vote again, or an opening after a vote, changes nothing: the org's cached answers stay.
       if (changed.length > 0) await this.bumpVersion(manager, row.orgId);
@@ -128,9 +137,9 @@ export class FeedbackRepository {
   ): Promise<PastSignal[]> {
     const dimensions = Number(scope.dimensions);
     const rows: PastSignal[] = await (manager ?? this.dataSource.manager).query(
-      `SELECT person, "apiId", method, path, helpful, signal, lexemes, similarity, "needBackground", "ageDays" FROM (
+      `SELECT person, "apiId", method, path, helpful, signal, lexemes, shown, similarity, "needBackground", "ageDays" FROM (
          SELECT *, row_number() OVER (PARTITION BY person ORDER BY similarity DESC) AS nth FROM (
-           SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes,
+           SELECT person, api_id AS "apiId", method, path, helpful, signal, lexemes, shown,
              1 - (embedding::vector(${dimensions}) <=> $3::vector(${dimensions})) AS similarity,
              CASE WHEN need_matching = $8 THEN need_background END AS "needBackground",
              extract(epoch FROM now() - updated_at) / 86400 AS "ageDays"

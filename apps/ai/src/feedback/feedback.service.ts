@@ -94,6 +94,7 @@ export class FeedbackService {
       helpful: request.helpful,
       signal: request.signal ?? 'vote',
       query: search.query,
+      shown: search.shown,
       need,
       model: model.modelId,
       embedding,

@@ -51,27 +51,31 @@ export const RANKING = {
    */
   feedback: {
     /**
-     * A signal counts only for its own need: the same words, a vector this close (as good as the
-     * same text), or a paraphrase by the model's fitted need matching (`fitNeedMatching`). Before,
-     * any need within cosine ~0.45 counted in full, and votes on 71 needs cut success@1 of 129
-     * unvoted needs from 0.61 to 0.25.
+     * A signal counts only for its own need. The same need: the same words, or a vector this
+     * close (as good as the same text); its vote moves the API anywhere, a "not helpful" down.
+     * Before, any need within cosine ~0.45 counted in full, and votes on 71 needs cut success@1
+     * of 129 needs nobody voted on from 0.61 to 0.25.
      */
     sameNeedCosine: 0.98,
-    /** A need's background: the mean cosine to its this many nearest reference needs (10 separated paraphrases better than 5 on the fit). */
+    /**
+     * The same need in other words (a paraphrase): a need whose `needMatch` with the query
+     * reaches the model's fitted threshold (`fitNeedMatching`), whose search showed at least
+     * `minShownOverlap` of what the content ranks first for the query (of its first 10 cards:
+     * 96% of paraphrase pairs share one, 19% of pairs of different needs), and that matches
+     * about as well as the best such need (within `paraphraseMargin`: a query is one need).
+     * Its votes lift an API to `paraphraseBestRank` at best: below the content's own top 3,
+     * which only a vote for the same need overrules; its "not helpful" counts for nothing.
+     * Chosen by offline replay on the tuning paraphrases, voted and unvoted (checks held out):
+     * with the lift to rank 1 as before, 8–14 of 38 unvoted needs lost nDCG@10; at rank 4, 3.
+     */
     needNeighbours: 10,
-    /**
-     * The fit's threshold lets this share of the calibration set's pairs of different needs
-     * match. Chosen on the tuning paraphrases alone.
-     */
-    falseMatchRate: 0.002,
+    /** The threshold lets this share of the calibration set's pairs of different needs match (0.002: half the paraphrases). */
+    falseMatchRate: 0.01,
     /** A model whose fit then matches fewer of the set's paraphrase pairs learns from the same need only. */
-    minRecall: 0.3,
-    /**
-     * Feedback reorders the APIs the content ranks this high for the query, and no other: votes
-     * cannot lift an API that the content finds irrelevant to the query, however many accounts
-     * give them.
-     */
-    relevantRanks: 20,
+    minRecall: 0.2,
+    minShownOverlap: 0.1,
+    paraphraseMargin: 0.02,
+    paraphraseBestRank: 4,
     /** An operation opened after a search says less than a vote. */
     signalWeights: { vote: 1, opened: 0.35 },
     /**

@@ -41,7 +41,7 @@ export class SearchPipeline {
       const retriever = new ChunkRetriever(manager, run.scope);
       const retrieved = await this.retrieval.retrieve(run, query, retriever);
       const fused = await this.fusion.fuse(run, query, retrieved, retriever);
-      const { ranked, usage } = await this.usageLearning.learn(run, query, fused, manager);
+      const { ranked, usage } = await this.usageLearning.learn(run, query, fused, retriever, manager);
       const top = await this.calibration.calibrate(run, query, ranked.slice(0, run.maxResults), retrieved, usage, retriever);
       const results = await this.cardShaping.shape(run, query, top, retrieved, usage, retriever);
       return {

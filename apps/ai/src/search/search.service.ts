@@ -4,6 +4,7 @@ import { SEARCH_LIMITS, type SearchResponse } from '#contracts';
 import { ChunkRetriever, type SearchScope } from './chunk-retriever.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { FeedbackService } from '../feedback/feedback.service.js';
+import { SHOWN_CARDS } from '../feedback/feedback.repository.js';
 import { NeedMatchings } from '../feedback/need-matchings.service.js';
 import { englishWords } from './english-words.js';
 import { round } from './rounding.js';
@@ -48,7 +49,7 @@ export class SearchService implements OnModuleInit {
       const started = performance.now();
       const answer = await this.searchCached(request);
       const searchId = newSearchId();
-      this.feedback.logSearch({ id: searchId, orgId: request.orgId, query: request.query.trim() });
+      this.feedback.logSearch({ id: searchId, orgId: request.orgId, query: request.query.trim(), shown: answer.results.slice(0, SHOWN_CARDS).map((result) => result.apiId) });
       return { searchId, ...answer, searchMs: round(performance.now() - started, 1) };
     });
   }

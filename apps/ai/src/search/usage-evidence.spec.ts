@@ -1,10 +1,10 @@
 import type { PastSignal } from '../feedback/feedback.repository.js';
 import type { NeedMatching } from '../feedback/need-matching.js';
 import { RANKING } from './ranking.config.js';
-import { feedbackReason, sameNeed, usageEvidence } from './usage-evidence.js';
+import { feedbackReason, relationOf, shownOverlap, usageEvidence } from './usage-evidence.js';
 
 const WORDS = ['send', 'passcod', 'phone'];
-const QUERY = { words: WORDS, background: 0.3 };
+const QUERY = { words: WORDS, background: 0.3, topApis: ['verify', 'other'] };
 /** A signal for the same need (the same words, a near vector). */
 const signal = (overrides: Partial<PastSignal> = {}): PastSignal => ({
   person: 'p1',
@@ -14,6 +14,7 @@ const signal = (overrides: Partial<PastSignal> = {}): PastSignal => ({
   helpful: true,
   signal: 'vote',
   lexemes: WORDS,
+  shown: ['verify', 'other'],
   similarity: 0.99,
   needBackground: 0.3,
   ageDays: 0,
@@ -24,7 +25,7 @@ const MATCHING = { model: 'm', version: 'v1', threshold: 0.25, recall: 0.8, para
 
 describe('usageEvidence', () => {
   it('should change nothing without signals', () => {
-    expect(usageEvidence([], QUERY, MATCHING, 60)).toEqual({ apis: new Map(), operations: new Map() });
+    expect(usageEvidence([], QUERY, MATCHING, 60)).toEqual({ apis: new Map(), paraphraseOnly: new Set(), operations: new Map() });
   });
 
   it('should count a person once per API however often they vote, 1/27 of the way at most', () => {
@@ -42,24 +43,42 @@ describe('usageEvidence', () => {
     expect(usageEvidence(against, QUERY, MATCHING, 60).apis.get('verify')).toMatchObject({ helpful: 0, notHelpful: 4, weight: -1 });
   });
 
-  it('should count a paraphrase in full and a merely related need not at all, however near its vector', () => {
+  it('should count a paraphrase\'s votes, marked as such, and a merely related need not at all, however near its vector', () => {
     const people = (overrides: Partial<PastSignal>) => ['a', 'b', 'c'].map((person) => signal({ ...overrides, person, lexemes: ['text', 'code'] }));
     // cosine 0.6 − mean background 0.3 = 0.3 ≥ 0.25: the same need in other words.
-    expect(usageEvidence(people({ similarity: 0.6 }), QUERY, MATCHING, 60).apis.get('verify')).toMatchObject({ helpful: 3, weight: 1 });
+    const paraphrase = usageEvidence(people({ similarity: 0.6 }), QUERY, MATCHING, 60);
+    expect(paraphrase.apis.get('verify')).toMatchObject({ helpful: 3, weight: 1 });
+    expect(paraphrase.paraphraseOnly).toEqual(new Set(['verify']));
     // cosine 0.6 with a need that is near every need (background 0.5): 0.6 − 0.4 < 0.25.
     expect(usageEvidence(people({ similarity: 0.6, needBackground: 0.5 }), QUERY, MATCHING, 60).apis.size).toBe(0);
     expect(usageEvidence(people({ similarity: 0.5 }), QUERY, MATCHING, 60).apis.size).toBe(0);
+    // A search that showed none of what the content ranks first for the query was for another need.
+    expect(usageEvidence(people({ similarity: 0.6, shown: ['elsewhere'] }), QUERY, MATCHING, 60).apis.size).toBe(0);
+  });
+
+  it('should take the votes of the best-matching paraphrase only, and a "not helpful" for the same need only', () => {
+    const best = ['a', 'b', 'c'].map((person) => signal({ person, apiId: 'best', lexemes: ['text'], similarity: 0.7 }));
+    const weaker = ['d', 'e', 'f'].map((person) => signal({ person, apiId: 'weaker', lexemes: ['text'], similarity: 0.6 }));
+    expect([...usageEvidence([...best, ...weaker], QUERY, MATCHING, 60).apis.keys()]).toEqual(['best']);
+    const against = ['a', 'b', 'c'].map((person) => signal({ person, helpful: false, lexemes: ['text'], similarity: 0.7 }));
+    expect(usageEvidence(against, QUERY, MATCHING, 60).apis.size).toBe(0);
+    expect(usageEvidence(against.map((vote) => ({ ...vote, lexemes: WORDS })), QUERY, MATCHING, 60).apis.get('verify')).toMatchObject({ notHelpful: 3, weight: -1 });
   });
 
   it('should count only the same need when the model cannot tell paraphrases, or the signal is not measured under the fit', () => {
     const paraphrase = signal({ similarity: 0.7, lexemes: ['text', 'code'] });
-    expect(sameNeed(paraphrase, QUERY, MATCHING)).toBe(true);
-    expect(sameNeed(paraphrase, QUERY, { ...MATCHING, paraphrases: false })).toBe(false);
-    expect(sameNeed(paraphrase, QUERY, undefined)).toBe(false);
-    expect(sameNeed({ ...paraphrase, needBackground: null }, QUERY, MATCHING)).toBe(false);
+    expect(relationOf(paraphrase, QUERY, MATCHING)).toBe('paraphrase');
+    expect(relationOf(paraphrase, QUERY, { ...MATCHING, paraphrases: false })).toBeUndefined();
+    expect(relationOf(paraphrase, QUERY, undefined)).toBeUndefined();
+    expect(relationOf({ ...paraphrase, needBackground: null }, QUERY, MATCHING)).toBeUndefined();
     // The same words, or a vector as good as the same text, always.
-    expect(sameNeed(signal({ similarity: 0.2 }), QUERY, undefined)).toBe(true);
-    expect(sameNeed(signal({ lexemes: ['text'], similarity: RANKING.feedback.sameNeedCosine }), { words: WORDS }, undefined)).toBe(true);
+    expect(relationOf(signal({ similarity: 0.2 }), QUERY, undefined)).toBe('same');
+    expect(relationOf(signal({ lexemes: ['text'], similarity: RANKING.feedback.sameNeedCosine }), QUERY, undefined)).toBe('same');
+  });
+
+  it('should measure what a search showed against the query\'s first 10', () => {
+    expect(shownOverlap(['a', 'b', 'c', 'd'], ['d', 'x', 'a'])).toBe(0.5);
+    expect(shownOverlap([], ['a'])).toBe(0);
   });
 
   it('should take a need of no direction (NaN similarity) for no match', () => {
@@ -91,14 +110,14 @@ describe('feedbackReason', () => {
   const evidence = { helpful: 2, opened: 1, notHelpful: 0, similarity: 0.82, weight: 0.6, moved: 3 };
 
   it('should say how far a card moved and on whose word, never calling an opened API a vote', () => {
-    expect(feedbackReason(evidence, true)).toBe('Up 3 places: 2 people voted it the answer, 1 person opened it after searching for this need (the closest of those searches: similarity 0.82)');
-    expect(feedbackReason({ ...evidence, helpful: 0, opened: 0, notHelpful: 1, moved: -1 }, true)).toBe(
-      'Down 1 place: 1 person said it was not what they needed for this need (the closest of those searches: similarity 0.82)',
-    );
-    expect(feedbackReason({ ...evidence, moved: 0 }, true)).toMatch(/^Kept its place: /);
+    expect(feedbackReason(evidence, false)).toBe('Up 3 places: 2 people voted it the answer, 1 person opened it after searching for this need');
+    expect(feedbackReason({ ...evidence, helpful: 0, opened: 0, notHelpful: 1, moved: -1 }, false)).toBe('Down 1 place: 1 person said it was not what they needed for this need');
+    expect(feedbackReason({ ...evidence, moved: 0 }, false)).toMatch(/^Kept its place: /);
   });
 
-  it('should say that feedback does not lift an API the content does not find relevant', () => {
-    expect(feedbackReason(evidence, false)).toMatch(/^Not moved: .* the content does not rank it among the 20 most relevant APIs/);
+  it('should say when the votes were for the need in other words, and how far those lift', () => {
+    expect(feedbackReason(evidence, true)).toBe(
+      'Up 3 places: 2 people voted it the answer, 1 person opened it after searching for this need in other words (similarity 0.82); votes for other words never lift an API above the 3 the content ranks first',
+    );
   });
 });
