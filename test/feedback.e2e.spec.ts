@@ -176,22 +176,21 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     expect(await report()).toMatchObject({ signals: 0, people: 0, apis: [], recent: [] });
   });
 
-  it('should rank what three people chose for a similar need first for the next person, and say so on the card', async () => {
-    // The card third for the newcomer's words before anyone chose it.
+  it('should rank what three people chose for the same need first for the next person, and say so on the card', async () => {
+    // The card third for these words before anyone chose it.
     const chosen = baseline[2];
     // Its operation listed last: the one they used.
     const { method, path } = chosen.endpoints.at(-1)!;
     for (const colleague of ['colleague-1', 'colleague-2', 'colleague-3']) {
       const token = await person(colleague);
-      const answer = await search(token, PAST_NEED);
+      const answer = await search(token, NEW_WORDS);
       expect((await vote(token, { searchId: answer.searchId, apiId: chosen.apiId, operation: { method, path }, helpful: true })).status).toBe(204);
       expect((await vote(token, { searchId: answer.searchId, apiId: chosen.apiId, helpful: true })).status).toBe(204);
     }
     const after = await search(await person('newcomer'), NEW_WORDS);
     expect(rankOf(after, chosen.apiId)).toBe(0);
     const card = after.results[0];
-    expect(card.evidence?.feedback).toMatchObject({ helpful: 3, notHelpful: 0 });
-    expect(card.evidence!.feedback!.similarity).toBeGreaterThan(0.6);
+    expect(card.evidence?.feedback).toMatchObject({ helpful: 3, opened: 0, notHelpful: 0, moved: 2, reason: 'Up 2 places: 3 people voted it the answer for this need' });
     expect(card.relevanceScore).toBeGreaterThan(chosen.relevanceScore);
     // The operation they chose leads the card.
     expect(card.endpoints[0]).toMatchObject({ method, path });
@@ -202,6 +201,27 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     // An unrelated need is not moved.
     const weather = await search(reader, 'forecast of tomorrow rain in Paris');
     expect(weather.results.find((result) => result.apiId === chosen.apiId)?.evidence?.feedback).toBeUndefined();
+  });
+
+  it('should lift what people chose for the same need in other words to fourth place at best, never above the content\'s top 3', async () => {
+    // The card last for the newcomer's words, and one of the content's top 3.
+    const [chosen, top] = [baseline.at(-1)!, baseline[1]];
+    for (const colleague of ['colleague-1', 'colleague-2', 'colleague-3']) {
+      const token = await person(colleague);
+      const answer = await search(token, PAST_NEED);
+      for (const apiId of [chosen.apiId, top.apiId]) expect((await vote(token, { searchId: answer.searchId, apiId, helpful: true })).status).toBe(204);
+    }
+    // The model's need matching judges the two wordings one need (the report says how it was fitted).
+    expect((await report()).learning).toMatchObject({ matches: 'paraphrases', model: expect.any(String) });
+    const after = await search(await person('newcomer'), NEW_WORDS);
+    expect(rankOf(after, chosen.apiId)).toBe(3);
+    const evidence = after.results[3].evidence!.feedback!;
+    expect(evidence).toMatchObject({ helpful: 3, moved: baseline.length - 4 });
+    expect(evidence.similarity).toBeGreaterThan(0.6);
+    expect(evidence.reason).toMatch(/^Up \d places: 3 people voted it the answer for this need in other words \(similarity 0\.\d+\); votes for other words never lift an API above the 3 the content ranks first$/);
+    // Already among the top 3: it stays where the content put it.
+    expect(rankOf(after, top.apiId)).toBe(1);
+    expect(after.results[1].evidence?.feedback).toMatchObject({ helpful: 3, moved: 0 });
   });
 
   it('should let one person move a result only a little, however often they vote', async () => {
@@ -219,16 +239,24 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     expect((await report()).apis).toEqual([{ apiId: wrong.apiId, helpful: 1, notHelpful: 0 }]);
   });
 
-  it('should rank lower what people said was not what they needed', async () => {
+  it('should rank lower what people said was not what they needed, for that need only', async () => {
     const first = baseline[0];
-    for (const colleague of ['critic-1', 'critic-2', 'critic-3']) {
-      const token = await person(colleague);
+    const critics = await Promise.all(['critic-1', 'critic-2', 'critic-3'].map((sub) => person(sub)));
+    // Said of the need in other words: it was given for another wording, and moves nothing here.
+    for (const token of critics) {
       const answer = await search(token, PAST_NEED);
+      expect((await vote(token, { searchId: answer.searchId, apiId: first.apiId, helpful: false })).status).toBe(204);
+    }
+    const unmoved = await search(reader, NEW_WORDS);
+    expect(rankOf(unmoved, first.apiId)).toBe(0);
+    expect(unmoved.results[0].evidence?.feedback).toBeUndefined();
+    for (const token of critics) {
+      const answer = await search(token, NEW_WORDS);
       expect((await vote(token, { searchId: answer.searchId, apiId: first.apiId, helpful: false })).status).toBe(204);
     }
     const after = await search(reader, NEW_WORDS);
     expect(rankOf(after, first.apiId)).toBeGreaterThan(0);
-    expect(after.results.find((result) => result.apiId === first.apiId)?.evidence?.feedback).toMatchObject({ helpful: 0, notHelpful: 3 });
+    expect(after.results.find((result) => result.apiId === first.apiId)?.evidence?.feedback).toMatchObject({ helpful: 0, notHelpful: 3, reason: expect.stringMatching(/^Down \d places?: 3 people said it was not what they needed for this need$/) });
   });
 
   it('should count an agent opening an API that its search returned as a signal (MCP)', async () => {
