@@ -326,7 +326,7 @@ async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, acc
     `\nSybils: ${accounts} account${accounts === 1 ? '' : 's'} each searched ${targets.length} needs and voted for a wrong API of its ranks ${FLOOD_RANKS.from}–${FLOOD_RANKS.to}` +
       ` (the org then held ${report.signals} signals from ${report.people} people); the wrong API in another person's searches (maxResults ${WIDE_RANKS}; rank ${WIDE_RANKS + 1} = not returned)`,
   );
-  console.log('| searches of | searches | in top 3 before | in top 3 after | in top 10 after | median rank before | median rank after |');
+  console.log('| searches of | searches | in top 3 before → after | in top 10 before → after | median rank before → after |');
   console.log('|---|---|---|---|---|---|---|');
   const rows: [string, (ranks: SybilRanks) => number[]][] = [
     ['its need', (ranks) => [ranks.need]],
@@ -337,8 +337,8 @@ async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, acc
     const was = targets.flatMap((target) => of(target.before));
     const now = after.flatMap(of);
     console.log(
-      `| ${name} | ${was.length} | ${was.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 3).length} | ${now.filter((rank) => rank <= 10).length} | ` +
-        `${percentile(was, 50)} | ${percentile(now, 50)} |`,
+      `| ${name} | ${was.length} | ${was.filter((rank) => rank <= 3).length} → ${now.filter((rank) => rank <= 3).length} | ` +
+        `${was.filter((rank) => rank <= 10).length} → ${now.filter((rank) => rank <= 10).length} | ${percentile(was, 50)} → ${percentile(now, 50)} |`,
     );
   }
   const top3 = after.flatMap((ranks, index) =>
