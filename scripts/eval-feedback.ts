@@ -327,7 +327,7 @@ async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, acc
       ` (the org then held ${report.signals} signals from ${report.people} people); the wrong API in another person's searches (maxResults ${WIDE_RANKS}; rank ${WIDE_RANKS + 1} = not returned)`,
   );
   console.log('| searches of | searches | in top 3 before → after | in top 10 before → after | median rank before → after |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|');
   const rows: [string, (ranks: SybilRanks) => number[]][] = [
     ['its need', (ranks) => [ranks.need]],
     ['its paraphrases (tuning + check)', (ranks) => ranks.paraphrases],

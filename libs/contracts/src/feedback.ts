@@ -1,7 +1,8 @@
 /**
  * What people and agents pick after a search: a vote on a card ("This answered it" / "Not what I
  * need"), or a weaker implicit signal (an operation opened after the search). Later searches of
- * the org with a similar need rank the chosen APIs higher (see `FeedbackEvidence`).
+ * the org for the same need, or for it in other words, rank the chosen APIs higher (see
+ * `FeedbackEvidence`).
  */
 export const FEEDBACK_SIGNALS = ['vote', 'opened'] as const;
 export type FeedbackSignal = (typeof FEEDBACK_SIGNALS)[number];

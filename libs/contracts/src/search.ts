@@ -64,7 +64,7 @@ export interface RelevanceEvidence {
    * them holds, 0..1: an operation, a schema or its overview (absent in vector mode).
    */
   termCoverage?: number;
-  /** What people of the org chose for similar needs (absent when none did). */
+  /** What people of the org chose for the same need (absent when none did). */
   feedback?: FeedbackEvidence;
 }
 

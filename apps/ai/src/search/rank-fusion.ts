@@ -174,7 +174,7 @@ export interface EndpointCandidate {
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
  * API; with `namesUnknownThing`, its search operations move up (see `RANKING.endpoints`), for a
- * need phrased as an `event` those that deliver events, and those people chose for similar needs
+ * need phrased as an `event` those that deliver events, and those people chose for the same need
  * (`chosen`); operations
  * whose path the query names (`namedOperations`) come first. The best operations are followed by
  * those that find the identifiers they need (`withProviders`).
@@ -203,7 +203,7 @@ export function rankEndpoints<T extends EndpointCandidate>(
   }
   // "Tell me when a customer registers": the channel that says so, not the call that registers one.
   if (signals.event) for (const entry of scored) if (entry.row.deliversEvents) entry.score += RANKING.intent.eventOperationBoost;
-  // What people chose for similar needs (`usageEvidence`: -1..1 per `METHOD path`).
+  // What people chose for the same need (`usageEvidence`: -1..1 per `METHOD path`).
   for (const entry of scored) entry.score += RANKING.feedback.operationBoost * (signals.chosen?.get(`${entry.row.method} ${entry.row.path}`) ?? 0);
   for (const entry of scored) {
     const named = signals.namedOperations?.filter((operation) => isNamedPath(entry.row.path, operation.path)) ?? [];

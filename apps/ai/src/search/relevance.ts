@@ -31,7 +31,7 @@ export function calibrationFor(modelId: string, measured: { similarity: boolean;
 
 /**
  * Estimated chance that the card answers the query: a logistic model of the card's evidence. What
- * people chose for similar needs moves its log-odds by up to `RANKING.feedback.relevanceWeight`
+ * people chose for the same need moves its log-odds by up to `RANKING.feedback.relevanceWeight`
  * (the public set has no feedback to fit it on: see the README's feedback protocol).
  */
 export function calibratedRelevance(evidence: RelevanceEvidence, calibration: RelevanceCalibration): number {

@@ -53,7 +53,7 @@ export interface RankedApi {
   fused: number;
 }
 
-/** Stage 4 (`UsageLearning`): the ranking with what people chose for similar needs. */
+/** Stage 4 (`UsageLearning`): the ranking with what people chose for the same need. */
 export interface LearnedRanking {
   ranked: RankedApi[];
   usage: UsageEvidence;
