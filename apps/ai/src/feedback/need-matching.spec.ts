@@ -29,8 +29,8 @@ describe('need matching', () => {
     expect(backgroundOf(normalised([1, 0]), references, 2, (index) => index === 0)).toBeCloseTo(Math.SQRT1_2 / 2, 6);
   });
 
-  it('should fit a threshold that no pair of different needs reaches, and match the paraphrases of a model that tells them apart', () => {
-    const fit = fitNeedMatching('clear', SET, vectors(1), SETTINGS);
+  it('should fit a threshold that no pair of different needs reaches, and match the paraphrases of a model that tells them apart', async () => {
+    const fit = await fitNeedMatching('clear', SET, vectors(1), SETTINGS);
     expect(fit.pairs).toEqual({ same: 18, different: 135 });
     expect(fit.falseMatchRate).toBe(0);
     expect(fit.sameDomainFalseMatchRate).toBe(0);
@@ -39,18 +39,18 @@ describe('need matching', () => {
     expect(fit.references).toHaveLength(18);
   });
 
-  it('should learn from the same need only with a model whose paraphrases are no nearer than other needs of their domain', () => {
-    const fit = fitNeedMatching('blurred', SET, vectors(0), SETTINGS);
+  it('should learn from the same need only with a model whose paraphrases are no nearer than other needs of their domain', async () => {
+    const fit = await fitNeedMatching('blurred', SET, vectors(0), SETTINGS);
     expect(fit.falseMatchRate).toBe(0);
     expect(fit.recall).toBeLessThan(0.5);
     expect(fit.paraphrases).toBe(false);
     expect(fit.reason).toMatch(/votes count for the same need only/);
   });
 
-  it('should name a fit by its model, set and settings, and refuse vectors that do not fit the set', () => {
-    const version = fitNeedMatching('clear', SET, vectors(1), SETTINGS).version;
-    expect(fitNeedMatching('other', SET, vectors(1), SETTINGS).version).not.toBe(version);
-    expect(fitNeedMatching('clear', SET, vectors(1), { ...SETTINGS, neighbours: 3 }).version).not.toBe(version);
-    expect(() => fitNeedMatching('clear', SET, vectors(1).slice(1), SETTINGS)).toThrow(/17 vectors for 18 phrasings/);
+  it('should name a fit by its model, set and settings, and refuse vectors that do not fit the set', async () => {
+    const version = (await fitNeedMatching('clear', SET, vectors(1), SETTINGS)).version;
+    expect((await fitNeedMatching('other', SET, vectors(1), SETTINGS)).version).not.toBe(version);
+    expect((await fitNeedMatching('clear', SET, vectors(1), { ...SETTINGS, neighbours: 3 })).version).not.toBe(version);
+    await expect(fitNeedMatching('clear', SET, vectors(1).slice(1), SETTINGS)).rejects.toThrow(/17 vectors for 18 phrasings/);
   });
 });

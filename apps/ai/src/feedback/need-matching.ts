@@ -77,6 +77,9 @@ export function matchingVersion(model: string, set: CalibrationSet, settings: Ne
   return createHash('sha256').update(JSON.stringify([model, set, settings])).digest('hex').slice(0, 16);
 }
 
+/** Lets other work of the event loop run: a fit takes a few hundred milliseconds of CPU. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Fits the threshold for one model: every pair of phrasings of one need is a paraphrase pair,
  * every pair of phrasings of two needs is not (of one domain: related, the hard ones). Each
@@ -84,42 +87,72 @@ export function matchingVersion(model: string, set: CalibrationSet, settings: Ne
  * as a query's background holds neither its own need nor the signal's. The threshold is the
  * lowest `needMatch` at which at most `falseMatchRate` of the different pairs match; a model at
  * which fewer than `minRecall` of the paraphrase pairs then match is too weak to learn from
- * paraphrases (only the same need counts).
+ * paraphrases (only the same need counts). It pauses between rows, so searches of the process go
+ * on while it runs.
  */
-export function fitNeedMatching(model: string, set: CalibrationSet, vectors: readonly (readonly number[])[], settings: NeedMatchingSettings): NeedMatching {
-  const phrasings = set.flatMap((domain, domainIndex) => domain.needs.flatMap((need, needIndex) => need.map(() => ({ domain: domainIndex, need: `${domainIndex}/${needIndex}` }))));
+export async function fitNeedMatching(model: string, set: CalibrationSet, vectors: readonly (readonly number[])[], settings: NeedMatchingSettings): Promise<NeedMatching> {
+  const phrasings = set.flatMap((domain, domainIndex) => domain.needs.flatMap((need) => need.map(() => domainIndex)));
   if (phrasings.length !== vectors.length) throw new Error(`need matching: ${vectors.length} vectors for ${phrasings.length} phrasings`);
+  const count = vectors.length;
   const references = vectors.map(normalised);
-  const needOf = phrasings.map((phrasing) => phrasing.need);
-  const cosines = references.map((a) => references.map((b) => dot(a, b)));
+  // Each phrasing's need, as a number.
+  const needOf = new Int32Array(count);
+  let need = 0;
+  let index = 0;
+  for (const domain of set) for (const phrasings of domain.needs) needOf.fill(need++, index, (index += phrasings.length));
+  const cosines = new Float64Array(count * count);
+  for (let a = 0; a < count; a++) {
+    for (let b = a; b < count; b++) cosines[a * count + b] = cosines[b * count + a] = dot(references[a], references[b]);
+    if (a % 16 === 15) await pause();
+  }
   // Per phrasing, its nearest phrasings of other needs: enough to leave one more need out.
-  const longestNeed = Math.max(...set.flatMap((domain) => domain.needs.map((need) => need.length)));
-  const nearest = cosines.map((row, index) =>
-    row
-      .map((cosine, other) => ({ cosine, need: needOf[other] }))
-      .filter((other) => other.need !== needOf[index])
-      .sort((a, b) => b.cosine - a.cosine)
-      .slice(0, settings.neighbours + longestNeed),
-  );
-  const backgroundWithout = (index: number, otherNeed: string) => {
-    const kept = nearest[index].filter((other) => other.need !== otherNeed).slice(0, settings.neighbours);
-    return kept.reduce((sum, other) => sum + other.cosine, 0) / Math.max(1, kept.length);
+  const longestNeed = Math.max(...set.flatMap((domain) => domain.needs.map((phrasings) => phrasings.length)));
+  const nearest: number[][] = [];
+  const background = new Float64Array(count);
+  for (let a = 0; a < count; a++) {
+    const others: number[] = [];
+    for (let b = 0; b < count; b++) if (needOf[b] !== needOf[a]) others.push(b);
+    others.sort((x, y) => cosines[a * count + y] - cosines[a * count + x]);
+    nearest.push(others.slice(0, settings.neighbours + longestNeed));
+    background[a] = meanCosine(cosines, count, a, nearest[a], -1, settings.neighbours);
+    if (a % 16 === 15) await pause();
+  }
+  // Its background without another need's phrasings: the same unless that need is among its nearest.
+  const backgroundWithout = (a: number, otherNeed: number) => {
+    for (let k = 0; k < settings.neighbours && k < nearest[a].length; k++) {
+      if (needOf[nearest[a][k]] === otherNeed) return meanCosine(cosines, count, a, nearest[a], otherNeed, settings.neighbours, needOf);
+    }
+    return background[a];
   };
   const same: number[] = [];
-  const different: { match: number; sameDomain: boolean }[] = [];
-  for (let a = 0; a < references.length; a++) {
-    for (let b = a + 1; b < references.length; b++) {
-      const isSame = needOf[a] === needOf[b];
-      const match = needMatch(cosines[a][b], backgroundWithout(a, needOf[b]), backgroundWithout(b, needOf[a]));
-      if (isSame) same.push(match);
-      else different.push({ match, sameDomain: phrasings[a].domain === phrasings[b].domain });
+  const different = new Float64Array((count * (count - 1)) / 2);
+  const sameDomain = new Uint8Array(different.length);
+  let pairs = 0;
+  for (let a = 0; a < count; a++) {
+    for (let b = a + 1; b < count; b++) {
+      const match = needMatch(cosines[a * count + b], backgroundWithout(a, needOf[b]), backgroundWithout(b, needOf[a]));
+      if (needOf[a] === needOf[b]) same.push(match);
+      else {
+        sameDomain[pairs] = phrasings[a] === phrasings[b] ? 1 : 0;
+        different[pairs++] = match;
+      }
     }
+    if (a % 16 === 15) await pause();
   }
-  const descending = different.map((pair) => pair.match).sort((x, y) => y - x);
+  const differentPairs = different.subarray(0, pairs);
+  const descending = Float64Array.from(differentPairs).sort().reverse();
   // Just above the highest match that the allowed share of different pairs may reach.
-  const allowed = Math.floor(settings.falseMatchRate * descending.length);
-  const threshold = descending[allowed] + 1e-9;
-  const rate = (pairs: { match: number }[]) => (pairs.length > 0 ? pairs.filter((pair) => pair.match >= threshold).length / pairs.length : 0);
+  const threshold = descending[Math.floor(settings.falseMatchRate * pairs)] + 1e-9;
+  let falseMatches = 0;
+  let sameDomainPairs = 0;
+  let sameDomainMatches = 0;
+  differentPairs.forEach((match, pair) => {
+    if (match >= threshold) falseMatches++;
+    if (sameDomain[pair]) {
+      sameDomainPairs++;
+      if (match >= threshold) sameDomainMatches++;
+    }
+  });
   const recall = same.filter((match) => match >= threshold).length / same.length;
   const paraphrases = recall >= settings.minRecall;
   return {
@@ -127,12 +160,25 @@ export function fitNeedMatching(model: string, set: CalibrationSet, vectors: rea
     version: matchingVersion(model, set, settings),
     threshold,
     recall,
-    falseMatchRate: rate(different),
-    sameDomainFalseMatchRate: rate(different.filter((pair) => pair.sameDomain)),
-    pairs: { same: same.length, different: different.length },
+    falseMatchRate: falseMatches / pairs,
+    sameDomainFalseMatchRate: sameDomainPairs > 0 ? sameDomainMatches / sameDomainPairs : 0,
+    pairs: { same: same.length, different: pairs },
     paraphrases,
     ...(paraphrases ? {} : { reason: `at ${settings.falseMatchRate} false matches the model matches only ${recall.toFixed(2)} of paraphrase pairs (below ${settings.minRecall}): votes count for the same need only` }),
     references,
     neighbours: settings.neighbours,
   };
+}
+
+/** Mean cosine of phrasing `a` to its first `neighbours` of `nearest`, leaving out those of need `skipNeed`. */
+function meanCosine(cosines: Float64Array, count: number, a: number, nearest: number[], skipNeed: number, neighbours: number, needOf?: Int32Array): number {
+  let sum = 0;
+  let taken = 0;
+  for (const b of nearest) {
+    if (taken === neighbours) break;
+    if (needOf && needOf[b] === skipNeed) continue;
+    sum += cosines[a * count + b];
+    taken++;
+  }
+  return taken > 0 ? sum / taken : 0;
 }

@@ -70,7 +70,7 @@ export class NeedMatchings implements OnApplicationBootstrap {
     const texts = NEED_CALIBRATION_SET.flatMap((domain) => domain.needs.flatMap((need) => need.map(needText)));
     const vectors = await model.embedDocuments(texts);
     const { needNeighbours: neighbours, falseMatchRate, minRecall } = RANKING.feedback;
-    const matching = fitNeedMatching(model.modelId, NEED_CALIBRATION_SET, vectors, { neighbours, falseMatchRate, minRecall });
+    const matching = await fitNeedMatching(model.modelId, NEED_CALIBRATION_SET, vectors, { neighbours, falseMatchRate, minRecall });
     this.ready.set(model.modelId, matching);
     this.logger.log(
       `Need matching for ${model.modelId} (${Date.now() - started} ms): threshold ${matching.threshold.toFixed(3)}, ` +
