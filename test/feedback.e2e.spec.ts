@@ -289,16 +289,18 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     const outsider = await connect(await person('outsider-agent', [OTHER_ORG]));
     try {
       const searched = (await client.callTool({ name: 'search_apis', arguments: { query: PAST_NEED, orgId: ORG } })) as CallToolResult;
-      const { searchId, results } = searched.structuredContent as { searchId: string; results: { apiId: string }[] };
+      const { searchId, results } = searched.structuredContent as { searchId: string; results: { apiId: string; endpoints: { method: string; path: string }[] }[] };
       const wrong = results[0].apiId;
       await client.callTool({ name: 'get_api', arguments: { apiId: wrong } });
-      await until(report, (seen) => seen.signals > 0, 30_000);
+      const { method, path } = results[0].endpoints[0];
+      await client.callTool({ name: 'get_operation', arguments: { apiId: wrong, method, path } });
+      await until(report, (seen) => seen.signals === 2, 30_000);
 
       const rated = (await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: wrong, helpful: false } })) as CallToolResult;
       expect(rated.isError).toBeFalsy();
       expect(text(rated)).toBe(`Recorded: API ${wrong} did not answer "${PAST_NEED}".`);
       expect(rated.structuredContent).toEqual({ searchId, apiId: wrong, helpful: false, signal: 'vote', query: PAST_NEED });
-      // The vote took the opened signal's place: one signal, against.
+      // The vote took the opened signals' place, the operation's too: one signal, against.
       expect((await report()).recent).toEqual([expect.objectContaining({ apiId: wrong, helpful: false, signal: 'vote', query: PAST_NEED })]);
 
       // An operation, its method in any case.

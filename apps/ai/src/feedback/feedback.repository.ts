@@ -101,7 +101,9 @@ export class FeedbackRepository {
 
   /**
    * Stores a signal, once per person, search, API and operation: a vote replaces what the person
-   * said before on it; opening it again, or after a vote, changes nothing (a vote says more).
+   * said before on it; opening it again, or after a vote, changes nothing (a vote says more). A
+   * "not helpful" on the API also withdraws the operations of it that the person opened after the
+   * same search.
    */
   async record(row: FeedbackRow): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -114,8 +116,16 @@ export class FeedbackRepository {
          RETURNING 1`,
         [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need, row.needBackground ?? null, row.needMatching ?? null, row.shown],
       );
+      // Saying the API was not it takes back what the person's openings of its operations after that search said.
+      const withdrawn: unknown[] =
+        row.signal === 'vote' && !row.helpful && !row.method
+          ? await manager.query(
+              `DELETE FROM platform_ai.search_feedback WHERE org_id = $1 AND person = $2 AND search_id = $3 AND api_id = $4 AND method <> '' AND signal = 'opened' RETURNING 1`,
+              [row.orgId, row.person, row.searchId, row.apiId],
+            )
+          : [];
       // The same vote again, or an opening after a vote, changes nothing: the org's cached answers stay.
-      if (changed.length > 0) await this.bumpVersion(manager, row.orgId);
+      if (changed.length > 0 || withdrawn.length > 0) await this.bumpVersion(manager, row.orgId);
     });
   }
 
