@@ -82,8 +82,9 @@ export class FeedbackService {
     const embedding = await this.queryVectors.of(model, need);
     // A need of no words ("???") has a vector of no direction: nothing to compare later needs with.
     if (!embedding.some((value) => value !== 0)) throw new UnprocessableEntityException('That search\'s query has no words to learn from');
-    // Measured now, so that paraphrases can match it; if the fit cannot be made now, at the next fit.
-    const matching = await this.matchings.of(model).catch((error: Error) => this.logger.warn(`Need matching for ${model.modelId} not fitted: ${error.message}`));
+    // Measured now, so that paraphrases can match it; before the model's first fit is ready (it
+    // starts now, in the background: a vote does not wait seconds for it), by that fit.
+    const matching = this.matchings.peek(model.modelId);
     await this.repository.record({
       orgId: search.orgId,
       person: this.personHash(request.person),

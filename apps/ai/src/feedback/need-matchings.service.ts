@@ -48,7 +48,15 @@ export class NeedMatchings implements OnApplicationBootstrap {
     return fit;
   }
 
-  /** The model's need matching if fitted; otherwise starts the fit (of the serving model) and answers undefined: a search does not wait for it. */
+  /** The model's need matching if it is fitted, without starting a fit. */
+  fitted(modelId: string): NeedMatching | undefined {
+    return this.ready.get(modelId);
+  }
+
+  /**
+   * The model's need matching if fitted; otherwise starts the fit (of the serving model) and
+   * answers undefined: a search does not wait for it.
+   */
   peek(modelId: string): NeedMatching | undefined {
     const matching = this.ready.get(modelId);
     if (!matching && !this.fits.has(modelId)) {

@@ -68,7 +68,7 @@ export class SearchService implements OnModuleInit {
       versions.index,
       versions.feedback,
       // Which signals count for the query changes when the model's need matching is fitted.
-      versions.feedback > 0 ? (this.matchings.peek(embeddings.modelId)?.version ?? null) : null,
+      versions.feedback > 0 ? (this.matchings.fitted(embeddings.modelId)?.version ?? null) : null,
       request.orgId,
       query,
       request.filters ?? {},

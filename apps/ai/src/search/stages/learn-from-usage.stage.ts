@@ -31,9 +31,11 @@ export class UsageLearning {
     if (!run.hasFeedback || !query.vector) return { ranked, usage: NO_USAGE };
     const { retentionDays, halfLifeDays } = this.config.feedback;
     const { scannedSignals: scanned, nearestSignals: nearest, signalsPerPerson: perPerson, paraphraseBestRank, apiBoost } = RANKING.feedback;
-    // Until the model's matching is fitted (once per process, in the background), the same need only.
-    const matching = this.matchings.peek(run.scope.model);
+    const matching = this.matchings.fitted(run.scope.model);
     const signals = await this.feedback.nearNeeds(run.scope, query.vector, matching?.version, retentionDays, { scanned, nearest, perPerson }, manager);
+    if (signals.length === 0) return { ranked, usage: NO_USAGE };
+    // Until the model's matching is fitted (once per process, in the background, started by the first signals to weigh), the same need only.
+    if (!matching) this.matchings.peek(run.scope.model);
     // The need's own words, as a signal keeps its need's (not their families).
     const words = query.keywords?.terms.filter((term) => !term.family).map((term) => term.lexeme) ?? [];
     const background = matching ? this.matchings.background(matching, query.vector) : undefined;
