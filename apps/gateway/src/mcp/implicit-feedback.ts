@@ -75,8 +75,7 @@ export class ImplicitFeedback {
   async opened(caller: Caller, apiId: string, operation?: Operation, requestId?: string): Promise<void> {
     try {
       const since = Date.now() - IMPLICIT_SIGNAL_WINDOW_MS;
-      const recent = (await this.redis.lrange(this.callerKey(caller), 0, SEARCHES_KEPT - 1)).map((entry) => JSON.parse(entry) as RecentSearch);
-      const search = recent.find((kept) => kept.at > since && kept.apiIds.includes(apiId) && caller.orgs.includes(kept.orgId));
+      const search = (await this.recentSearches(caller)).find((kept) => kept.at > since && kept.apiIds.includes(apiId) && caller.orgs.includes(kept.orgId));
       if (!search) return;
       // Claimed before the call, on every replica at once: a second opening is the same choice.
       const choice = digest(JSON.stringify([apiId, operation?.method, operation?.path]));
@@ -99,11 +98,15 @@ export class ImplicitFeedback {
   /** The need of one of the caller's recent searches, while it is remembered (past the window, or while Redis is away, it is not). */
   async queryOf(caller: Caller, searchId: string): Promise<string | undefined> {
     try {
-      const recent = (await this.redis.lrange(this.callerKey(caller), 0, SEARCHES_KEPT - 1)).map((entry) => JSON.parse(entry) as RecentSearch);
-      return recent.find((kept) => kept.searchId === searchId)?.query;
+      return (await this.recentSearches(caller)).find((kept) => kept.searchId === searchId)?.query;
     } catch {
       return undefined;
     }
+  }
+
+  /** The caller's searches remembered in Redis, newest first. */
+  private async recentSearches(caller: Caller): Promise<RecentSearch[]> {
+    return (await this.redis.lrange(this.callerKey(caller), 0, SEARCHES_KEPT - 1)).map((entry) => JSON.parse(entry) as RecentSearch);
   }
 
   private callerKey(caller: Caller): string {
