@@ -72,7 +72,7 @@ export class FeedbackRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async logSearch(search: LoggedSearch): Promise<void> {
-    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query, shown) VALUES ($1, $2, $3, $4)`, [search.id, search.orgId, search.query, search.shown.slice(0, SHOWN_CARDS)]);
+    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query, shown) VALUES ($1, $2, $3, $4)`, [search.id, search.orgId, search.query, search.shown]);
   }
 
   /** The search as logged, and whether it is older than `windowDays` (`expired`). */

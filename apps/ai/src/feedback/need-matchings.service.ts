@@ -12,7 +12,7 @@ const MEASURE_BATCH = 500;
 
 /**
  * Each embedding model's need matching (`fitNeedMatching` on `NEED_CALIBRATION_SET`), fitted once
- * per process when the model first has signals to weigh (embedding the set's ~800 phrasings:
+ * per process when the model first has signals to weigh (embedding the set's 957 phrasings:
  * seconds with the local model) and kept in memory. Every replica fits the same model alike. A
  * new fit (another model, set or setting) measures the stored signals' needs again; a model
  * switch leaves the old model's signals behind, as search compares vectors of one model only.

@@ -1,5 +1,5 @@
 import type { FeedbackEvidence } from '#contracts';
-import type { PastSignal } from '../feedback/feedback.repository.js';
+import { type PastSignal, SHOWN_CARDS } from '../feedback/feedback.repository.js';
 import { type NeedMatching, needMatch } from '../feedback/need-matching.js';
 import { RANKING } from './ranking.config.js';
 import { round } from './rounding.js';
@@ -106,11 +106,11 @@ export function relationOf(signal: Pick<PastSignal, 'similarity' | 'lexemes' | '
   return shownOverlap(signal.shown, query.topApis) >= weights.minShownOverlap ? 'paraphrase' : undefined;
 }
 
-/** Share of what a search showed (its first 10) that the content ranks in the query's first 10. */
+/** Share of what a search showed (its first `SHOWN_CARDS`) that the content ranks as high for the query. */
 export function shownOverlap(shown: string[], topApis: string[]): number {
-  const seen = shown.slice(0, 10);
+  const seen = shown.slice(0, SHOWN_CARDS);
   if (seen.length === 0) return 0;
-  const top = new Set(topApis.slice(0, 10));
+  const top = new Set(topApis.slice(0, SHOWN_CARDS));
   return seen.filter((apiId) => top.has(apiId)).length / seen.length;
 }
 
