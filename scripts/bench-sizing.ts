@@ -14,7 +14,7 @@ import { aiMigrations } from '../migrations/ai/index.js';
 import { countWords, insertChunks } from '../apps/ai/src/indexing/chunk-rows.js';
 import { VectorIndexService } from '../apps/ai/src/indexing/vector-index.service.js';
 import { ChunkRetriever, type SearchScope } from '../apps/ai/src/search/chunk-retriever.js';
-import { RANKING } from '../apps/ai/src/search/ranking.config.js';
+import { RANKING } from '../apps/ai/src/ranking/ranking.config.js';
 import { SearchRepository } from '../apps/ai/src/search/search.repository.js';
 import { demoCatalogue } from './demo-catalogue.js';
 import { percentile } from './eval-metrics.js';

@@ -1,5 +1,5 @@
 import { MATCH_BANDS, type MatchBand, type RelevanceEvidence } from '#contracts';
-import type { RelevanceCalibration } from '../apps/ai/src/search/ranking.config.js';
+import type { RelevanceCalibration } from '../apps/ai/src/ranking/ranking.config.js';
 import { calibratedRelevance, matchBand } from '../apps/ai/src/search/relevance.js';
 
 /** One card of a judged search: what its score is computed from, and the judgment. */

@@ -7,7 +7,7 @@ import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
 import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
-import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/src/search/ranking.config.js';
+import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/src/ranking/ranking.config.js';
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { FeedbackReport, SearchResponse, SearchResult } from '#contracts';
 import { SEARCH_LOG_RETRY_MS } from '../apps/ai/src/feedback/feedback.service.js';
-import { newSearchId } from '../apps/ai/src/search/search-id.js';
+import { newSearchId } from '../apps/ai/src/ranking/search-id.js';
 import { startStack, type TestStack, until, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';

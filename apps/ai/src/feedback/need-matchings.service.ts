@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { EmbeddingProvider } from '#embeddings';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
-import { needText } from '../search/query-normalizer.js';
-import { RANKING } from '../search/ranking.config.js';
+import { needText } from '../ranking/query-normalizer.js';
+import { RANKING } from '../ranking/ranking.config.js';
 import { FeedbackRepository } from './feedback.repository.js';
 import { NEED_CALIBRATION_SET } from './need-calibration-set.js';
 import { backgroundOf, fitNeedMatching, type NeedMatching, normalised } from './need-matching.js';

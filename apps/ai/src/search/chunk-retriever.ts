@@ -4,7 +4,7 @@ import type { ChunkLevel, LifecycleStage, SearchFilters, VersionSummary } from '
 import type { KeywordQuery } from './keyword-query.js';
 import { EVENT_DELIVERY } from './query-intent.js';
 import type { ApiKeywordScore, Candidate, EndpointCandidate } from './rank-fusion.js';
-import { RANKING } from './ranking.config.js';
+import { RANKING } from '../ranking/ranking.config.js';
 import { liveChunkCount } from './search.repository.js';
 
 /** Which chunks a search may see: one org, one embedding model, the request's filters. */

@@ -2,9 +2,9 @@ import { distance } from 'fastest-levenshtein';
 import type { EntityManager } from 'typeorm';
 import { isEnglishWord } from './english-words.js';
 import { LexiconRepository } from './lexicon.repository.js';
-import { RANKING } from './ranking.config.js';
+import { RANKING } from '../ranking/ranking.config.js';
 import { familyVariants, phraseEquivalents } from './word-families.js';
-import { bareWord, isAbbreviation, nameWords } from './query-normalizer.js';
+import { bareWord, isAbbreviation, nameWords } from '../ranking/query-normalizer.js';
 
 /** One query term as full-text search uses it, weighted by how rare it is in the org. */
 export interface KeywordTerm {

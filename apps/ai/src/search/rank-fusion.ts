@@ -1,7 +1,7 @@
 import type { ChunkLevel } from '#contracts';
 import { withProviders } from './endpoint-dependencies.js';
-import { RANKING } from './ranking.config.js';
-import { isNamedPath, type NamedOperation } from './query-normalizer.js';
+import { RANKING } from '../ranking/ranking.config.js';
+import { isNamedPath, type NamedOperation } from '../ranking/query-normalizer.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
 export interface Candidate {

@@ -1,5 +1,5 @@
 import { calibratedRelevance, calibrationFor, matchBand, termCoverage } from './relevance.js';
-import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS } from './ranking.config.js';
+import { MATCH_THRESHOLDS, RELEVANCE_CALIBRATIONS } from '../ranking/ranking.config.js';
 
 describe(termCoverage.name, () => {
   const terms = [

@@ -1,5 +1,5 @@
 import type { MatchBand, RelevanceEvidence } from '#contracts';
-import { MATCH_THRESHOLDS, RANKING, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from './ranking.config.js';
+import { MATCH_THRESHOLDS, RANKING, RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../ranking/ranking.config.js';
 
 /**
  * Share of the query that one chunk of the API covers: the rarity weight of the query's words

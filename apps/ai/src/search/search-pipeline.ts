@@ -3,7 +3,7 @@ import type { AiConfig } from '#config';
 import type { SearchResponse } from '#contracts';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ChunkRetriever } from './chunk-retriever.js';
-import { round } from './rounding.js';
+import { round } from '../ranking/rounding.js';
 import { SearchRepository } from './search.repository.js';
 import { Calibration } from './stages/calibrate.stage.js';
 import { Fusion } from './stages/fuse.stage.js';

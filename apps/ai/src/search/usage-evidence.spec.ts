@@ -1,6 +1,6 @@
 import type { PastSignal } from '../feedback/feedback.repository.js';
 import type { NeedMatching } from '../feedback/need-matching.js';
-import { RANKING } from './ranking.config.js';
+import { RANKING } from '../ranking/ranking.config.js';
 import { feedbackReason, relationOf, shownOverlap, usageEvidence } from './usage-evidence.js';
 
 const WORDS = ['send', 'passcod', 'phone'];

@@ -1,8 +1,8 @@
 import type { FeedbackEvidence } from '#contracts';
 import { type PastSignal, SHOWN_CARDS } from '../feedback/feedback.repository.js';
 import { type NeedMatching, needMatch } from '../feedback/need-matching.js';
-import { RANKING } from './ranking.config.js';
-import { round } from './rounding.js';
+import { RANKING } from '../ranking/ranking.config.js';
+import { round } from '../ranking/rounding.js';
 
 /** What earlier signals of the org for this query's need say about a search's APIs and operations. */
 export interface UsageEvidence {

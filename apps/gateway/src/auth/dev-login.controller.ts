@@ -3,11 +3,10 @@ import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiProp
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import type { GatewayConfig } from '#config';
-import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, PROBLEM_CONTENT_TYPE, type Role, ROLES } from '#contracts';
+import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, ORG_ID, ORG_ID_RULE, PROBLEM_CONTENT_TYPE, type Role, ROLES } from '#contracts';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { ProblemDoc } from '../docs/openapi-models.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { ORG_ID, ORG_ID_RULE } from '../registry/api.dto.js';
 import { Public } from './auth.decorators.js';
 import { signDevToken } from './dev-token.js';
 import { isLoopbackAddress } from './loopback.js';

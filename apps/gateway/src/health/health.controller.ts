@@ -8,7 +8,7 @@ import { INDEXING_QUEUE } from '#contracts';
 import { Public } from '../auth/auth.decorators.js';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { HealthDoc } from '../docs/openapi-models.js';
-import { AiClient } from '../proxy/ai-client.js';
+import { AiClient } from '../ai-client/ai-client.js';
 
 type Check = 'ok' | string;
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IndexingModule } from '../indexing/indexing.module.js';
-import { AiClientModule } from '../proxy/ai-client.module.js';
+import { AiClientModule } from '../ai-client/ai-client.module.js';
 import { HealthController } from './health.controller.js';
 
 @Module({

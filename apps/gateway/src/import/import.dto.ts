@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { type ApiImportRequest, LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
+import { type ApiImportRequest, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE } from '#contracts';
 import { NoNul, NotBlank } from '#http';
-import { KIND, ORG_ID, ORG_ID_MESSAGE } from '../registry/api.dto.js';
+import { KIND } from '../registry/api.dto.js';
 
 export class ImportBodyDto implements ApiImportRequest {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })

@@ -9,7 +9,7 @@ import { INDEXING_QUEUE, indexingJobId, IndexingJobName, type IndexState } from 
 import { ReplicaLeases } from '#database';
 import { METRICS_REGISTRY } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { AiClient } from '../proxy/ai-client.js';
+import { AiClient } from '../ai-client/ai-client.js';
 import { ApiEntity } from '../registry/api.entity.js';
 import { IndexingProducer } from './indexing.producer.js';
 

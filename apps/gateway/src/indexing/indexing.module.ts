@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
 import { closeQueueWithoutRedis } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
-import { AiClientModule } from '../proxy/ai-client.module.js';
+import { AiClientModule } from '../ai-client/ai-client.module.js';
 import { ApiEntity } from '../registry/api.entity.js';
 import { RegistryModule } from '../registry/registry.module.js';
 import { IndexReconciler } from './index-reconciler.js';

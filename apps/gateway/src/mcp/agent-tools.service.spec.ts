@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
-import type { AiClient, AiResponse } from '../proxy/ai-client.js';
+import type { AiClient, AiResponse } from '../ai-client/ai-client.js';
 import type { ApiVersionsService } from '../registry/api-versions.service.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import { AgentToolsService, ToolError } from './agent-tools.service.js';

@@ -21,7 +21,7 @@ import {
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
-import { type AiCallOptions, AiClient, AiUnavailableError, type AiResponse } from '../proxy/ai-client.js';
+import { type AiCallOptions, AiClient, AiUnavailableError, type AiResponse } from '../ai-client/ai-client.js';
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';

@@ -6,7 +6,7 @@ import type { GatewayConfig } from '#config';
 import { redisConnectionOptions } from '#config';
 import type { SearchResult } from '#contracts';
 import type { Caller } from '../auth/caller.js';
-import { type AiClient, type AiResponse, AiUnavailableError } from '../proxy/ai-client.js';
+import { type AiClient, type AiResponse, AiUnavailableError } from '../ai-client/ai-client.js';
 import { IMPLICIT_SIGNAL_WINDOW_MS, ImplicitFeedback } from './implicit-feedback.js';
 
 /** Agents' recent searches in a real Redis (REDIS_URL), under a prefix of this run's. */

@@ -5,7 +5,7 @@ import type { GatewayConfig } from '#config';
 import type { InternalFeedbackRequest, SearchResponse } from '#contracts';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { AiClient, AiUnavailableError } from '../proxy/ai-client.js';
+import { AiClient, AiUnavailableError } from '../ai-client/ai-client.js';
 import { SHARED_REDIS } from '../shared-state/shared-state.module.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AiClientModule } from '../proxy/ai-client.module.js';
+import { AiClientModule } from '../ai-client/ai-client.module.js';
 import { RegistryModule } from '../registry/registry.module.js';
 import { AgentToolsService } from './agent-tools.service.js';
 import { ImplicitFeedback } from './implicit-feedback.js';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ServiceBusyException } from '#http';
 import type { Caller } from '../auth/caller.js';
 import type { RegistryService } from '../registry/registry.service.js';
-import type { AiClient, AiResponse } from './ai-client.js';
+import type { AiClient, AiResponse } from '../ai-client/ai-client.js';
 import { AiProxyController } from './ai-proxy.controller.js';
 
 describe('AiProxyController.search', () => {

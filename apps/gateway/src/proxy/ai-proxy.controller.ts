@@ -9,7 +9,7 @@ import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchFacetsDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
-import { AiClient, send } from './ai-client.js';
+import { AiClient, send } from '../ai-client/ai-client.js';
 import { FacetsQueryDto } from './facets.dto.js';
 import { ReindexRequestDto } from './reindex.dto.js';
 

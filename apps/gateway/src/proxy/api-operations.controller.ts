@@ -9,7 +9,7 @@ import { ApiOperationDetailDoc, ApiOperationsDoc } from '../docs/openapi-models.
 import type { ApiEntity } from '../registry/api.entity.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { VersionOperations } from '../registry/version-operations.service.js';
-import { AiClient, send } from './ai-client.js';
+import { AiClient, send } from '../ai-client/ai-client.js';
 
 const VERSION_QUERY = { name: 'version', required: false, description: 'A version of the API (default: the recommended one, which search holds)' } as const;
 

@@ -9,7 +9,7 @@ import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { FeedbackErasedDoc, FeedbackReportDoc, FeedbackRequestDoc } from '../docs/openapi-models.js';
-import { AiClient, send } from './ai-client.js';
+import { AiClient, send } from '../ai-client/ai-client.js';
 
 /** Exactly a contract type's fields, their values not yet checked (the AI app validates them). */
 type Unchecked<T> = Record<keyof T, unknown>;

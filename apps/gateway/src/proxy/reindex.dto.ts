@@ -1,7 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import type { ReindexRequest } from '#contracts';
-import { ORG_ID, ORG_ID_MESSAGE } from '../registry/api.dto.js';
+import { ORG_ID, ORG_ID_MESSAGE, type ReindexRequest } from '#contracts';
 
 /** Re-index some APIs, one org, or (empty body) every org the admin belongs to. */
 export class ReindexRequestDto implements ReindexRequest {

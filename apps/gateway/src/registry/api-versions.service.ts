@@ -16,7 +16,7 @@ import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
-import { AiClient } from '../proxy/ai-client.js';
+import { AiClient } from '../ai-client/ai-client.js';
 import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
 import type { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity } from './api-version.entity.js';

@@ -17,14 +17,9 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type ApiDetailsPatch, type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, parseLabelSelector } from '#contracts';
+import { type ApiDetailsPatch, type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE, parseLabelSelector } from '#contracts';
 import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
-
-export const ORG_ID = /^[A-Za-z0-9][\w.-]{0,99}$/;
-/** What `ORG_ID` allows, in words. */
-export const ORG_ID_RULE = '1-100 letters, digits, ".", "_" or "-"';
-export const ORG_ID_MESSAGE = `orgId must be ${ORG_ID_RULE}`;
 
 /**
  * The last page a listing serves: a hundred million APIs at the largest page size, while the

@@ -1,6 +1,6 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AiClientModule } from '../proxy/ai-client.module.js';
+import { AiClientModule } from '../ai-client/ai-client.module.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { ApiVersionsController } from './api-versions.controller.js';

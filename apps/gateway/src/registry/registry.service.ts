@@ -18,7 +18,7 @@ import {
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
-import { AiClient } from '../proxy/ai-client.js';
+import { AiClient } from '../ai-client/ai-client.js';
 import type { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';

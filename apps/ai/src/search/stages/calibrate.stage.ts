@@ -3,7 +3,7 @@ import type { ChunkRetriever } from '../chunk-retriever.js';
 import { calibratedRelevance, calibrationFor, inRankingOrder, termCoverage } from '../relevance.js';
 import type { UsageEvidence } from '../usage-evidence.js';
 import type { CalibratedApi, RankedApi, Retrieved, SearchRun, UnderstoodQuery } from './search-run.js';
-import { round } from '../rounding.js';
+import { round } from '../../ranking/rounding.js';
 
 /**
  * Stage 5: each card's evidence (see `RelevanceEvidence`) and the chance that it answers the query,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChunkRetriever } from '../chunk-retriever.js';
 import { byLifecycle, fuseApis, rankApis, scaleSimilarities } from '../rank-fusion.js';
-import { RANKING } from '../ranking.config.js';
+import { RANKING } from '../../ranking/ranking.config.js';
 import type { RankedApi, Retrieved, SearchRun, UnderstoodQuery } from './search-run.js';
 
 /** APIs near the top whose operations are looked at for a need phrased as an event. */

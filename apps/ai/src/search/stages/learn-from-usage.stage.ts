@@ -5,7 +5,7 @@ import { AI_CONFIG } from '../../ai.constants.js';
 import { FeedbackRepository, SHOWN_CARDS } from '../../feedback/feedback.repository.js';
 import { NeedMatchings } from '../../feedback/need-matchings.service.js';
 import type { ChunkRetriever } from '../chunk-retriever.js';
-import { RANKING } from '../ranking.config.js';
+import { RANKING } from '../../ranking/ranking.config.js';
 import { feedbackReason, type UsageEvidence, usageEvidence } from '../usage-evidence.js';
 import type { LearnedRanking, RankedApi, SearchRun, UnderstoodQuery } from './search-run.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChunkRetriever } from '../chunk-retriever.js';
 import { EVIDENCE_CHUNKS, unseenKeywordLeaders } from '../rank-fusion.js';
-import { RANKING } from '../ranking.config.js';
+import { RANKING } from '../../ranking/ranking.config.js';
 import type { Retrieved, SearchRun, UnderstoodQuery } from './search-run.js';
 
 /** Stage 2: candidates by meaning (nearest chunks) and by words (APIs by BM25). */

@@ -2,7 +2,7 @@ import type { RelevanceEvidence, SearchMode } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import type { SearchScope } from '../chunk-retriever.js';
 import type { KeywordQuery } from '../keyword-query.js';
-import type { NamedOperation } from '../query-normalizer.js';
+import type { NamedOperation } from '../../ranking/query-normalizer.js';
 import type { ApiKeywordScore, Candidate } from '../rank-fusion.js';
 import type { UsageEvidence } from '../usage-evidence.js';
 

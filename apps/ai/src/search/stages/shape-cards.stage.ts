@@ -3,11 +3,11 @@ import type { SearchResult } from '#contracts';
 import { truncate } from '#api-specs';
 import type { ApiCard, ChunkDetail, ChunkRetriever, EndpointRow } from '../chunk-retriever.js';
 import { combineScores, type FusedChunk, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from '../rank-fusion.js';
-import { RANKING } from '../ranking.config.js';
+import { RANKING } from '../../ranking/ranking.config.js';
 import { matchBand } from '../relevance.js';
 import type { UsageEvidence } from '../usage-evidence.js';
 import type { CalibratedApi, Retrieved, SearchRun, UnderstoodQuery } from './search-run.js';
-import { round } from '../rounding.js';
+import { round } from '../../ranking/rounding.js';
 
 const MATCHED_CHUNKS_PER_API = 3;
 const SNIPPET_CHARS = 300;

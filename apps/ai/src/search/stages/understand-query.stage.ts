@@ -4,7 +4,7 @@ import { AI_CONFIG } from '../../ai.constants.js';
 import { QueryVectors } from '../../embedding-models/query-vectors.js';
 import { buildKeywordQuery } from '../keyword-query.js';
 import { eventIntent } from '../query-intent.js';
-import { namedOperations, nameWords, needText } from '../query-normalizer.js';
+import { namedOperations, nameWords, needText } from '../../ranking/query-normalizer.js';
 import { SearchRepository } from '../search.repository.js';
 import type { SearchRun, UnderstoodQuery } from './search-run.js';
 
