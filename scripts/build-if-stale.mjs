@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = join(root, 'dist', '.build-stamp');
-const INPUTS = ['apps', 'libs', 'migrations', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['apps', 'libs', 'migrations', 'benchmarks', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The latest change under `path` and where: a directory's own time counts, so a deleted or renamed file does too. */
 function newestChange(path) {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ANSWER_MAX_CHARS, FACET_LIMIT, SEARCH_LIMITS } from '#contracts';
-import { answerBombs } from '../scripts/answer-bombs.js';
+import { answerBombs } from '../benchmarks/answer-bombs.js';
 import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
 const ORG = 'bounds';

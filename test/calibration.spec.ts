@@ -1,4 +1,4 @@
-import { bandTable, crossValidated, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from '../scripts/calibration.js';
+import { bandTable, crossValidated, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from '../benchmarks/calibration.js';
 
 /** Cards whose chance of being relevant is σ(−4 + 6·similarity), drawn with a fixed generator. */
 function syntheticCards(count: number): JudgedCard[] {

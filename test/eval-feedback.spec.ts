@@ -15,8 +15,8 @@ import {
   readJsonLines,
   seedOf,
   unrelatedNeeds,
-} from '../scripts/eval-feedback.js';
-import { openApiDirectoryRoot } from '../scripts/demo-catalogue.js';
+} from '../benchmarks/eval-feedback.js';
+import { openApiDirectoryRoot } from '../apps/cli/src/demo-catalogue.js';
 
 const directory = evalDirectory();
 const publicQueries = join(directory, '../../shared/eval/queries.jsonl');

@@ -1,4 +1,4 @@
-import { ndcg, operationRecall, percentile, scoreRanking } from '../scripts/eval-metrics.js';
+import { ndcg, operationRecall, percentile, scoreRanking } from '../benchmarks/eval-metrics.js';
 
 describe(scoreRanking.name, () => {
   const grades = { a: 2, b: 1, c: 2 };

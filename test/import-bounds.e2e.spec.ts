@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { largeSpec } from '../scripts/synthetic-specs.js';
+import { largeSpec } from '../benchmarks/synthetic-specs.js';
 import { startStack, type TestStack } from './support/stack.js';
 
 const ORG = 'acme';

@@ -9,7 +9,7 @@ import { startStack, type TestStack } from './support/stack.js';
 const ORG = 'storefront-org';
 const TREE = 'storefront';
 // The built CLI, as CI runs it (`npm test` builds dist/ first).
-const CLI = join(process.cwd(), 'dist/scripts/import.js');
+const CLI = join(process.cwd(), 'dist/apps/cli/src/import.js');
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
 type Run = { code: number; stdout: string; stderr: string };
@@ -18,7 +18,7 @@ type Run = { code: number; stdout: string; stderr: string };
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
 type Listed = ApiRecord & { source?: ApiSource };
 
-/** scripts/import.ts: a repository checkout imported from CI, against a real stack. */
+/** apps/cli/src/import.ts: a repository checkout imported from CI, against a real stack. */
 describe('Folder import CLI (npm run import)', () => {
   let stack: TestStack;
   let token: string;

@@ -426,7 +426,7 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
     expect(deployments.length).toBeGreaterThanOrEqual(3);
     for (const object of deployments) expect({ name: object.metadata.name, DATABASE_MIGRATE: valueOf(containerOf(object), 'DATABASE_MIGRATE') }).toEqual({ name: object.metadata.name, DATABASE_MIGRATE: 'false' });
     const migrate = containerOf(workload('migrate')!);
-    expect(migrate.command).toEqual(['node', 'dist/scripts/migrate.js']);
+    expect(migrate.command).toEqual(['node', 'dist/apps/cli/src/migrate.js']);
   });
 
   it("should run each AI role as compose does, with compose's roles, ports and worker replicas", () => {

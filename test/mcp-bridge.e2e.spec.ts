@@ -9,9 +9,9 @@ import { startStack, type TestStack, waitForStatus } from './support/stack.js';
 
 const ORG = 'acme';
 // The built bridge, as a desktop client starts it (`npm test` builds dist/ first).
-const BRIDGE = join(process.cwd(), 'dist/scripts/mcp.js');
+const BRIDGE = join(process.cwd(), 'dist/apps/cli/src/mcp.js');
 
-/** scripts/mcp.ts: the stdio bridge to /mcp, driven by the SDK's stdio client as a desktop client would. */
+/** apps/cli/src/mcp.ts: the stdio bridge to /mcp, driven by the SDK's stdio client as a desktop client would. */
 describe('MCP stdio bridge (npm run mcp)', () => {
   let stack: TestStack;
   let reader: string;

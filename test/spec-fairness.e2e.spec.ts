@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { heavyOpenApi, smallOpenApi } from '../scripts/synthetic-specs.js';
+import { heavyOpenApi, smallOpenApi } from '../benchmarks/synthetic-specs.js';
 import { startStack, type TestStack, until } from './support/stack.js';
 
 /** Publishes a large API: its lint takes 16 s on a quiet core, each change report between its versions 2 s. */

@@ -7,7 +7,7 @@ import { starting, stoppable } from './leftovers.js';
 export const ENTRIES = {
   ai: 'apps/ai/src/main.js',
   gateway: 'apps/gateway/src/main.js',
-  migrate: 'scripts/migrate.js',
+  migrate: 'apps/cli/src/migrate.js',
 } as const;
 
 const DIST = join(process.cwd(), 'dist');

@@ -4,7 +4,7 @@ import { SpecError } from './spec-error.js';
 import { defaultSpecFormats } from './spec-formats.module.js';
 import { assertSafeSpec, SPEC_LIMITS } from './spec-limits.js';
 import { checkRegistration, chunksOf } from './spec-tasks.js';
-import { longStringBomb } from '../../../scripts/answer-bombs.js';
+import { longStringBomb } from '../../../benchmarks/answer-bombs.js';
 
 const CHARACTERS_REFUSAL = `The spec expands to more than ${SPEC_LIMITS.maxCharacters.toLocaleString('en-US')} characters (YAML aliases?)`;
 

@@ -162,7 +162,7 @@ export interface RelevanceCalibration {
 /**
  * Fitted with `npm run eval -- --calibrate` (2026-12-04) on the public relevance set: its searches
  * as they are (a card answers when judged fully relevant) and the same searches without their
- * answers, as in an org that lacks them (`withoutAnswers` in scripts/calibration.ts), the former
+ * answers, as in an org that lacks them (`withoutAnswers` in benchmarks/calibration.ts), the former
  * counting twice. Fitted on judged searches alone, the best card of any search scored high (it is
  * relevant in 58% of them), and in an org without the answer the best card was called strong in
  * 50 of 71 searches; now in 5 (cross-validated). Per set of evidence a search measures:

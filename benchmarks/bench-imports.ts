@@ -15,7 +15,7 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
 import { percentile } from './eval-metrics.js';
 import { largeSpec } from './synthetic-specs.js';
 
-const USAGE = `Usage: node dist/scripts/bench-imports.js [--imports 250] [--callers 1] [--mb 9.9] [--gateway dist/apps/gateway/src/main.js]`;
+const USAGE = `Usage: node dist/benchmarks/bench-imports.js [--imports 250] [--callers 1] [--mb 9.9] [--gateway dist/apps/gateway/src/main.js]`;
 const distRoot = fileURLToPath(new URL('..', import.meta.url));
 const HEALTH_EVERY_MS = 100;
 const RSS_EVERY_MS = 50;

@@ -1,5 +1,5 @@
 import type { ApiRecord } from '#contracts';
-import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
+import { PlatformClient, PlatformError, type RegisterBody } from '../apps/cli/src/platform-client.js';
 
 export interface SoakOptions {
   registrations: number;

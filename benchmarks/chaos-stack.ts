@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assertRedisReachable, loadGatewayConfig } from '#config';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
-import { PlatformClient, readMetric } from './platform-client.js';
+import { PlatformClient, readMetric } from '../apps/cli/src/platform-client.js';
 import { soak } from './soak.js';
-import { type AppName, startApp, stopApp, waitUntilReady } from './stack-processes.js';
+import { type AppName, startApp, stopApp, waitUntilReady } from '../apps/cli/src/stack-processes.js';
 
 const REDIS_DOWN_MS = 5000;
 const AI_DOWN_MS = 3000;

@@ -6,8 +6,8 @@ import { PGLITE_EXTENSIONS } from '#database';
 import { type EmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { chunksOf, DEFAULT_CHUNK_LIMITS, defaultSpecFormats, isRefusal, operationEntries, SPEC_LIMITS } from '#api-specs';
 import { percentile } from './eval-metrics.js';
-import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
-import { PlatformClient } from './platform-client.js';
+import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
+import { PlatformClient } from '../apps/cli/src/platform-client.js';
 
 export interface LoadResult {
   concurrency: number;

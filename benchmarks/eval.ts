@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode } from '#contracts';
-import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
+import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
 import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
-import { PlatformClient, PlatformError, type RegisterBody } from './platform-client.js';
+import { PlatformClient, PlatformError, type RegisterBody } from '../apps/cli/src/platform-client.js';
 import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/src/ranking/ranking.config.js';
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
-import { isReady, startStackProcesses, waitUntilReady } from './stack-processes.js';
+import { isReady, startStackProcesses, waitUntilReady } from '../apps/cli/src/stack-processes.js';
 import { EVAL_KINDS_ORG, EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
 import { evalDirectory, type KindNeed, kindSpecRegistrations, pairParaphrases, type Paraphrase, readJsonLines, runFeedbackEval, runKindsEval } from './eval-feedback.js';
 

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadAiConfig, loadGatewayConfig, StartupError } from '#config';
 import { type AppDataSourceOptions, prepareDataSource, runMigrationsLocked } from '#database';
-import { aiMigrations } from '../migrations/ai/index.js';
-import { gatewayMigrations } from '../migrations/gateway/index.js';
+import { aiMigrations } from '../../../migrations/ai/index.js';
+import { gatewayMigrations } from '../../../migrations/gateway/index.js';
 
 /**
  * `npm run migrate`: applies both apps' pending migrations and exits — the one-shot job of a

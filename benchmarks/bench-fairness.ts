@@ -19,7 +19,7 @@ type Call = { status: number; body: Record<string, unknown>; ms: number };
  * `--versions` more versions of it are compared as they are registered. A gateway of its own in
  * this process: PGlite in memory, no AI app and no Redis (the registry answers without them).
  *
- *   npm run build && node dist/scripts/bench-fairness.js [--rounds 3] [--operations 2000] [--versions 3]
+ *   npm run build && node dist/benchmarks/bench-fairness.js [--rounds 3] [--operations 2000] [--versions 3]
  *
  * (LOG_LEVEL=warn shows the gateway's warnings, a background lint that failed among them.)
  */

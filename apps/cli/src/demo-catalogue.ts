@@ -82,7 +82,7 @@ function packageVersion(name: string): string {
 
 /** An AsyncAPI example, named by its own `info`. */
 function asyncApiDemo(file: string): DemoApi {
-  // From scripts/ or from its build in dist/scripts/.
+  // From apps/cli/src/ or from its build in dist/apps/cli/src/.
   const spec = readFileSync(join(folderWith('demo', dirname(fileURLToPath(import.meta.url))), 'demo/asyncapi', file), 'utf8');
   const info = (yaml.load(spec) as { info?: { title?: string; version?: string } }).info ?? {};
   return { name: info.title ?? file, version: info.version ?? '1', teamName: 'asyncapi.com', spec };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type AiConfig, assertPortFree, assertRedisReachable, bool, dataDir, loadAiConfig, loadGatewayConfig } from '#config';
 import { demoCatalogue } from './demo-catalogue.js';
 import { PlatformClient, PlatformError } from './platform-client.js';
-import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
+import { devSigningSecret, signDevToken } from '../../gateway/src/auth/dev-token.js';
 import { startStackProcesses, waitUntilReady } from './stack-processes.js';
 
 const DEMO_ORG = 'demo';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SearchResult } from '#contracts';
 import { type Grades, mean, operationRecall, percentile, type QueryMetrics, scoreRanking } from './eval-metrics.js';
-import type { PlatformClient, RegisterBody } from './platform-client.js';
+import type { PlatformClient, RegisterBody } from '../apps/cli/src/platform-client.js';
 
 /** A query of the public relevance set, as far as these protocols read it. */
 export interface JudgedQuery {
@@ -58,7 +58,7 @@ const SYBIL_ACCOUNTS = [1, 3, 20];
 const SYBIL_NEEDS = 10;
 const UNRELATED_NEEDS = 5;
 
-/** `eval/` of the repository, from `scripts/` or from its build in `dist/scripts/`. */
+/** `eval/` of the repository, from `benchmarks/` or from its build in `dist/benchmarks/`. */
 export function evalDirectory(): string {
   const fromSource = fileURLToPath(new URL('../eval', import.meta.url));
   return existsSync(fromSource) ? fromSource : fileURLToPath(new URL('../../eval', import.meta.url));

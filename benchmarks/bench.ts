@@ -11,10 +11,10 @@ import { scaleBench } from './bench-scale.js';
 import { ensureIndexedOrg, flood } from './bench-flood.js';
 import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchLoad } from './bench-suite.js';
 import { chaosSoak } from './chaos-stack.js';
-import { openApiDirectoryRoot } from './demo-catalogue.js';
+import { openApiDirectoryRoot } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { RESTBENCH_ORG } from './eval-orgs.js';
-import { PlatformClient } from './platform-client.js';
+import { PlatformClient } from '../apps/cli/src/platform-client.js';
 import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 

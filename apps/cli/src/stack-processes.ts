@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const READY_TIMEOUT_MS = 180_000;
-const distRoot = fileURLToPath(new URL('..', import.meta.url));
+const distRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 export type AppName = 'ai' | 'gateway';
 const ENTRIES: Record<AppName, string> = { ai: 'apps/ai/src/main.js', gateway: 'apps/gateway/src/main.js' };

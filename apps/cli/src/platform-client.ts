@@ -38,7 +38,7 @@ export class PlatformError extends Error {
   }
 }
 
-/** Typed client of the gateway's public API, for scripts (start, eval, bench). */
+/** Typed client of the gateway's public API, for the CLIs (start, import) and the benchmarks (eval, bench). */
 export class PlatformClient {
   constructor(
     readonly baseUrl: string,

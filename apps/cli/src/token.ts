@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadGatewayConfig } from '#config';
 import { ROLES } from '#contracts';
-import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
+import { devSigningSecret, signDevToken } from '../../gateway/src/auth/dev-token.js';
 
 const USAGE = `Usage: npm run token -- --org <orgId>[,<orgId>…] [--roles reader,publisher,admin] [--sub <subject>] [--ttl <seconds>]`;
 

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { DEMO_SPEC_IDS, loadDirectorySpec } from './demo-catalogue.js';
+import { DEMO_SPEC_IDS, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
-import { PlatformClient, PlatformError, readMetric } from './platform-client.js';
+import { PlatformClient, PlatformError, readMetric } from '../apps/cli/src/platform-client.js';
 
 export interface FloodOptions {
   gatewayUrl: string;

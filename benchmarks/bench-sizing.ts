@@ -16,7 +16,7 @@ import { VectorIndexService } from '../apps/ai/src/indexing/vector-index.service
 import { ChunkRetriever, type SearchScope } from '../apps/ai/src/search/chunk-retriever.js';
 import { RANKING } from '../apps/ai/src/ranking/ranking.config.js';
 import { SearchRepository } from '../apps/ai/src/search/search.repository.js';
-import { demoCatalogue } from './demo-catalogue.js';
+import { demoCatalogue } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ANSWER_MAX_CHARS } from '#contracts';
 import { answerBombs, longStringBomb } from './answer-bombs.js';
 import { percentile } from './eval-metrics.js';
-import type { PlatformClient } from './platform-client.js';
+import type { PlatformClient } from '../apps/cli/src/platform-client.js';
 
 /** Single `get_operation` calls sent at once on the heaviest document: what one caller may do within its rate limit. */
 const AT_ONCE = 60;

@@ -9,16 +9,16 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import type { LoadResult } from './bench-suite.js';
-import { distinctNames, loadDirectorySpec } from './demo-catalogue.js';
+import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
-import { PlatformClient } from './platform-client.js';
+import { PlatformClient } from '../apps/cli/src/platform-client.js';
 
 /**
  * `npm run bench -- --scale --database-url postgres://postgres@127.0.0.1:5432/postgres
  * [--scale-apis 30] [--scale-extra 40]` (issue #33): the platform scaled out on PostgreSQL, every
  * part a real process (`node dist/...`), as in docker/compose.yaml.
  *
- * 1. A fresh database `bench_scale_<pid>` beside the URL's, migrated once (`dist/scripts/migrate.js`),
+ * 1. A fresh database `bench_scale_<pid>` beside the URL's, migrated once (`dist/apps/cli/src/migrate.js`),
  *    a random `QUEUE_PREFIX` on the local Redis; every app runs with `DATABASE_MIGRATE=false`,
  *    `EMBEDDINGS_PROVIDER=local` (the real model) and a very high `RATE_LIMIT_PER_MINUTE`.
  * 2. Indexing: one gateway, one AI API (`AI_ROLE=api`) and N workers (`AI_ROLE=worker`,
@@ -48,7 +48,7 @@ export interface ScaleOptions {
 }
 
 const distRoot = fileURLToPath(new URL('..', import.meta.url));
-const ENTRIES = { ai: 'apps/ai/src/main.js', gateway: 'apps/gateway/src/main.js', migrate: 'scripts/migrate.js' } as const;
+const ENTRIES = { ai: 'apps/ai/src/main.js', gateway: 'apps/gateway/src/main.js', migrate: 'apps/cli/src/migrate.js' } as const;
 const READY_TIMEOUT_MS = 240_000;
 const INDEXING_TIMEOUT_MS = 20 * 60_000;
 const CLOCK_TICKS = 100;

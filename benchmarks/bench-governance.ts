@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSpecFormats, isRefusal, SpecThreads } from '#api-specs';
-import { openApiDirectoryRoot } from './demo-catalogue.js';
+import { openApiDirectoryRoot } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 
 /**
