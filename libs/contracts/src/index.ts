@@ -18,3 +18,4 @@ export * from './reindex.js';
 export * from './search.js';
 export * from './versions.js';
 export * from './sources.js';
+export * from './routes/route.js';
