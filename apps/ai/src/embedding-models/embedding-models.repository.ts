@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EmbeddingModelSpec } from '#embeddings';
-import { LIVE_ROW } from '../indexing/chunk-rows.js';
+import { liveApi, liveChunk } from '../scope/live.js';
 
 export type ModelState = 'active' | 'building' | 'retired';
 
@@ -96,8 +96,8 @@ export class EmbeddingModelsRepository {
   async missingApis(model: string, manager: EntityManager = this.dataSource.manager): Promise<MissingApi[]> {
     const rows: { api_id: string; indexed_revision: number }[] = await manager.query(
       `SELECT s.api_id, s.indexed_revision FROM platform_ai.api_indexing_status s
-       WHERE NOT s.deleted AND s.indexed_revision IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM platform_ai.api_chunks c WHERE c.api_id = s.api_id AND c.model = $1 AND ${LIVE_ROW})
+       WHERE ${liveApi('s')}
+         AND NOT EXISTS (SELECT 1 FROM platform_ai.api_chunks c WHERE c.api_id = s.api_id AND c.model = $1 AND ${liveChunk('c')})
        ORDER BY s.api_id`,
       [model],
     );
@@ -152,7 +152,7 @@ export class EmbeddingModelsRepository {
     const [row]: { total: string; done: string }[] = await this.dataSource.query(
       `SELECT count(*) AS total,
          count(*) FILTER (WHERE EXISTS (SELECT 1 FROM platform_ai.api_chunks c WHERE c.api_id = s.api_id AND c.model = $1)) AS done
-       FROM platform_ai.api_indexing_status s WHERE NOT s.deleted AND s.indexed_revision IS NOT NULL`,
+       FROM platform_ai.api_indexing_status s WHERE ${liveApi('s')}`,
       [model],
     );
     return { total: Number(row.total), done: Number(row.done) };

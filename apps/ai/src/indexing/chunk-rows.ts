@@ -1,6 +1,7 @@
 import pgvector from 'pgvector';
 import type { EntityManager } from 'typeorm';
 import type { SpecChunk } from '#api-specs';
+import { liveChunk } from '../scope/live.js';
 
 export interface EmbeddedChunk extends SpecChunk {
   contentHash: string;
@@ -20,12 +21,6 @@ const CHUNK_COLUMNS = [
   'api_id', 'org_id', 'revision', 'level', 'chunk_key', 'title', 'content', 'method', 'path',
   'operation_id', 'summary', 'tags', 'model', 'content_hash', 'embedding', 'generation',
 ] as const;
-
-/**
- * An API's live rows (alias `c`): all of its rows but those of a generation being staged (see
- * `IndexStoreService.replaceChunks`), which search and the word statistics do not see yet.
- */
-export const LIVE_ROW = `coalesce(c.generation, 0) <> coalesce((SELECT s.staging_generation FROM platform_ai.api_indexing_status s WHERE s.api_id = c.api_id), -1)`;
 
 /**
  * Writes one model's chunks of an API, and keyword search's postings for them: each word's text
@@ -71,7 +66,7 @@ async function insertBatch(manager: EntityManager, owner: ChunkOwner, model: str
 /** Takes the API's live rows out of the word statistics, then deletes them; returns how many. */
 export async function removeLiveChunks(manager: EntityManager, apiId: string, orgId: string): Promise<number> {
   await countWords(manager, apiId, orgId, -1);
-  const [, removed]: [unknown, number] = await manager.query(`DELETE FROM platform_ai.api_chunks c WHERE c.api_id = $1 AND ${LIVE_ROW}`, [apiId]);
+  const [, removed]: [unknown, number] = await manager.query(`DELETE FROM platform_ai.api_chunks c WHERE c.api_id = $1 AND ${liveChunk('c')}`, [apiId]);
   return removed;
 }
 
@@ -85,7 +80,7 @@ export async function countWords(manager: EntityManager, apiId: string, orgId: s
   await manager.query(
     `INSERT INTO platform_ai.lexicon (org_id, word, chunk_count)
      SELECT $2, w.lexeme, $3 * count(DISTINCT c.chunk_key) FROM platform_ai.api_chunks c, unnest(c.search_vector) w
-     WHERE c.api_id = $1 AND ${LIVE_ROW} GROUP BY w.lexeme ORDER BY w.lexeme
+     WHERE c.api_id = $1 AND ${liveChunk('c')} GROUP BY w.lexeme ORDER BY w.lexeme
      ON CONFLICT (org_id, word) DO UPDATE SET chunk_count = lexicon.chunk_count + excluded.chunk_count`,
     [apiId, orgId, sign],
   );
@@ -98,7 +93,7 @@ export async function countWords(manager: EntityManager, apiId: string, orgId: s
   await manager.query(
     `INSERT INTO platform_ai.api_terms (api_id, org_id, lexeme, occurrences)
      SELECT $1, $2, w.lexeme, sum(coalesce(array_length(w.positions, 1), 1))
-     FROM (SELECT DISTINCT ON (chunk_key) search_vector FROM platform_ai.api_chunks c WHERE c.api_id = $1 AND ${LIVE_ROW}) c, unnest(c.search_vector) w
+     FROM (SELECT DISTINCT ON (chunk_key) search_vector FROM platform_ai.api_chunks c WHERE c.api_id = $1 AND ${liveChunk('c')}) c, unnest(c.search_vector) w
      WHERE strpos(w.lexeme, E'\\\\') = 0
      GROUP BY w.lexeme`,
     [apiId, orgId],
