@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { READ_DATA_SOURCE } from '#database';
 import { FACET_LIMIT, type FacetCount, SEARCH_LIMITS, type SearchFacets } from '#contracts';
+import { liveApi, liveChunkOf } from '../scope/live.js';
 
 /**
  * Teams of the revisions live in the index, as search's `teamNames` filter sees them (`lower`).
@@ -10,7 +11,7 @@ import { FACET_LIMIT, type FacetCount, SEARCH_LIMITS, type SearchFacets } from '
 const TEAMS = `SELECT mode() WITHIN GROUP (ORDER BY p.team_name) AS name, count(*) AS "apiCount"
   FROM platform_ai.api_indexing_status s
   JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.indexed_revision
-  WHERE s.org_id = ANY($1) AND NOT s.deleted AND btrim(coalesce(p.team_name, '')) <> ''
+  WHERE s.org_id = ANY($1) AND ${liveApi('s')} AND btrim(coalesce(p.team_name, '')) <> ''
   GROUP BY lower(p.team_name)
   ORDER BY "apiCount" DESC, lower(p.team_name)
   LIMIT $2`;
@@ -27,8 +28,7 @@ const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT 
     FROM platform_ai.api_chunks c
     JOIN platform_ai.api_indexing_status s ON s.api_id = c.api_id
     CROSS JOIN LATERAL unnest(c.tags) AS t(tag)
-    WHERE c.org_id = ANY($1) AND c.level = 'L2' AND NOT s.deleted AND s.indexed_revision IS NOT NULL
-      AND (s.staging_generation IS NULL OR c.generation IS DISTINCT FROM s.staging_generation)
+    WHERE c.org_id = ANY($1) AND c.level = 'L2' AND ${liveApi('s')} AND ${liveChunkOf('c', 's')}
       AND btrim(t.tag) <> '' AND length(t.tag) <= $3
   ) tagged
   GROUP BY lower(tag)
@@ -38,7 +38,7 @@ const TAGS = `SELECT mode() WITHIN GROUP (ORDER BY tag) AS name, count(DISTINCT 
 /** Kinds of the revisions live in the index, as search's `kinds` filter sees them. */
 const KINDS = `SELECT s.kind AS name, count(*) AS "apiCount"
   FROM platform_ai.api_indexing_status s
-  WHERE s.org_id = ANY($1) AND NOT s.deleted AND s.indexed_revision IS NOT NULL
+  WHERE s.org_id = ANY($1) AND ${liveApi('s')}
   GROUP BY s.kind
   ORDER BY "apiCount" DESC, s.kind
   LIMIT $2`;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import pgvector from 'pgvector';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { FeedbackReport, FeedbackSignal } from '#contracts';
+import { apiNotDeleted } from '../scope/live.js';
 
 /** A logged search, while it can still be given feedback. */
 export interface LoggedSearch {
@@ -95,7 +96,7 @@ export class FeedbackRepository {
 
   /** Whether the org's index holds the API (any stage: a deprecated API can be the answer someone needed). */
   async apiInOrg(apiId: string, orgId: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND NOT deleted`, [apiId, orgId]);
+    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND ${apiNotDeleted()}`, [apiId, orgId]);
     return rows.length > 0;
   }
 

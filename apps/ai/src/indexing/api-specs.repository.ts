@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DEFAULT_LIFECYCLE, type IndexApiJob, type LifecycleStage, type VersionSummary } from '#contracts';
 import type { StoredSpec } from '#api-specs';
+import { apiNotDeleted } from '../scope/live.js';
 
 /** Where an API's live spec stands, as one of the caller's orgs sees it. */
 export type LiveRevision = { found: false } | { found: true; indexedRevision: number | null };
@@ -61,7 +62,7 @@ export class ApiSpecsRepository {
       await this.dataSource.query(
         `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels, p.lifecycle, p.sunset_date, p.versions
          FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
-         WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND NOT s.deleted`,
+         WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND ${apiNotDeleted('s')}`,
         [apiId, revision],
       );
     if (!row) return undefined;
@@ -100,7 +101,7 @@ export class ApiSpecsRepository {
   async liveRevision(apiId: string, orgIds: string[]): Promise<LiveRevision> {
     if (orgIds.length === 0) return { found: false };
     const [row]: { indexed_revision: number | null }[] = await this.dataSource.query(
-      `SELECT indexed_revision FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = ANY($2::text[]) AND NOT deleted`,
+      `SELECT indexed_revision FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = ANY($2::text[]) AND ${apiNotDeleted()}`,
       [apiId, orgIds],
     );
     return row ? { found: true, indexedRevision: row.indexed_revision } : { found: false };

@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type DeleteApiJob, DEFAULT_LIFECYCLE, type IndexApiJob } from '#contracts';
 import { EmbeddingModelsRepository } from '../embedding-models/embedding-models.repository.js';
 import { ApiSpecsRepository } from './api-specs.repository.js';
+import { apiNotDeleted } from '../scope/live.js';
 import { type ChunkOwner, countWords, type EmbeddedChunk, insertChunks, removeLiveChunks } from './chunk-rows.js';
 
 /** An API's chunks embedded by one model. */
@@ -42,7 +43,7 @@ export class IndexStoreRepository {
          VALUES ($1, $2, $3, 'IN_PROGRESS')
          ON CONFLICT (api_id) DO UPDATE
            SET revision = excluded.revision, status = 'IN_PROGRESS', error = NULL, updated_at = now()
-           WHERE api_indexing_status.revision <= excluded.revision AND NOT api_indexing_status.deleted
+           WHERE api_indexing_status.revision <= excluded.revision AND ${apiNotDeleted('api_indexing_status')}
          RETURNING api_id`,
         [job.apiId, job.orgId, job.revision],
       );
@@ -113,7 +114,7 @@ export class IndexStoreRepository {
   private async beginStaging(job: IndexApiJob): Promise<string | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const [row]: { staging_generation: string | null }[] = await manager.query(
-        `SELECT staging_generation FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND NOT deleted FOR UPDATE`,
+        `SELECT staging_generation FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND ${apiNotDeleted()} FOR UPDATE`,
         [job.apiId, job.revision],
       );
       if (!row) return undefined;
@@ -129,7 +130,7 @@ export class IndexStoreRepository {
   /** Whether the revision is still the API's newest and `generation` still its staging one (the row locked). */
   private async isStaging(manager: EntityManager, job: IndexApiJob, generation: string): Promise<boolean> {
     const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND NOT deleted AND staging_generation = $3 FOR UPDATE`,
+      `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND revision = $2 AND ${apiNotDeleted()} AND staging_generation = $3 FOR UPDATE`,
       [job.apiId, job.revision, generation],
     );
     return rows.length > 0;
@@ -152,7 +153,7 @@ export class IndexStoreRepository {
   async addModelChunks(owner: ChunkOwner, embedded: ModelChunks): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const live: unknown[] = await manager.query(
-        `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND indexed_revision = $2 AND NOT deleted FOR UPDATE`,
+        `SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND indexed_revision = $2 AND ${apiNotDeleted()} FOR UPDATE`,
         [owner.apiId, owner.revision],
       );
       if (live.length === 0 || !(await this.models.isBuilding(manager, embedded.model))) return false;
@@ -194,7 +195,7 @@ export class IndexStoreRepository {
   async markFailed(apiId: string, revision: number, reason: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE platform_ai.api_indexing_status SET status = 'FAILED', error = $3, updated_at = now()
-       WHERE api_id = $1 AND revision = $2 AND NOT deleted AND status <> 'COMPLETED'`,
+       WHERE api_id = $1 AND revision = $2 AND ${apiNotDeleted()} AND status <> 'COMPLETED'`,
       [apiId, revision, reason.slice(0, 2000)],
     );
   }

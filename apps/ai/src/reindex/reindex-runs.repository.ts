@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { InternalReindexRequest, ReindexApiJob } from '#contracts';
+import { apiNotDeleted } from '../scope/live.js';
 
 export interface RunRow {
   id: string;
@@ -29,7 +30,7 @@ export class ReindexRunsRepository {
         `SELECT s.api_id, s.org_id, s.revision
          FROM platform_ai.api_indexing_status s
          JOIN platform_ai.api_specs p ON p.api_id = s.api_id AND p.revision = s.revision
-         WHERE NOT s.deleted AND s.org_id = ANY($1) AND ($2::uuid[] IS NULL OR s.api_id = ANY($2::uuid[]))
+         WHERE ${apiNotDeleted('s')} AND s.org_id = ANY($1) AND ($2::uuid[] IS NULL OR s.api_id = ANY($2::uuid[]))
          ORDER BY s.api_id`,
         [request.orgIds, request.apiIds ?? null],
       );
