@@ -89,8 +89,7 @@ export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: Cha
       after: newDetail,
       bodyLabel: after.format.parts.body.toLowerCase(),
       bodyDirection: receivesBody(after, now) ? 'output' : 'input',
-      // GraphQL validates every query against the schema: an argument or input field it no longer has is an error.
-      strictInputs: after.format.kind === 'graphql',
+      strictInputs: after.format.changeRules?.strictInputs ?? false,
       budget,
       emit: (change) => log.add(change),
       gap: (gap) => log.gap(gap),
@@ -129,9 +128,9 @@ function operationKey({ method, path }: ApiEndpoint): string {
   return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
-/** An AsyncAPI operation whose messages the API sends (2.x `subscribe`, 3.0 `send`): its callers receive them. */
+/** An operation whose body the API sends (an event it publishes): its callers receive it. */
 function receivesBody(side: ReadSide, { method }: ApiEndpoint): boolean {
-  return side.format.kind === 'asyncapi' && ['SUBSCRIBE', 'SEND'].includes(method.toUpperCase());
+  return side.format.changeRules?.receivedBodyVerbs?.includes(method.toUpperCase()) ?? false;
 }
 
 function refusalOf<T>(side: Side, task: () => T): T | SpecRefusal {

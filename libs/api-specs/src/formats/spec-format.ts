@@ -43,6 +43,16 @@ export interface SpecFormat<Document = unknown> extends ApiKindInfo {
   fileType(text: string): SpecFileType;
   /** The name and version the document gives itself (`info.title`, `info.version`), for an import that names neither; absent where a format has none. */
   info?(spec: ReadSpec<Document>): { title?: unknown; version?: unknown } | undefined;
+  /** How a change report rates this kind's changes where its callers differ from HTTP's; absent, as HTTP. */
+  readonly changeRules?: ChangeRules;
+}
+
+/** What a kind's callers feel of a change (`changeReportOf`), where it is not what an HTTP caller feels. */
+export interface ChangeRules {
+  /** An input the schema no longer has is refused, not ignored (GraphQL validates every query against its schema). */
+  readonly strictInputs?: boolean;
+  /** The verbs whose body the API sends and its callers receive (AsyncAPI's 2.x `subscribe`, 3.0 `send`); others' bodies callers send. */
+  readonly receivedBodyVerbs?: readonly string[];
 }
 
 /** A spec text's file type: `{ extension: 'yaml', mediaType: 'application/yaml' }`. */

@@ -59,6 +59,8 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   readonly fileExtensions = ['.json', '.yaml', '.yml'];
   readonly signature = 'an "asyncapi" field';
   readonly moduleUrl = import.meta.url;
+  // The messages of 2.x `subscribe` and 3.0 `send` operations are the API's: its callers receive them.
+  readonly changeRules = { receivedBodyVerbs: ['SUBSCRIBE', 'SEND'] };
 
   detect(source: SpecSource): boolean {
     const document = source.object();

@@ -117,6 +117,8 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
   readonly fileExtensions = ['.graphql', '.graphqls', '.gql'];
   readonly signature = 'a GraphQL schema (SDL type definitions)';
   readonly moduleUrl = import.meta.url;
+  // GraphQL validates every query against the schema: an argument or input field it no longer has is an error.
+  readonly changeRules = { strictInputs: true };
 
   /** Text whose first definition opens with an SDL keyword and a name (`type Query`), even if broken further on. */
   detect(source: SpecSource): boolean {
