@@ -5,6 +5,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 import type { ApiSource, LifecycleStage, LintReport, VersionSummary } from '#contracts';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
+import { liveApi } from './live-apis.js';
 import { inReleaseOrder, recommendedVersion, versionSummary } from './recommended-version.js';
 
 /** Revisions kept of each version (the current one and those before it), for change reports between consecutive ones. */
@@ -145,7 +146,7 @@ export class ApiVersionsRepository {
    */
   async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>): Promise<{ api: ApiEntity; versions: ApiVersionEntity[]; reindexed: boolean; result: T }> {
     return this.dataSource.transaction(async (manager) => {
-      const api = await manager.getRepository(ApiEntity).createQueryBuilder('api').setLock('pessimistic_write').where('api.id = :apiId AND api.deleted_at IS NULL', { apiId }).getOne();
+      const api = await manager.getRepository(ApiEntity).createQueryBuilder('api').setLock('pessimistic_write').where(`api.id = :apiId AND ${liveApi('api')}`, { apiId }).getOne();
       if (!api) throw new NotFoundException(`API "${apiId}" not found`);
       const versions = await manager.findBy(ApiVersionEntity, { apiId });
       const change = new VersionsChange(manager, api, versions);
@@ -162,7 +163,7 @@ export class ApiVersionsRepository {
     return this.dataSource
       .getRepository(ApiEntity)
       .createQueryBuilder('api')
-      .where(`api.deleted_at IS NULL AND api.source ? 'url'`)
+      .where(`${liveApi('api')} AND api.source ? 'url'`)
       .andWhere(`coalesce((api.source ->> 'fetchedAt')::timestamptz, '-infinity') <= now() - make_interval(secs => :seconds)`, { seconds: olderThanMs / 1000 })
       .orderBy(`api.source ->> 'fetchedAt'`, 'ASC', 'NULLS FIRST')
       .limit(limit)
@@ -260,7 +261,7 @@ function searchView(api: ApiEntity, versions: ApiVersionEntity[]): string {
 async function assertNameFree(manager: EntityManager, orgId: string, name: string, exceptApiId?: string): Promise<void> {
   await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`api-name:${orgId}:${name.toLowerCase()}`]);
   const [taken]: { id: string }[] = await manager.query(
-    `SELECT id FROM platform_backend.apis WHERE org_id = $1 AND lower(name) = lower($2) AND deleted_at IS NULL AND id <> coalesce($3::uuid, '00000000-0000-0000-0000-000000000000') LIMIT 1`,
+    `SELECT id FROM platform_backend.apis WHERE org_id = $1 AND lower(name) = lower($2) AND ${liveApi()} AND id <> coalesce($3::uuid, '00000000-0000-0000-0000-000000000000') LIMIT 1`,
     [orgId, name, exceptApiId ?? null],
   );
   if (taken) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, NotFoundException, BadRequestException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
+import { type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
 import {
   API_DETAILS_PATCH_FIELDS,
   ApiDeletedEvent,
@@ -24,6 +24,7 @@ import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { type ApiDetails, ApiVersionsRepository, type NewVersion, sha256 } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
+import { LIVE_API, liveApi } from './live-apis.js';
 import { inReleaseOrder, versionSummary } from './recommended-version.js';
 import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
 import { SpecWork } from './spec-work.service.js';
@@ -86,7 +87,7 @@ export class RegistryService {
       .createQueryBuilder()
       .update()
       .set({ deletedAt: () => 'now()', revision: () => 'revision + 1' })
-      .where('id = :apiId AND deleted_at IS NULL', { apiId })
+      .where(`id = :apiId AND ${liveApi()}`, { apiId })
       .execute();
     if (!result.affected) throw notFound(apiId);
     this.events.emit(ApiDeletedEvent.eventName, new ApiDeletedEvent(apiId));
@@ -130,7 +131,7 @@ export class RegistryService {
     if (caller.orgs.length === 0) return { items: [], total: 0 };
     const where: FindOptionsWhere<ApiEntity> = {
       orgId: query.orgId ?? In(caller.orgs),
-      deletedAt: IsNull(),
+      ...LIVE_API,
       ...(query.kind ? { kind: query.kind } : {}),
       ...(query.lifecycle?.length ? { lifecycle: In(query.lifecycle) } : {}),
       // In any case, as search's teamNames filter matches.
@@ -159,7 +160,7 @@ export class RegistryService {
     const ids = [...new Set(apiIds)];
     const malformed = ids.find((id) => !UUID.test(id));
     if (malformed) throw notFound(malformed);
-    const found = await this.apis.findBy({ id: In(ids), orgId: In(caller.orgs), deletedAt: IsNull() });
+    const found = await this.apis.findBy({ id: In(ids), orgId: In(caller.orgs), ...LIVE_API });
     const visible = new Set(found.map((entity) => entity.id));
     const missing = ids.find((id) => !visible.has(id));
     if (missing) throw notFound(missing);
