@@ -19,3 +19,4 @@ export * from './search.js';
 export * from './versions.js';
 export * from './sources.js';
 export * from './routes/route.js';
+export * from './routes/ai-routes.js';

@@ -10,3 +10,4 @@ export * from './public.js';
 export * from './validation.js';
 export * from './fit-json.js';
 export * from './operation-selector.js';
+export * from './route.decorator.js';

@@ -31,21 +31,35 @@ export type PathParamNames<Path extends string> = Path extends `${string}:${infe
     : never;
 export type PathParams<Path extends string> = { [Name in PathParamNames<Path>]: string };
 
+/** What a call of the route takes: `params` for its path and `body` each required only when the route has them, `query` always optional. */
+export type RouteInput<R extends AnyRoute> = ([PathParamNames<R['path']>] extends [never] ? { params?: undefined } : { params: PathParams<R['path']> }) &
+  ([RouteBody<R>] extends [undefined] ? { body?: undefined } : { body: RouteBody<R> }) & { query?: RouteQuery<R> };
+
+/** Exactly a shape's fields, their values not yet checked: what a proxy passes on for the server to validate. */
+export type Unchecked<T> = Record<keyof T, unknown>;
+
 /** A query's values as a URL carries them: lists repeat the key; undefined leaves the key out. */
 export type QueryValues = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
 
-/** The route's path with its parameters filled in (each one URL-encoded) and the query appended. */
-export function routeUrl<Path extends string>(route: Route<Path, unknown, unknown, unknown>, params: PathParams<Path>, query?: QueryValues): string {
+/**
+ * The route's path with its parameters filled in (each one URL-encoded) and the query appended; a
+ * `URLSearchParams` (a caller's query passed on as it came) keeps its keys, order and repeats.
+ */
+export function routeUrl<Path extends string>(route: Route<Path, unknown, unknown, unknown>, params: PathParams<Path>, query?: QueryValues | URLSearchParams): string {
   const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = (params as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${route.method} ${route.path}: no value for :${name}`);
     return encodeURIComponent(value);
   });
+  const text = (query instanceof URLSearchParams ? query : searchOf(query ?? {})).toString();
+  return text ? `${path}?${text}` : path;
+}
+
+function searchOf(query: QueryValues): URLSearchParams {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
+  for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
   }
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
+  return search;
 }
