@@ -58,6 +58,27 @@ export interface ApiEndpointsResponse {
   cuts?: string[];
 }
 
+/** How long a registration's texts may be: the registry's validation, a URL import's fields and the web forms. */
+export const REGISTRATION_LIMITS = {
+  nameMaxChars: 200,
+  /** A version's name, as `version` of a registration and as `?version=`. */
+  versionMaxChars: 100,
+  teamNameMaxChars: 100,
+  descriptionMaxChars: 5000,
+  /** A folder import's file path in its tree (`source.path`). */
+  sourcePathMaxChars: 1000,
+} as const;
+
+/** `GET /api-management/apis`: its pages. */
+export const LIST_LIMITS = {
+  /**
+   * The last page a listing serves: a hundred million APIs at the largest page size, while the
+   * query's OFFSET stays an exact integer (a page of 1e20 made the query fail with a 500).
+   */
+  maxPage: 1_000_000,
+  pageSize: { min: 1, max: 100, default: 20 },
+} as const;
+
 /** The body of `POST /api-management/apis` and `PUT /api-management/apis/:apiId`. */
 export interface ApiRegistration {
   orgId: string;

@@ -7,6 +7,9 @@
 export const FEEDBACK_SIGNALS = ['vote', 'opened'] as const;
 export type FeedbackSignal = (typeof FEEDBACK_SIGNALS)[number];
 
+/** `POST /api-management/ai/feedback`: the operation's address, as long as an operation selector's `path`. */
+export const FEEDBACK_LIMITS = { operationPathMaxChars: 2000 } as const;
+
 /** `POST /api-management/ai/feedback` (reader). */
 export interface FeedbackRequest {
   /** The `searchId` of the answer the caller acted on. */

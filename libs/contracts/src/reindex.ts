@@ -1,3 +1,6 @@
+/** `POST /api-management/ai/admin/reindex`: how many APIs one run may name. */
+export const REINDEX_LIMITS = { maxApiIds: 10_000 } as const;
+
 /** `POST /api-management/ai/admin/reindex`: some APIs, one org, or (empty) every org of the admin. */
 export interface ReindexRequest {
   orgId?: string;

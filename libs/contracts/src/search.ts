@@ -1,3 +1,4 @@
+import { REGISTRATION_LIMITS } from './api-record.js';
 import type { FeedbackEvidence } from './feedback.js';
 import type { LifecycleStage, VersionSummary } from './versions.js';
 
@@ -113,4 +114,8 @@ export const SEARCH_LIMITS = {
   queryMaxLength: 1000,
   /** A tag a filter may name; longer ones are left out of the index and its facets. */
   tagMaxChars: 200,
+  /** A team name a filter may name: as long as a registration's. */
+  teamNameMaxChars: REGISTRATION_LIMITS.teamNameMaxChars,
+  /** How many values each list of `SearchFilters` may hold. */
+  filterMaxItems: { teamNames: 50, tags: 50, methods: 20, kinds: 10 },
 } as const;

@@ -23,6 +23,9 @@ export interface ApiSource {
   lastError?: string;
 }
 
+/** `POST /api-management/apis/import`: its URL's length (name, version and team as in `REGISTRATION_LIMITS`). */
+export const IMPORT_LIMITS = { urlMaxChars: 2000 } as const;
+
 /** `POST /api-management/apis/import`. */
 export interface ApiImportRequest {
   orgId: string;

@@ -148,5 +148,10 @@ export interface LintResponse extends LintReport {
   revision: number;
 }
 
-export const CHANGE_REPORT_LIMITS = { maxChanges: 2000, maxGaps: 100 } as const;
+export const CHANGE_REPORT_LIMITS = {
+  maxChanges: 2000,
+  maxGaps: 100,
+  /** `?from=` / `?to=`: a version's name (`REGISTRATION_LIMITS.versionMaxChars`) and `@revision`. */
+  versionRefMaxChars: 120,
+} as const;
 export const LINT_LIMITS = { maxFindings: 2000 } as const;

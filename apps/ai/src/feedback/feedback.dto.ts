@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { FEEDBACK_SIGNALS, type FeedbackSignal, type InternalFeedbackRequest } from '#contracts';
+import { FEEDBACK_LIMITS, FEEDBACK_SIGNALS, type FeedbackSignal, type InternalFeedbackRequest } from '#contracts';
 import { NoNul, OPERATION_VERB } from '#http';
 
 class FeedbackOperationDto {
@@ -11,7 +11,7 @@ class FeedbackOperationDto {
 
   @IsString()
   @IsNotEmpty({ message: 'operation.path must be the operation\'s address as the card lists it' })
-  @MaxLength(2000)
+  @MaxLength(FEEDBACK_LIMITS.operationPathMaxChars)
   @NoNul('operation.path')
   path: string;
 }

@@ -1,5 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import type { InternalReindexRequest } from '#contracts';
+import { type InternalReindexRequest, REINDEX_LIMITS } from '#contracts';
 
 export class ReindexRequestDto implements InternalReindexRequest {
   @IsArray()
@@ -10,7 +10,7 @@ export class ReindexRequestDto implements InternalReindexRequest {
 
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(10_000)
+  @ArrayMaxSize(REINDEX_LIMITS.maxApiIds)
   @IsUUID('all', { each: true })
   apiIds?: string[];
 

@@ -28,15 +28,15 @@ const inCase = (toCase: (text: string) => string) => ({ value }: { value: unknow
 export class SearchFiltersDto implements SearchFilters {
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(50)
+  @ArrayMaxSize(SEARCH_LIMITS.filterMaxItems.teamNames)
   @IsString({ each: true })
-  @MaxLength(100, { each: true })
+  @MaxLength(SEARCH_LIMITS.teamNameMaxChars, { each: true })
   @NoNul('teamNames', { each: true })
   teamNames?: string[];
 
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(50)
+  @ArrayMaxSize(SEARCH_LIMITS.filterMaxItems.tags)
   @IsString({ each: true })
   @MaxLength(SEARCH_LIMITS.tagMaxChars, { each: true })
   @NoNul('tags', { each: true })
@@ -45,7 +45,7 @@ export class SearchFiltersDto implements SearchFilters {
   /** Verbs of any kind of API: HTTP methods, `PUBLISH`, `QUERY`, `MUTATION`, `RPC`… */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(20)
+  @ArrayMaxSize(SEARCH_LIMITS.filterMaxItems.methods)
   @Transform(inCase((text) => text.toUpperCase()))
   @IsString({ each: true })
   @Matches(OPERATION_VERB, { each: true, message: 'methods must be operation verbs of up to 16 letters (GET, POST, PUBLISH, QUERY, MUTATION, RPC…)' })
@@ -54,7 +54,7 @@ export class SearchFiltersDto implements SearchFilters {
   /** Kinds of API; which kinds this app knows is checked by `SearchController` (`SPEC_FORMATS`). */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(10)
+  @ArrayMaxSize(SEARCH_LIMITS.filterMaxItems.kinds)
   @Transform(inCase((text) => text.toLowerCase()))
   @IsString({ each: true })
   @Matches(KIND_NAME, { each: true, message: 'kinds must be names of API kinds (openapi, asyncapi, graphql, grpc…)' })

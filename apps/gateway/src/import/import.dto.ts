@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { type ApiImportRequest, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE } from '#contracts';
+import { type ApiImportRequest, IMPORT_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE, REGISTRATION_LIMITS } from '#contracts';
 import { NoNul, NotBlank } from '#http';
 import { KIND } from '../registry/api.dto.js';
 
@@ -11,36 +11,36 @@ export class ImportBodyDto implements ApiImportRequest {
   orgId: string;
 
   @ApiProperty({
-    maxLength: 2000,
+    maxLength: IMPORT_LIMITS.urlMaxChars,
     example: 'https://specs.example.com/payments/openapi.yaml',
     description: 'http or https; loopback, private, link-local and metadata addresses are refused unless IMPORT_ALLOWED_HOSTS lists the host and port',
   })
   @IsString()
   @NotBlank('url')
-  @MaxLength(2000)
+  @MaxLength(IMPORT_LIMITS.urlMaxChars)
   @NoNul('url')
   url: string;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'The spec\'s `info.title` when absent, else the URL\'s file name' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.nameMaxChars, description: 'The spec\'s `info.title` when absent, else the URL\'s file name' })
   @IsOptional()
   @IsString()
   @NotBlank('name')
-  @MaxLength(200)
+  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
   @NoNul('name')
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: 100, description: 'The spec\'s `info.version` when absent, else `1`' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.versionMaxChars, description: 'The spec\'s `info.version` when absent, else `1`' })
   @IsOptional()
   @IsString()
   @NotBlank('version')
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.versionMaxChars)
   @NoNul('version')
   version?: string;
 
-  @ApiPropertyOptional({ maxLength: 100 })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
   @NoNul('teamName')
   teamName?: string;
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { BadRequestException, ConflictException, HttpException, Injectable, Logger } from '@nestjs/common';
-import { type ApiRecord, type ApiRefreshResult, type ApiSource, DEFAULT_LIFECYCLE } from '#contracts';
+import { type ApiRecord, type ApiRefreshResult, type ApiSource, DEFAULT_LIFECYCLE, REGISTRATION_LIMITS } from '#contracts';
 import { errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
@@ -50,9 +50,9 @@ export class ImportService {
     // Without validators sent, a server answers 200.
     if (fetched.notModified) throw new BadRequestException('The URL answered 304 Not Modified to a request without validators');
     const spec = await this.specs.check(body.orgId, { spec: fetched.text, format: body.format });
-    const name = (body.name?.trim() || spec.title || fileName(url)).slice(0, 200);
+    const name = (body.name?.trim() || spec.title || fileName(url)).slice(0, REGISTRATION_LIMITS.nameMaxChars);
     if (!name) throw new BadRequestException('name is required: the spec has no info.title and the URL no file name');
-    const version = (body.version?.trim() || spec.version || '1').slice(0, 100);
+    const version = (body.version?.trim() || spec.version || '1').slice(0, REGISTRATION_LIMITS.versionMaxChars);
     const source: ApiSource = {
       url: url.href,
       version,

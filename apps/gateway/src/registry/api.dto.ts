@@ -17,15 +17,24 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { type ApiDetailsPatch, type ApiRegistration, type ApiSourceFile, type ApiVersionPatch, type ApiVersionRegistration, LABEL_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE, parseLabelSelector } from '#contracts';
+import {
+  type ApiDetailsPatch,
+  type ApiRegistration,
+  type ApiSourceFile,
+  type ApiVersionPatch,
+  type ApiVersionRegistration,
+  CHANGE_REPORT_LIMITS,
+  LABEL_LIMITS,
+  LIFECYCLE_STAGES,
+  LIST_LIMITS,
+  type LifecycleStage,
+  ORG_ID,
+  ORG_ID_MESSAGE,
+  parseLabelSelector,
+  REGISTRATION_LIMITS,
+} from '#contracts';
 import { IsLabels, NoNul, NotBlank } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
-
-/**
- * The last page a listing serves: a hundred million APIs at the largest page size, while the
- * query's OFFSET stays an exact integer (a page of 1e20 made the query fail with a 500).
- */
-export const MAX_PAGE = 1_000_000;
 
 /** A spec format's name (a `SpecFormat` kind); which names exist, the formats registered in the app say. */
 export const KIND = /^[a-z][a-z0-9-]{0,31}$/;
@@ -80,10 +89,10 @@ const LIFECYCLE_DOC = {
 /** A version's name, as `version` of a registration: 1-100 characters that are more than spaces, stored trimmed. */
 function VersionName() {
   return (target: object, propertyName: string) => {
-    ApiProperty({ maxLength: 100, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })(target, propertyName);
+    ApiProperty({ maxLength: REGISTRATION_LIMITS.versionMaxChars, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })(target, propertyName);
     IsString()(target, propertyName);
     NotBlank(propertyName)(target, propertyName);
-    MaxLength(100)(target, propertyName);
+    MaxLength(REGISTRATION_LIMITS.versionMaxChars)(target, propertyName);
     NoNul(propertyName)(target, propertyName);
   };
 }
@@ -109,10 +118,10 @@ export class ApiSourceFileDto implements ApiSourceFile {
   @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('source.tree') })
   tree: string;
 
-  @ApiProperty({ maxLength: 1000, example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' })
+  @ApiProperty({ maxLength: REGISTRATION_LIMITS.sourcePathMaxChars, example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' })
   @IsString()
   @NotBlank('source.path')
-  @MaxLength(1000)
+  @MaxLength(REGISTRATION_LIMITS.sourcePathMaxChars)
   @NoNul('source.path')
   path: string;
 }
@@ -123,27 +132,27 @@ export class ApiBodyDto implements ApiRegistration {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
-  @ApiProperty({ maxLength: 200, example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' })
+  @ApiProperty({ maxLength: REGISTRATION_LIMITS.nameMaxChars, example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' })
   @IsString()
   @NotBlank('name')
-  @MaxLength(200)
+  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
   @NoNul('name')
   name: string;
 
   @VersionName()
   version: string;
 
-  @ApiPropertyOptional({ maxLength: 100, example: 'checkout', description: 'Stored trimmed; blank means none' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars, example: 'checkout', description: 'Stored trimmed; blank means none' })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
   @NoNul('teamName')
   teamName?: string;
 
-  @ApiPropertyOptional({ maxLength: 5000, description: 'Stored trimmed; blank means none' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.descriptionMaxChars, description: 'Stored trimmed; blank means none' })
   @IsOptional()
   @IsString()
-  @MaxLength(5000)
+  @MaxLength(REGISTRATION_LIMITS.descriptionMaxChars)
   @NoNul('description')
   description?: string;
 
@@ -189,25 +198,25 @@ const given = (_: object, value: unknown) => value !== undefined && value !== nu
  * without its spec (a `spec`, `version` or `orgId` here is refused as an unknown field).
  */
 export class ApiDetailsPatchDto implements ApiDetailsPatch {
-  @ApiPropertyOptional({ maxLength: 200, example: 'Payments API', description: 'A new name, unique in the org in any case (409 otherwise); stored trimmed' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.nameMaxChars, example: 'Payments API', description: 'A new name, unique in the org in any case (409 otherwise); stored trimmed' })
   @ValidateIf(present)
   @IsString()
   @NotBlank('name')
-  @MaxLength(200)
+  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
   @NoNul('name')
   name?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: REGISTRATION_LIMITS.teamNameMaxChars, example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' })
   @ValidateIf(given)
   @IsString()
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
   @NoNul('teamName')
   teamName?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000, description: 'Stored trimmed; `null` or blank clears it' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: REGISTRATION_LIMITS.descriptionMaxChars, description: 'Stored trimmed; `null` or blank clears it' })
   @ValidateIf(given)
   @IsString()
-  @MaxLength(5000)
+  @MaxLength(REGISTRATION_LIMITS.descriptionMaxChars)
   @NoNul('description')
   description?: string | null;
 
@@ -229,10 +238,10 @@ export class ListApisQueryDto {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
   @NoNul('teamName')
   teamName?: string;
 
@@ -269,21 +278,21 @@ export class ListApisQueryDto {
   @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('sourceTree') })
   sourceTree?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: LIST_LIMITS.maxPage, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  @Max(MAX_PAGE)
+  @Max(LIST_LIMITS.maxPage)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ minimum: LIST_LIMITS.pageSize.min, maximum: LIST_LIMITS.pageSize.max, default: LIST_LIMITS.pageSize.default })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
-  @Min(1)
-  @Max(100)
-  pageSize: number = 20;
+  @Min(LIST_LIMITS.pageSize.min)
+  @Max(LIST_LIMITS.pageSize.max)
+  pageSize: number = LIST_LIMITS.pageSize.default;
 }
 
 
@@ -333,11 +342,11 @@ export class VersionPatchDto implements ApiVersionPatch {
 
 /** `?version=` on the routes that act on the recommended version without it. */
 export class VersionQueryDto {
-  @ApiPropertyOptional({ description: 'A version of the API; its recommended version when absent' })
+  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.versionMaxChars, description: 'A version of the API; its recommended version when absent' })
   @IsOptional()
   @IsString()
   @IsNotEmpty({ message: 'version must not be empty' })
-  @MaxLength(100)
+  @MaxLength(REGISTRATION_LIMITS.versionMaxChars)
   @NoNul('version')
   version?: string;
 }
@@ -353,18 +362,18 @@ export class SpecQueryDto extends VersionQueryDto {
 const VERSION_REF_DOC = 'A version (its current revision), or `version@revision` for one of its kept revisions';
 
 export class ChangesQueryDto {
-  @ApiProperty({ example: '1.0.0', description: VERSION_REF_DOC })
+  @ApiProperty({ maxLength: CHANGE_REPORT_LIMITS.versionRefMaxChars, example: '1.0.0', description: VERSION_REF_DOC })
   @IsString({ message: 'from is required: a version, or version@revision' })
   @IsNotEmpty({ message: 'from is required: a version, or version@revision' })
-  @MaxLength(120)
+  @MaxLength(CHANGE_REPORT_LIMITS.versionRefMaxChars)
   @NoNul('from')
   from: string;
 
-  @ApiPropertyOptional({ example: '2.0.0', description: `${VERSION_REF_DOC}; the recommended version when absent` })
+  @ApiPropertyOptional({ maxLength: CHANGE_REPORT_LIMITS.versionRefMaxChars, example: '2.0.0', description: `${VERSION_REF_DOC}; the recommended version when absent` })
   @IsOptional()
   @IsString()
   @IsNotEmpty({ message: 'to must not be empty' })
-  @MaxLength(120)
+  @MaxLength(CHANGE_REPORT_LIMITS.versionRefMaxChars)
   @NoNul('to')
   to?: string;
 }

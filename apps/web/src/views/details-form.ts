@@ -1,4 +1,5 @@
 import type { ApiDetailsPatch, ApiRecord } from '../../../../libs/contracts/src/index.js';
+import { REGISTRATION_LIMITS } from '../../../../libs/contracts/src/api-record.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox } from '../components.js';
 import { h, replace } from '../dom.js';
@@ -11,8 +12,8 @@ import { labelLines, parseLabelLines } from '../labels.js';
  */
 export function detailsForm(token: string, api: ApiRecord, onSaved: () => void): HTMLElement {
   const message = h('div', { id: 'details-message', class: 'details-message', 'aria-live': 'polite' });
-  const team = h('input', { id: 'details-team', name: 'teamName', value: api.teamName ?? '', maxLength: 100, autocomplete: 'off' });
-  const description = h('textarea', { id: 'details-description', name: 'description', rows: 3, maxLength: 5000, value: api.description ?? '' });
+  const team = h('input', { id: 'details-team', name: 'teamName', value: api.teamName ?? '', maxLength: REGISTRATION_LIMITS.teamNameMaxChars, autocomplete: 'off' });
+  const description = h('textarea', { id: 'details-description', name: 'description', rows: 3, maxLength: REGISTRATION_LIMITS.descriptionMaxChars, value: api.description ?? '' });
   const labels = h('textarea', {
     id: 'details-labels', name: 'labels', rows: 3, spellcheck: false, autocomplete: 'off', value: labelLines(api.labels),
     placeholder: 'team=payments\nenv=prod', 'aria-describedby': 'details-labels-hint',

@@ -1,4 +1,6 @@
 import type { ApiImportRequest, ApiRecord, ApiRegistration, ApiVersionRecord, ChangeCounts, LifecycleStage } from '../../../../libs/contracts/src/index.js';
+import { REGISTRATION_LIMITS } from '../../../../libs/contracts/src/api-record.js';
+import { IMPORT_LIMITS } from '../../../../libs/contracts/src/sources.js';
 import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
@@ -79,16 +81,16 @@ function importView(ctx: ViewContext): void {
     outcome.focus({ preventScroll: true });
   };
   const url = h('input', {
-    id: 'import-url', name: 'url', type: 'url', required: true, maxLength: 2000, spellcheck: false, autocomplete: 'off',
+    id: 'import-url', name: 'url', type: 'url', required: true, maxLength: IMPORT_LIMITS.urlMaxChars, spellcheck: false, autocomplete: 'off',
     placeholder: 'https://specs.example.com/payments/openapi.yaml', 'aria-describedby': 'import-url-hint',
     oninput: () => {
       url.removeAttribute('aria-invalid');
       url.setAttribute('aria-describedby', 'import-url-hint');
     },
   });
-  const name = h('input', { id: 'import-name', name: 'name', maxLength: 200 });
-  const version = h('input', { id: 'import-version', name: 'version', maxLength: 100 });
-  const team = h('input', { id: 'import-team', name: 'teamName', maxLength: 100 });
+  const name = h('input', { id: 'import-name', name: 'name', maxLength: REGISTRATION_LIMITS.nameMaxChars });
+  const version = h('input', { id: 'import-version', name: 'version', maxLength: REGISTRATION_LIMITS.versionMaxChars });
+  const team = h('input', { id: 'import-team', name: 'teamName', maxLength: REGISTRATION_LIMITS.teamNameMaxChars });
   const format = h('select', { id: 'import-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
   const lifecycle = h('select', { id: 'import-lifecycle', name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === DEFAULT_LIFECYCLE }, stage)));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Import');
@@ -179,13 +181,13 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   }
 
   const field = (label: string, input: HTMLElement, hint?: string) => h('label', { class: 'field' }, h('span', {}, label), input, hint ? h('small', { class: 'muted' }, hint) : null);
-  const name = h('input', { id: 'api-name', required: true, maxLength: 200, value: existing?.name ?? '' });
-  const version = h('input', { id: 'api-version', required: true, maxLength: 100, value: addingVersion ? '' : updating ?? '' });
+  const name = h('input', { id: 'api-name', required: true, maxLength: REGISTRATION_LIMITS.nameMaxChars, value: existing?.name ?? '' });
+  const version = h('input', { id: 'api-version', required: true, maxLength: REGISTRATION_LIMITS.versionMaxChars, value: addingVersion ? '' : updating ?? '' });
   // A new API or version starts in production unless chosen otherwise; an update keeps the version's stage unless changed.
   const lifecycle = h('select', { id: 'api-lifecycle', name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) =>
     h('option', { value: stage, selected: stage === (updating ? updatingStage : DEFAULT_LIFECYCLE) }, stage)));
-  const team = h('input', { id: 'api-team', maxLength: 100, value: existing?.teamName ?? '' });
-  const description = h('textarea', { id: 'api-description', rows: 2, maxLength: 5000, value: existing?.description ?? '' });
+  const team = h('input', { id: 'api-team', maxLength: REGISTRATION_LIMITS.teamNameMaxChars, value: existing?.teamName ?? '' });
+  const description = h('textarea', { id: 'api-description', rows: 2, maxLength: REGISTRATION_LIMITS.descriptionMaxChars, value: existing?.description ?? '' });
   // One key=value a line, checked here as the server checks them; an update starts from the API's own.
   const labelsError = h('span', { id: 'api-labels-error', class: 'error-text field-error', role: 'alert' });
   const labelsField = h('textarea', {
