@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { type AppDataSourceOptions, type PreparedDataSource, prepareDataSource, prepareReadDataSource } from './data-source-options.js';
 import { runMigrationsLocked } from './locked-migrations.js';
+import { PeriodicJobs } from './periodic-jobs.js';
 import { ReplicaLeases } from './replica-leases.js';
 
 /**
@@ -13,7 +14,7 @@ import { ReplicaLeases } from './replica-leases.js';
 export const READ_DATA_SOURCE = Symbol('READ_DATA_SOURCE');
 
 export interface DatabaseModuleOptions extends AppDataSourceOptions {
-  /** The app's table of periodic jobs' leases (`ReplicaLeases`). */
+  /** The app's table of periodic jobs' leases (`PeriodicJobs`). */
   leasesTable: string;
 }
 
@@ -23,18 +24,16 @@ interface EmbeddedDbRef {
   pglite?: PreparedDataSource['pglite'];
 }
 
-/** Gives up this replica's leases, then closes the read replica's and the primary's DataSources, then the embedded database underneath. */
+/** Closes the read replica's and the primary's DataSources, then the embedded database underneath (the leases were given up before: `PeriodicJobs`). */
 @Injectable()
 class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     @Inject(EMBEDDED_DB) private readonly ref: EmbeddedDbRef,
     private readonly dataSource: DataSource,
     @Inject(READ_DATA_SOURCE) private readonly readDataSource: DataSource,
-    private readonly leases: ReplicaLeases,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.leases.releaseAll().catch(() => undefined);
     if (this.readDataSource !== this.dataSource && this.readDataSource.isInitialized) await this.readDataSource.destroy();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.ref.pglite?.close();
@@ -79,10 +78,10 @@ export class DatabaseModule {
           inject: [DataSource],
           useFactory: async (primary: DataSource) => (readUrl ? new DataSource(await prepareReadDataSource(options, readUrl)).initialize() : primary),
         },
-        { provide: ReplicaLeases, inject: [DataSource], useFactory: (dataSource: DataSource) => new ReplicaLeases(dataSource, options.leasesTable) },
+        { provide: PeriodicJobs, inject: [DataSource], useFactory: (dataSource: DataSource) => new PeriodicJobs(new ReplicaLeases(dataSource, options.leasesTable)) },
         DatabaseCloser,
       ],
-      exports: [READ_DATA_SOURCE, ReplicaLeases],
+      exports: [READ_DATA_SOURCE, PeriodicJobs],
     };
   }
 }

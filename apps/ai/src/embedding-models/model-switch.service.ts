@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { ReplicaLeases } from '#database';
 import { INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, reembedJobId } from '#contracts';
+import { PeriodicJobs } from '#database';
 import { IndexStoreRepository } from '../indexing/index-store.repository.js';
 import { VectorIndexService } from '../indexing/vector-index.service.js';
 import { EmbeddingModelsService } from './embedding-models.service.js';
@@ -18,14 +18,12 @@ const RESEND_AFTER_MS = 60_000;
  * Drives a model switch from the worker side: queues a re-embedding job for every indexed API
  * that lacks the new model's vectors (through the same queue, leases and retries as indexing),
  * makes the new model active once none lacks them, then deletes the old model's vectors.
- * One worker at a time drives it (`ReplicaLeases`); job ids and the activation check make a
+ * One worker at a time drives it (`PeriodicJobs`); job ids and the activation check make a
  * step idempotent all the same.
  */
 @Injectable()
-export class ModelSwitchService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ModelSwitchService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ModelSwitchService.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
   /** When this process queued each job (re-adding one is a no-op in Redis, but costs a round trip). */
   private readonly queuedAt = new Map<string, number>();
 
@@ -33,27 +31,18 @@ export class ModelSwitchService implements OnApplicationBootstrap, OnApplication
     private readonly models: EmbeddingModelsService,
     private readonly store: IndexStoreRepository,
     private readonly vectorIndex: VectorIndexService,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.poll(), SWITCH_POLL_MS);
-    this.timer.unref();
-    this.poll();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private poll(): void {
-    this.running ??= this.leases
-      .runIfLeader('model-switch', SWITCH_POLL_MS, () => this.step())
-      .then(() => undefined)
-      .catch((error: Error) => this.logger.warn(`Model switch step failed (retried in ${SWITCH_POLL_MS / 1000} s): ${error.message}`))
-      .finally(() => (this.running = undefined));
+    this.jobs.schedule({
+      name: 'model-switch',
+      intervalMs: SWITCH_POLL_MS,
+      runAtStart: true,
+      run: () => this.step(),
+      onError: (error) => this.logger.warn(`Model switch step failed (retried in ${SWITCH_POLL_MS / 1000} s): ${error.message}`),
+    });
   }
 
   private async step(): Promise<void> {

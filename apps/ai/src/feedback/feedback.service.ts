@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException, type OnApplicationBootstrap, UnprocessableEntityException } from '@nestjs/common';
 import type { AiConfig } from '#config';
-import { ReplicaLeases } from '#database';
+import { PeriodicJobs } from '#database';
 import type { FeedbackErased, FeedbackReport } from '#contracts';
 import { AI_CONFIG } from '../ai.constants.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
@@ -33,36 +33,38 @@ const SEARCH_LOG_PENDING_MS = 10_000;
  * shows or erases an org's signals. Search reads them back through `UsageLearning`.
  */
 @Injectable()
-export class FeedbackService {
+export class FeedbackService implements OnApplicationBootstrap {
   private readonly logger = new Logger(FeedbackService.name);
   /** Search log writes not yet committed: feedback on a search that quick waits for its row. */
   private readonly pendingLogs = new Map<string, Promise<void>>();
-  private lastPurge = 0;
 
   constructor(
     private readonly repository: FeedbackRepository,
     private readonly models: EmbeddingModelsService,
     private readonly queryVectors: QueryVectors,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     private readonly matchings: NeedMatchings,
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
-  /**
-   * Logs a search without holding up its answer; a failed write costs only the feedback on it.
-   * Searches past the feedback window, and signals past their retention, are purged now and then
-   * on the way: the log holds a week of searches, not half a year's.
-   */
+  /** Searches past the feedback window, and signals past their retention, are purged hourly: the log holds a week of searches, not half a year's. */
+  onApplicationBootstrap(): void {
+    this.jobs.schedule({
+      name: 'feedback-purge',
+      intervalMs: PURGE_INTERVAL_MS,
+      runAtStart: true,
+      run: () => this.repository.purge(this.config.feedback),
+      onError: (error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`),
+    });
+  }
+
+  /** Logs a search without holding up its answer; a failed write costs only the feedback on it. */
   logSearch(search: LoggedSearch): void {
     const write = this.repository
       .logSearch(search)
       .catch((error: Error) => this.logger.warn(`Search ${search.id} was not logged, so it cannot be given feedback: ${error.message}`))
       .finally(() => this.pendingLogs.delete(search.id));
     this.pendingLogs.set(search.id, write);
-    if (Date.now() - this.lastPurge > PURGE_INTERVAL_MS) {
-      this.lastPurge = Date.now();
-      this.leases.runIfLeader('feedback-purge', PURGE_INTERVAL_MS, () => this.repository.purge(this.config.feedback)).catch((error: Error) => this.logger.warn(`Purging old searches and feedback failed: ${error.message}`));
-    }
   }
 
   async record(request: InternalFeedbackDto): Promise<void> {

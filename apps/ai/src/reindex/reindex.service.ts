@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap, type OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap, ServiceUnavailableException } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import {
   type IndexApiJob,
@@ -13,7 +13,7 @@ import {
   reindexJobId,
 } from '#contracts';
 import { queueConnected } from '#config';
-import { ReplicaLeases } from '#database';
+import { PeriodicJobs } from '#database';
 import { throttledWarning } from '#http';
 import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
 import { ReindexRunsRepository } from './reindex-runs.repository.js';
@@ -35,14 +35,13 @@ const QUEUE_CONNECT_MS = 2000;
  * registry), through the same queue and pipeline as registrations, and tracks each API's outcome.
  */
 @Injectable()
-export class ReindexService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ReindexService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ReindexService.name);
-  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly runs: ReindexRunsRepository,
     private readonly specs: ApiSpecsRepository,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
   ) {
     // This app's one queue connection: without a listener BullMQ prints every reconnect failure.
@@ -51,15 +50,12 @@ export class ReindexService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(
-      () => void this.leases.runIfLeader('reindex-resend', RESEND_INTERVAL_MS, () => this.resend().then(() => undefined)).catch((error: Error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`)),
-      RESEND_INTERVAL_MS,
-    );
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    this.jobs.schedule({
+      name: 'reindex-resend',
+      intervalMs: RESEND_INTERVAL_MS,
+      run: async () => void (await this.resend()),
+      onError: (error) => this.logger.warn(`Re-index jobs not re-sent (next try in ${RESEND_INTERVAL_MS / 1000} s): ${error.message}`),
+    });
   }
 
   async start(request: InternalReindexRequest): Promise<ReindexAccepted> {

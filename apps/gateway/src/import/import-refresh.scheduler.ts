@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { GatewayConfig } from '#config';
 import { errorSummary } from '#api-specs';
-import { ReplicaLeases } from '#database';
+import { PeriodicJobs } from '#database';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
 import { ImportService } from './import.service.js';
@@ -16,21 +16,19 @@ const ROUND_EVERY_MS = 60_000;
  * With IMPORT_REFRESH_INTERVAL_MS set, fetches every imported URL again once its last fetch is
  * that old: each round takes the longest unfetched first, one at a time (a spec server is not
  * hammered), at most `REFRESH_BATCH`. One round at a time in this process, and across replicas
- * (`ReplicaLeases`). Each fetch takes a spare slot of the imports' bound (`ImportSlots`): when
+ * (`PeriodicJobs`). Each fetch takes a spare slot of the imports' bound (`ImportSlots`): when
  * people's imports leave none, the round ends there and the next takes the rest, longest unfetched
  * first. It never waits for one: that would hold the round's lease, and take the slot that frees
  * ahead of the next person.
  */
 @Injectable()
-export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ImportRefreshScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger(ImportRefreshScheduler.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
 
   constructor(
     private readonly repository: ApiVersionsRepository,
     private readonly imports: ImportService,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly slots: ImportSlots,
   ) {}
@@ -38,27 +36,12 @@ export class ImportRefreshScheduler implements OnApplicationBootstrap, OnApplica
   onApplicationBootstrap(): void {
     const interval = this.config.import.refreshIntervalMs;
     if (interval === 0) return;
-    this.timer = setInterval(() => void this.round(), this.roundEveryMs);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One round (a round already under way is not doubled). */
-  round(): Promise<void> {
-    this.running ??= this.leases
-      .runIfLeader('import-refresh', this.roundEveryMs, () => this.refreshDue())
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.warn(`Import refresh round skipped: ${errorSummary(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private get roundEveryMs(): number {
-    return Math.min(this.config.import.refreshIntervalMs, ROUND_EVERY_MS);
+    this.jobs.schedule({
+      name: 'import-refresh',
+      intervalMs: Math.min(interval, ROUND_EVERY_MS),
+      run: () => this.refreshDue(),
+      onError: (error) => this.logger.warn(`Import refresh round skipped: ${errorSummary(error)}`),
+    });
   }
 
   private async refreshDue(): Promise<void> {

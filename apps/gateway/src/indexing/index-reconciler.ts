@@ -1,12 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { Repository } from 'typeorm';
 import type { GatewayConfig } from '#config';
 import { INDEXING_QUEUE, indexingJobId, IndexingJobName, type IndexState } from '#contracts';
-import { ReplicaLeases } from '#database';
+import { PeriodicJobs } from '#database';
 import { METRICS_REGISTRY } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../ai-client/ai-client.js';
@@ -29,13 +29,11 @@ type Outcome = 'settled' | 'purged' | 'requeued';
  * index has not reached is looked for in Redis and queued again if it is not there. Job ids are
  * per revision, so this never runs a job twice that Redis still holds. A revision the index
  * reached (indexed, failed for good, deleted) is marked settled and not looked at again.
- * One replica reconciles at a time (`ReplicaLeases`); the others count their rounds `elsewhere`.
+ * One replica reconciles at a time (`PeriodicJobs`); the others count their rounds `elsewhere`.
  */
 @Injectable()
-export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IndexReconciler implements OnApplicationBootstrap {
   private readonly logger = new Logger(IndexReconciler.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
   private readonly outcomes: Counter<'outcome'>;
   private readonly rounds: Counter<'result'>;
   private readonly unsettled: Gauge;
@@ -45,7 +43,7 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly producer: IndexingProducer,
     private readonly ai: AiClient,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
@@ -69,27 +67,15 @@ export class IndexReconciler implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.reconcile(), this.config.reconcile.intervalMs);
-    this.timer.unref();
-    void this.reconcile();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One round (a round already under way is not doubled). */
-  reconcile(): Promise<void> {
-    this.running ??= this.leases
-      .runIfLeader('index-reconcile', this.config.reconcile.intervalMs, () => this.round())
-      .then((led) => this.rounds.inc({ result: led ? 'done' : 'elsewhere' }))
-      .catch((error: Error) => {
-        this.rounds.inc({ result: 'skipped' });
-        this.logger.warn(`Reconciliation skipped (next round in ${this.config.reconcile.intervalMs / 1000} s): ${error.message}`);
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    const { intervalMs } = this.config.reconcile;
+    this.jobs.schedule({
+      name: 'index-reconcile',
+      intervalMs,
+      runAtStart: true,
+      run: () => this.round(),
+      onError: (error) => this.logger.warn(`Reconciliation skipped (next round in ${intervalMs / 1000} s): ${error.message}`),
+      onRound: (outcome) => this.rounds.inc({ result: outcome === 'failed' ? 'skipped' : outcome }),
+    });
   }
 
   private async round(): Promise<void> {

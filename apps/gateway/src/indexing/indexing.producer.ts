@@ -1,10 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
 import { Repository } from 'typeorm';
 import { type GatewayConfig, withTimeout } from '#config';
-import { ReplicaLeases } from '#database';
+import { PeriodicJobs } from '#database';
 import { throttledWarning } from '#http';
 import {
   type DeleteApiJob,
@@ -26,19 +26,17 @@ const SWEEP_BATCH = 100;
  * durable once committed, and is re-sent until a job for its revision reaches Redis, so a
  * registration made while Redis is down is indexed once it is back. Job ids are per revision,
  * so sending twice is harmless. Each replica sends its own changes at once; one at a time
- * (`ReplicaLeases`) sweeps the outbox for what was left.
+ * (`PeriodicJobs`) sweeps the outbox for what was left.
  */
 @Injectable()
-export class IndexingProducer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IndexingProducer implements OnApplicationBootstrap {
   private readonly logger = new Logger(IndexingProducer.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping = false;
 
   constructor(
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     @InjectRepository(ApiEntity) private readonly apis: Repository<ApiEntity>,
     private readonly versions: ApiVersionsRepository,
-    private readonly leases: ReplicaLeases,
+    private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
     // Without a listener BullMQ prints every reconnect failure; one line per interval is enough.
@@ -47,13 +45,14 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.outboxIntervalMs);
-    this.timer.unref();
-    void this.sweep();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    // Re-sends everything not yet queued (Redis was down, or the process stopped mid-way).
+    this.jobs.schedule({
+      name: 'outbox-sweep',
+      intervalMs: this.config.outboxIntervalMs,
+      runAtStart: true,
+      run: () => this.sendPending(),
+      onError: (error) => this.logger.error(`Outbox sweep failed: ${error.message}`),
+    });
   }
 
   /** Sends the newest revision of one API; returns false when it must wait for the next sweep. */
@@ -74,19 +73,6 @@ export class IndexingProducer implements OnApplicationBootstrap, OnApplicationSh
       .where('id = :id AND queued_revision < :revision', { id: api.id, revision: api.revision })
       .execute();
     return true;
-  }
-
-  /** Re-sends everything not yet queued (Redis was down, or the process stopped mid-way), if this replica leads the sweeps. */
-  async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      await this.leases.runIfLeader('outbox-sweep', this.config.outboxIntervalMs, () => this.sendPending());
-    } catch (error) {
-      this.logger.error(`Outbox sweep failed: ${(error as Error).message}`);
-    } finally {
-      this.sweeping = false;
-    }
   }
 
   private async sendPending(): Promise<void> {
