@@ -1,14 +1,15 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import type { SearchFacets } from '#contracts';
+import { Body, Controller, HttpCode } from '@nestjs/common';
+import { AI_ROUTES, type SearchFacets } from '#contracts';
+import { Route } from '#http';
 import { FacetsRequestDto } from './facets.dto.js';
 import { FacetsRepository } from './facets.repository.js';
 
 /** The gateway has checked the caller belongs to these orgs. */
-@Controller('facets')
+@Controller()
 export class FacetsController {
   constructor(private readonly facets: FacetsRepository) {}
 
-  @Post()
+  @Route(AI_ROUTES.facets)
   @HttpCode(200)
   list(@Body() body: FacetsRequestDto): Promise<SearchFacets> {
     return this.facets.facetsOf(body.orgIds);

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import type { FeedbackErased, FeedbackReport } from '#contracts';
+import { Body, Controller, HttpCode, Query } from '@nestjs/common';
+import { AI_ROUTES, type FeedbackErased, type FeedbackReport } from '#contracts';
+import { Route } from '#http';
 import { FeedbackOrgQueryDto, InternalFeedbackDto } from './feedback.dto.js';
 import { FeedbackService } from './feedback.service.js';
 
@@ -8,18 +9,18 @@ import { FeedbackService } from './feedback.service.js';
 export class FeedbackController {
   constructor(private readonly feedback: FeedbackService) {}
 
-  @Post('feedback')
+  @Route(AI_ROUTES.feedback)
   @HttpCode(204)
   async record(@Body() body: InternalFeedbackDto): Promise<void> {
     await this.feedback.record(body);
   }
 
-  @Get('admin/feedback')
+  @Route(AI_ROUTES.feedbackReport)
   report(@Query() query: FeedbackOrgQueryDto): Promise<FeedbackReport> {
     return this.feedback.report(query.orgId);
   }
 
-  @Delete('admin/feedback')
+  @Route(AI_ROUTES.eraseFeedback)
   erase(@Query() query: FeedbackOrgQueryDto): Promise<FeedbackErased> {
     return this.feedback.erase(query.orgId, query.apiId);
   }

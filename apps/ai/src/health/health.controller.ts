@@ -1,8 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { AI_ROUTES } from '#contracts';
+import { Route } from '#http';
 
 @Controller()
 export class HealthController {
-  @Get('healthz')
+  @Route(AI_ROUTES.healthz)
   healthz(): { status: 'ok' } {
     return { status: 'ok' };
   }

@@ -1,14 +1,14 @@
-import { BadRequestException, Controller, Get, Headers, Param, ParseBoolPipe, ParseUUIDPipe, Query } from '@nestjs/common';
-import { type ApiOperationDetailResponse, type ApiOperationsResponse, decodeOrgList, InternalHeader } from '#contracts';
-import { OperationSelectorDto, selectorProblem } from '#http';
+import { BadRequestException, Controller, Headers, Param, ParseBoolPipe, ParseUUIDPipe, Query } from '@nestjs/common';
+import { AI_ROUTES, type ApiOperationDetailResponse, type ApiOperationsResponse, decodeOrgList, InternalHeader } from '#contracts';
+import { OperationSelectorDto, Route, selectorProblem } from '#http';
 import { OperationsService } from './operations.service.js';
 
 /** The gateway says which orgs the caller belongs to; an API of any other org is not found. */
-@Controller('apis/:apiId/operations')
+@Controller()
 export class OperationsController {
   constructor(private readonly operations: OperationsService) {}
 
-  @Get()
+  @Route(AI_ROUTES.apiOperations)
   overview(
     @Param('apiId', ParseUUIDPipe) apiId: string,
     @Headers(InternalHeader.CallerOrgs) callerOrgs: string | undefined,
@@ -17,7 +17,7 @@ export class OperationsController {
     return this.operations.overview(apiId, decodeOrgList(callerOrgs), withOperations);
   }
 
-  @Get('detail')
+  @Route(AI_ROUTES.operationDetail)
   detail(
     @Param('apiId', ParseUUIDPipe) apiId: string,
     @Headers(InternalHeader.CallerOrgs) callerOrgs: string | undefined,

@@ -1,6 +1,6 @@
-import { BadRequestException, Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ANSWER_MAX_CHARS, type SearchResponse } from '#contracts';
-import { fitJson } from '#http';
+import { BadRequestException, Body, Controller, HttpCode, Inject } from '@nestjs/common';
+import { AI_ROUTES, ANSWER_MAX_CHARS, type SearchResponse } from '#contracts';
+import { fitJson, Route } from '#http';
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { SearchRequestDto } from './search.dto.js';
 import { SearchService } from './search.service.js';
@@ -12,7 +12,7 @@ export class SearchController {
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
-  @Post('search')
+  @Route(AI_ROUTES.search)
   @HttpCode(200)
   async search(@Body() request: SearchRequestDto): Promise<SearchResponse> {
     const unknown = request.filters?.kinds?.filter((kind) => !this.formats.byKind(kind));

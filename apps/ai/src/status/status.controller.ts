@@ -1,5 +1,6 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { type IndexingStatus, type IndexState, InternalHeader } from '#contracts';
+import { BadRequestException, Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
+import { AI_ROUTES, type IndexingStatus, type IndexState, InternalHeader } from '#contracts';
+import { Route } from '#http';
 import { IndexingStatusesRequestDto } from './status.dto.js';
 import { StatusService } from './status.service.js';
 
@@ -8,7 +9,7 @@ import { StatusService } from './status.service.js';
 export class StatusController {
   constructor(private readonly status: StatusService) {}
 
-  @Get('indexing-status/:apiId')
+  @Route(AI_ROUTES.indexingStatus)
   async one(
     @Param('apiId', ParseUUIDPipe) apiId: string,
     @Headers(InternalHeader.ApiOrg) orgId: string | undefined,
@@ -21,14 +22,14 @@ export class StatusController {
     return status;
   }
 
-  @Post('indexing-statuses')
+  @Route(AI_ROUTES.indexingStatuses)
   @HttpCode(200)
   many(@Body() body: IndexingStatusesRequestDto): Promise<IndexingStatus[]> {
     return this.status.statusesOf(body.apis);
   }
 
   /** For the gateway's reconciliation (see `IndexState`). */
-  @Post('index-states')
+  @Route(AI_ROUTES.indexStates)
   @HttpCode(200)
   indexStates(@Body() body: IndexingStatusesRequestDto): Promise<IndexState[]> {
     return this.status.indexStates(body.apis);

@@ -4,7 +4,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '#config';
-import { INDEXING_QUEUE } from '#contracts';
+import { AI_ROUTES, INDEXING_QUEUE } from '#contracts';
 import { Public } from '../auth/auth.decorators.js';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { HealthDoc } from '../docs/openapi-models.js';
@@ -46,7 +46,7 @@ export class HealthController {
         }),
       ),
       check(async () => {
-        const response = await this.ai.call('GET', '/healthz');
+        const response = await this.ai.request(AI_ROUTES.healthz, {});
         if (response.status !== 200) throw new Error(`status ${response.status}`);
       }),
     ]);

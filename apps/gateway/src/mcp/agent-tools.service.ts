@@ -1,5 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import {
+  AI_ROUTES,
+  type AnyRoute,
   type ApiEndpoint,
   type ApiListResponse,
   type ApiOperationDetailResponse,
@@ -15,13 +17,14 @@ import {
   type OperationSelector,
   parseLabelSelector,
   type Problem,
+  type RouteResponse,
   type SearchFilters,
   type SearchResponse,
 } from '#contracts';
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
 import { assertOrgMember } from '../auth/org-access.js';
-import { type AiCallOptions, AiClient, AiUnavailableError, type AiResponse } from '../ai-client/ai-client.js';
+import { type AiAnswer, AiClient, type AiRequest, AiUnavailableError } from '../ai-client/ai-client.js';
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
@@ -110,7 +113,7 @@ export class AgentToolsService {
   async search(caller: Caller, args: SearchArgs, requestId?: string): Promise<SearchResponse & { orgId: string }> {
     const orgId = orgOf(caller, args.orgId);
     const body = { query: args.query, orgId, maxResults: args.maxResults, maxEndpoints: args.maxEndpoints, filters: args.filters };
-    const answer = { ...(await this.aiJson<SearchResponse>('POST', '/search', { body, requestId })), orgId };
+    const answer = { ...(await this.aiJson(AI_ROUTES.search, { body, requestId })), orgId };
     await this.feedback.searched(caller, { ...answer, query: args.query });
     return answer;
   }
@@ -130,10 +133,9 @@ export class AgentToolsService {
   async operation(caller: Caller, apiId: string, selector: OperationSelector, requestId?: string): Promise<OperationView> {
     // The registry row alone: its indexing status would cost one more call to the AI app.
     const { id, name, version } = await this.asTool(() => this.registry.findVisible(caller, apiId));
-    const query = new URLSearchParams(Object.entries(selector).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const [overview, detail] = await Promise.all([
       this.overview(caller, id, requestId, { withOperations: false }),
-      this.aiJson<ApiOperationDetailResponse>('GET', `/apis/${id}/operations/detail?${query}`, { requestId, headers: orgHeaders(caller) }),
+      this.aiJson(AI_ROUTES.operationDetail, { params: { apiId: id }, query: selector, requestId, headers: orgHeaders(caller) }),
     ]);
     void this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
     const format = this.formats.byKind(overview.kind);
@@ -165,7 +167,7 @@ export class AgentToolsService {
       ...(label ? { labels: { [label.key]: label.value } } : {}),
       ...(args.lifecycle ? { lifecycle: [args.lifecycle] } : {}),
     };
-    const browsed = await this.aiJson<SearchResponse>('POST', '/search', { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
+    const browsed = await this.aiJson(AI_ROUTES.search, { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
     const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
     return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };
   }
@@ -179,7 +181,7 @@ export class AgentToolsService {
     const operation = args.operation ? { method: args.operation.method.toUpperCase(), path: args.operation.path } : undefined;
     const vote = { searchId: args.searchId, apiId: args.apiId, ...(operation ? { operation } : {}), helpful: args.helpful, signal: 'vote' as const };
     const body: InternalFeedbackRequest = { ...vote, person: caller.sub, orgIds: caller.orgs };
-    await this.aiCall('POST', '/feedback', { body, requestId });
+    await this.aiCall(AI_ROUTES.feedback, { body, requestId });
     const query = await this.feedback.queryOf(caller, args.searchId);
     return { ...vote, ...(query !== undefined ? { query } : {}) };
   }
@@ -200,17 +202,18 @@ export class AgentToolsService {
 
   /** What the API's indexed spec says of it; `withOperations: false` leaves out its list of operations (up to 5,000), which one operation's call does not need. */
   private overview(caller: Caller, apiId: string, requestId?: string, { withOperations = true } = {}): Promise<ApiOperationsResponse> {
-    return this.aiJson<ApiOperationsResponse>('GET', `/apis/${apiId}/operations${withOperations ? '' : '?operations=false'}`, { requestId, headers: orgHeaders(caller) });
+    const query = withOperations ? undefined : { operations: false };
+    return this.aiJson(AI_ROUTES.apiOperations, { params: { apiId }, query, requestId, headers: orgHeaders(caller) });
   }
 
-  /** The AI app's answer as JSON; its problem's detail as a `ToolError` when it refused. */
-  private async aiJson<T>(method: string, path: string, options: AiCallOptions): Promise<T> {
-    return JSON.parse((await this.aiCall(method, path, options)).body) as T;
+  /** The AI app's answer as the route declares it; its problem's detail as a `ToolError` when it refused. */
+  private async aiJson<R extends AnyRoute>(route: R, request: AiRequest<R>): Promise<RouteResponse<R>> {
+    return (await this.aiCall(route, request)).json();
   }
 
   /** The AI app's answer; its problem's detail as a `ToolError` when it refused. */
-  private async aiCall(method: string, path: string, options: AiCallOptions): Promise<AiResponse> {
-    const answer = await this.asTool(() => this.ai.call(method, path, options));
+  private async aiCall<R extends AnyRoute>(route: R, request: AiRequest<R>): Promise<AiAnswer<RouteResponse<R>>> {
+    const answer = await this.asTool(() => this.ai.request(route, request));
     if (answer.status >= 400) throw new ToolError(problemText(answer), answer.status);
     return answer;
   }
@@ -246,7 +249,7 @@ function orgHeaders(caller: Caller): Record<string, string> {
   return { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) };
 }
 
-function problemText(answer: AiResponse): string {
+function problemText(answer: AiAnswer): string {
   let detail = answer.body.slice(0, 500);
   try {
     const problem = JSON.parse(answer.body) as Problem;

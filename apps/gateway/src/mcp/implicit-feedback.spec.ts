@@ -4,9 +4,9 @@ import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '#config';
 import { redisConnectionOptions } from '#config';
-import type { SearchResult } from '#contracts';
+import { AI_ROUTES, type SearchResult } from '#contracts';
 import type { Caller } from '../auth/caller.js';
-import { type AiClient, type AiResponse, AiUnavailableError } from '../ai-client/ai-client.js';
+import { type AiClient, AiAnswer, AiUnavailableError } from '../ai-client/ai-client.js';
 import { IMPLICIT_SIGNAL_WINDOW_MS, ImplicitFeedback } from './implicit-feedback.js';
 
 /** Agents' recent searches in a real Redis (REDIS_URL), under a prefix of this run's. */
@@ -14,7 +14,7 @@ describe(ImplicitFeedback.name, () => {
   const alice = { sub: 'alice', orgs: ['acme'], roles: ['reader'] } as Caller;
   const bob = { sub: 'bob', orgs: ['acme'], roles: ['reader'] } as Caller;
   const search = { searchId: 'search-1', orgId: 'acme', results: [{ apiId: 'payments' }, { apiId: 'refunds' }] as SearchResult[] };
-  const accepted: AiResponse = { status: 204, contentType: 'application/json', body: '' };
+  const accepted = new AiAnswer(204, 'application/json', '');
   // The background call's answer is handled a few microtasks later.
   const settled = () => new Promise((resolve) => setImmediate(resolve));
   const connect = (url: string) => {
@@ -24,7 +24,7 @@ describe(ImplicitFeedback.name, () => {
   };
 
   let redis: Redis;
-  let call: jest.Mock<AiClient['call']>;
+  let call: jest.Mock<AiClient['request']>;
   let feedback: ImplicitFeedback;
   /** Another gateway replica on the same Redis. */
   let otherReplica: ImplicitFeedback;
@@ -38,9 +38,9 @@ describe(ImplicitFeedback.name, () => {
 
   beforeEach(() => {
     const config = { redis: { queuePrefix: `test-${randomUUID().slice(0, 8)}` } } as GatewayConfig;
-    call = jest.fn<AiClient['call']>().mockResolvedValue(accepted);
-    feedback = new ImplicitFeedback({ call } as unknown as AiClient, redis, config);
-    otherReplica = new ImplicitFeedback({ call } as unknown as AiClient, redis, config);
+    call = jest.fn<AiClient['request']>().mockResolvedValue(accepted);
+    feedback = new ImplicitFeedback({ request: call } as unknown as AiClient, redis, config);
+    otherReplica = new ImplicitFeedback({ request: call } as unknown as AiClient, redis, config);
   });
 
   afterEach(() => {
@@ -52,7 +52,7 @@ describe(ImplicitFeedback.name, () => {
     await feedback.opened(alice, 'refunds', undefined, 'request-1');
 
     expect(call).toHaveBeenCalledTimes(1);
-    expect(call).toHaveBeenCalledWith('POST', '/feedback', {
+    expect(call).toHaveBeenCalledWith(AI_ROUTES.feedback, {
       body: { searchId: 'search-1', apiId: 'refunds', helpful: true, signal: 'opened', person: 'alice', orgIds: ['acme'] },
       requestId: 'request-1',
     });
@@ -74,8 +74,8 @@ describe(ImplicitFeedback.name, () => {
     await feedback.opened(alice, 'refunds', { method: 'GET', path: '/refunds/{id}' });
 
     expect(call).toHaveBeenCalledTimes(2);
-    expect(call.mock.calls[0][2]?.body).toMatchObject({ apiId: 'refunds', operation: refund, signal: 'opened' });
-    expect(call.mock.calls[1][2]?.body).toMatchObject({ apiId: 'refunds', operation: { method: 'GET', path: '/refunds/{id}' } });
+    expect(call.mock.calls[0][1]?.body).toMatchObject({ apiId: 'refunds', operation: refund, signal: 'opened' });
+    expect(call.mock.calls[1][1]?.body).toMatchObject({ apiId: 'refunds', operation: { method: 'GET', path: '/refunds/{id}' } });
   });
 
   it('should credit the newest search that returned the API', async () => {
@@ -84,7 +84,7 @@ describe(ImplicitFeedback.name, () => {
     await feedback.opened(alice, 'payments');
 
     expect(call).toHaveBeenCalledTimes(1);
-    expect(call.mock.calls[0][2]?.body).toMatchObject({ searchId: 'search-2' });
+    expect(call.mock.calls[0][1]?.body).toMatchObject({ searchId: 'search-2' });
   });
 
   it('should send nothing for an API the search did not return', async () => {
@@ -119,7 +119,7 @@ describe(ImplicitFeedback.name, () => {
     await feedback.opened(alice, 'refunds');
 
     expect(call).toHaveBeenCalledTimes(1);
-    expect(call.mock.calls[0][2]?.body).toMatchObject({ apiId: 'payments' });
+    expect(call.mock.calls[0][1]?.body).toMatchObject({ apiId: 'payments' });
   });
 
   it('should remember nothing of a search without a searchId', async () => {
@@ -141,7 +141,7 @@ describe(ImplicitFeedback.name, () => {
 
   it('should neither throw nor reject when the AI app refuses the signal, and warn of it', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    call.mockResolvedValue({ status: 400, contentType: 'application/problem+json', body: '{"detail":"searchId is required"}' });
+    call.mockResolvedValue(new AiAnswer(400, 'application/problem+json', '{"detail":"searchId is required"}'));
     await feedback.searched(alice, search);
 
     await expect(feedback.opened(alice, 'refunds')).resolves.toBeUndefined();
@@ -167,7 +167,7 @@ describe(ImplicitFeedback.name, () => {
     await feedback.opened(alice, 'refunds');
 
     expect(call).toHaveBeenCalledTimes(1);
-    expect(call.mock.calls[0][2]?.body).toMatchObject({ searchId: 'search-1', apiId: 'refunds', person: 'alice' });
+    expect(call.mock.calls[0][1]?.body).toMatchObject({ searchId: 'search-1', apiId: 'refunds', person: 'alice' });
   });
 
   it('should tell the need of a search the caller made, on any replica, and of no one else\'s', async () => {
@@ -180,7 +180,7 @@ describe(ImplicitFeedback.name, () => {
 
   it('should neither throw nor send while Redis is away', async () => {
     const away = connect('redis://127.0.0.1:6390');
-    const cutOff = new ImplicitFeedback({ call } as unknown as AiClient, away, { redis: { queuePrefix: 'test-away' } } as GatewayConfig);
+    const cutOff = new ImplicitFeedback({ request: call } as unknown as AiClient, away, { redis: { queuePrefix: 'test-away' } } as GatewayConfig);
     await expect(cutOff.searched(alice, search)).resolves.toBeUndefined();
     await expect(cutOff.opened(alice, 'refunds')).resolves.toBeUndefined();
     await expect(cutOff.queryOf(alice, 'search-1')).resolves.toBeUndefined();

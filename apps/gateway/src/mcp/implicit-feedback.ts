@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from '#config';
-import type { InternalFeedbackRequest, SearchResponse } from '#contracts';
+import { AI_ROUTES, type InternalFeedbackRequest, type SearchResponse } from '#contracts';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient, AiUnavailableError } from '../ai-client/ai-client.js';
@@ -115,7 +115,7 @@ export class ImplicitFeedback {
 
   private async send(body: InternalFeedbackRequest, requestId: string | undefined): Promise<void> {
     try {
-      const answer = await this.ai.call('POST', '/feedback', { body, requestId });
+      const answer = await this.ai.request(AI_ROUTES.feedback, { body, requestId });
       if (answer.status >= 300) {
         this.failed(`the AI app answered ${answer.status}: ${answer.body.slice(0, 200)}`, answer.status === 404 || answer.status === 503);
       }

@@ -34,15 +34,34 @@ export interface McpServerContext {
   specMaxChars: number;
 }
 
+/** What each tool's registration takes: the server, the caller and the service that acts as them, and how an answer is made. */
+interface ToolScope extends McpServerContext {
+  server: McpServer;
+  run: ToolRunner;
+  /** A kind of API this gateway reads, as a tool's input. */
+  kind: z.ZodEnum<Record<string, string>>;
+}
+
+type ToolRunner = ReturnType<typeof toolRunner>;
+
+/** The tools, in the order `tools/list` gives them. */
+const TOOLS: readonly ((scope: ToolScope) => void)[] = [searchApis, rateResult, getApi, getOperation, compareVersions, listApis];
+
 /** The tools and the spec resource, for one caller (a server per request: the transport is stateless). */
-export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpServerContext): McpServer {
+export function createMcpServer(context: McpServerContext): McpServer {
   const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: INSTRUCTIONS });
   const logger = new Logger('McpTools');
-  const run = toolRunner(logger, requestId);
   // The kinds this gateway's spec formats read: a new format is offered without touching the tools.
-  const { kinds } = tools;
+  const { kinds } = context.tools;
   const kind = z.enum(kinds as [string, ...string[]]).describe(`A kind of API: ${kinds.join(', ')}`);
+  const scope: ToolScope = { ...context, server, run: toolRunner(logger, context.requestId), kind };
+  for (const register of TOOLS) register(scope);
+  specResource(scope, logger);
+  return server;
+}
 
+/** `search_apis`: the APIs that do what the agent describes, with their best matching operations. */
+function searchApis({ server, tools, caller, requestId, run, kind }: ToolScope): void {
   server.registerTool(
     'search_apis',
     {
@@ -58,7 +77,7 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
           .object({
             teamNames: words(20).optional().describe('Only APIs of these teams'),
             tags: words(20).optional().describe('Only operations with these tags'),
-            kinds: z.array(kind).max(kinds.length).optional().describe('Only these kinds of API'),
+            kinds: z.array(kind).max(kind.options.length).optional().describe('Only these kinds of API'),
             methods: words(20).optional().describe('Only operations with these verbs: GET, POST…, PUBLISH, SUBSCRIBE, QUERY, MUTATION, RPC'),
             labels: z
               .record(z.string().min(1).max(63), z.string().min(1).max(LABEL_LIMITS.valueMaxChars))
@@ -80,7 +99,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         return { text: searchText(answer, query), data: { searchId: answer.searchId, orgId: answer.orgId, totalFound: answer.totalFound, results, ...(answer.warnings ? { warnings: answer.warnings } : {}) } };
       }),
   );
+}
 
+/** `rate_result`: an agent's vote on a search result, as the web UI's buttons give one. */
+function rateResult({ server, tools, caller, requestId, run }: ToolScope): void {
   server.registerTool(
     'rate_result',
     {
@@ -110,7 +132,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         return { text: rateText(rated), data: rated };
       }),
   );
+}
 
+/** `get_api`: one API, with a page of its operations. */
+function getApi({ server, tools, caller, requestId, run }: ToolScope): void {
   server.registerTool(
     'get_api',
     {
@@ -134,7 +159,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         };
       }),
   );
+}
 
+/** `get_operation`: everything needed to call one operation. */
+function getOperation({ server, tools, caller, requestId, run }: ToolScope): void {
   server.registerTool(
     'get_operation',
     {
@@ -161,7 +189,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         };
       }),
   );
+}
 
+/** `compare_versions`: what changed between two versions of an API, breaking changes first. */
+function compareVersions({ server, tools, caller, run }: ToolScope): void {
   server.registerTool(
     'compare_versions',
     {
@@ -182,7 +213,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         return { text: changesText(report), data: report };
       }),
   );
+}
 
+/** `list_apis`: the APIs the caller can see, a page at a time. */
+function listApis({ server, tools, caller, requestId, run, kind }: ToolScope): void {
   server.registerTool(
     'list_apis',
     {
@@ -205,7 +239,10 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
         return { text: listText(list, page, LIST_PAGE_SIZE), data: { ...list, page, pageSize: LIST_PAGE_SIZE } };
       }),
   );
+}
 
+/** `api-spec://{apiId}`: an API's spec as it was registered, cut at `specMaxChars`. */
+function specResource({ server, tools, caller, requestId, specMaxChars }: ToolScope, logger: Logger): void {
   server.registerResource(
     'api-spec',
     new ResourceTemplate(`${SPEC_URI_PREFIX}{apiId}`, {
@@ -229,7 +266,6 @@ export function createMcpServer({ tools, caller, requestId, specMaxChars }: McpS
       }
     },
   );
-  return server;
 }
 
 /** A tool's outcome: its text and data, or its failure in words (`isError`); an unexpected failure is logged, never shown. */

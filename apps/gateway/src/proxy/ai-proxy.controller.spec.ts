@@ -3,18 +3,18 @@ import type { Request, Response } from 'express';
 import { ServiceBusyException } from '#http';
 import type { Caller } from '../auth/caller.js';
 import type { RegistryService } from '../registry/registry.service.js';
-import type { AiClient, AiResponse } from '../ai-client/ai-client.js';
+import { type AiClient, AiAnswer } from '../ai-client/ai-client.js';
 import { AiProxyController } from './ai-proxy.controller.js';
 
 describe('AiProxyController.search', () => {
   const caller = { sub: 'reader', orgs: ['acme'], roles: ['reader'] } as unknown as Caller;
   const request = { body: { orgId: 'acme', query: 'refunds' }, headers: {} } as unknown as Request;
   const response = () => ({ status: jest.fn().mockReturnThis(), type: jest.fn().mockReturnThis(), send: jest.fn().mockReturnThis(), setHeader: jest.fn() }) as unknown as Response;
-  const answer = (status: number, retryAfter?: string): AiResponse => ({ status, contentType: 'application/json', body: '{}', ...(retryAfter ? { retryAfter } : {}) });
+  const answer = (status: number, retryAfter?: string) => new AiAnswer(status, 'application/json', '{}', retryAfter);
 
   it('should refuse searches itself for a moment after the AI app said it is at its limit, then ask it again', async () => {
-    const call = jest.fn<AiClient['call']>().mockResolvedValueOnce(answer(503, '1')).mockResolvedValue(answer(200));
-    const controller = new AiProxyController({ call } as unknown as AiClient, {} as RegistryService);
+    const call = jest.fn<AiClient['request']>().mockResolvedValueOnce(answer(503, '1')).mockResolvedValue(answer(200));
+    const controller = new AiProxyController({ request: call } as unknown as AiClient, {} as RegistryService);
 
     const refused = response();
     await controller.search(caller, 'acme', request, refused);
@@ -31,8 +31,8 @@ describe('AiProxyController.search', () => {
   });
 
   it('should go on asking the AI app after an answer that is not a refusal', async () => {
-    const call = jest.fn<AiClient['call']>().mockResolvedValueOnce(answer(503)).mockResolvedValue(answer(200));
-    const controller = new AiProxyController({ call } as unknown as AiClient, {} as RegistryService);
+    const call = jest.fn<AiClient['request']>().mockResolvedValueOnce(answer(503)).mockResolvedValue(answer(200));
+    const controller = new AiProxyController({ request: call } as unknown as AiClient, {} as RegistryService);
     await controller.search(caller, 'acme', request, response());
     await controller.search(caller, 'acme', request, response());
     expect(call).toHaveBeenCalledTimes(2);

@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { encodeOrgList, type InternalFacetsRequest, InternalHeader, type InternalReindexRequest } from '#contracts';
+import { AI_ROUTES, encodeOrgList, type InternalFacetsRequest, InternalHeader, type InternalReindexRequest } from '#contracts';
 import { requestIdOf, ServiceBusyException } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
@@ -56,7 +56,7 @@ export class AiProxyController {
     assertOrgMember(caller, orgId);
     // Callers that ignore Retry-After: the AI app's limit reached a moment ago is answered here.
     if (Date.now() < this.searchesRefusedUntil) throw new ServiceBusyException('The search service is at its limit (SEARCH_CONCURRENCY, SEARCH_QUEUE); try again in a second');
-    const answer = await this.ai.call('POST', '/search', { body: request.body, requestId: requestIdOf(request) });
+    const answer = await this.ai.request(AI_ROUTES.search, { body: request.body, requestId: requestIdOf(request) });
     if (answer.status === 503 && answer.retryAfter) this.searchesRefusedUntil = Date.now() + BUSY_HOLD_MS;
     send(response, answer);
   }
@@ -69,7 +69,7 @@ export class AiProxyController {
   async facets(@CurrentCaller() caller: Caller, @Query() query: FacetsQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
     assertOrgMember(caller, query.orgId);
     const internal: InternalFacetsRequest = { orgIds: [query.orgId] };
-    send(response, await this.ai.call('POST', '/facets', { body: internal, requestId: requestIdOf(request) }));
+    send(response, await this.ai.request(AI_ROUTES.facets, { body: internal, requestId: requestIdOf(request) }));
   }
 
   @Get('indexing-status/:apiId')
@@ -84,7 +84,8 @@ export class AiProxyController {
     @Res() response: Response,
   ): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
-    const answer = await this.ai.call('GET', `/indexing-status/${api.id}`, {
+    const answer = await this.ai.request(AI_ROUTES.indexingStatus, {
+      params: { apiId: api.id },
       requestId: requestIdOf(request),
       headers: { [InternalHeader.ApiOrg]: api.orgId, [InternalHeader.ApiRevision]: String(api.revision) },
     });
@@ -112,7 +113,7 @@ export class AiProxyController {
       if (outside) throw new BadRequestException(`API "${outside.id}" is not in org "${body.orgId}"`);
     }
     const internal: InternalReindexRequest = { orgIds, apiIds: body.apiIds, requestedBy: caller.sub };
-    send(response, await this.ai.call('POST', '/admin/reindex', { body: internal, requestId: requestIdOf(request) }));
+    send(response, await this.ai.request(AI_ROUTES.startReindex, { body: internal, requestId: requestIdOf(request) }));
   }
 
   @Get('admin/reindex/:reindexId')
@@ -127,7 +128,8 @@ export class AiProxyController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const answer = await this.ai.call('GET', `/admin/reindex/${encodeURIComponent(reindexId)}`, {
+    const answer = await this.ai.request(AI_ROUTES.reindexProgress, {
+      params: { reindexId },
       requestId: requestIdOf(request),
       headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });
@@ -142,7 +144,7 @@ export class AiProxyController {
   })
   @ApiOkResponse({ type: EmbeddingModelsStatusDoc })
   async embeddingModels(@CurrentCaller() caller: Caller, @Req() request: Request, @Res() response: Response): Promise<void> {
-    const answer = await this.ai.call('GET', '/admin/embedding-models', {
+    const answer = await this.ai.request(AI_ROUTES.embeddingModels, {
       requestId: requestIdOf(request),
       headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });

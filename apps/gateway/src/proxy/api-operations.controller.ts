@@ -1,7 +1,7 @@
 import { BadRequestException, Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { encodeOrgList, InternalHeader } from '#contracts';
+import { AI_ROUTES, encodeOrgList, InternalHeader } from '#contracts';
 import { OperationSelectorDto, RequestValidationPipe, requestIdOf, selectorProblem } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
@@ -10,6 +10,9 @@ import type { ApiEntity } from '../registry/api.entity.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { VersionOperations } from '../registry/version-operations.service.js';
 import { AiClient, send } from '../ai-client/ai-client.js';
+
+/** The AI app's route a request goes on to: the API's overview or one operation. */
+type OperationsRoute = typeof AI_ROUTES.apiOperations | typeof AI_ROUTES.operationDetail;
 
 const VERSION_QUERY = { name: 'version', required: false, description: 'A version of the API (default: the recommended one, which search holds)' } as const;
 
@@ -35,7 +38,7 @@ export class ApiOperationsController {
   @ApiQuery(VERSION_QUERY)
   @ApiOkResponse({ type: ApiOperationsDoc })
   async overview(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.forward(caller, apiId, '', request, response);
+    await this.forward(caller, apiId, AI_ROUTES.apiOperations, request, response);
   }
 
   @Get('detail')
@@ -52,14 +55,14 @@ export class ApiOperationsController {
   @ApiOkResponse({ type: ApiOperationDetailDoc })
   @ApiProblems(400)
   async detail(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.forward(caller, apiId, '/detail', request, response);
+    await this.forward(caller, apiId, AI_ROUTES.operationDetail, request, response);
   }
 
   /**
    * The indexed version's details come from the AI app, the query going on as it came (the AI app
    * validates it); another version's (`?version=`) from the registry's copy of its spec.
    */
-  private async forward(caller: Caller, apiId: string, route: '' | '/detail', request: Request, response: Response): Promise<void> {
+  private async forward(caller: Caller, apiId: string, route: OperationsRoute, request: Request, response: Response): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
     const url = new URL(request.originalUrl, 'http://gateway');
     const version = url.searchParams.get('version');
@@ -68,16 +71,18 @@ export class ApiOperationsController {
       response.json(await this.versionAnswer(api, version, route, Object.fromEntries(url.searchParams)));
       return;
     }
-    const answer = await this.ai.call('GET', `/apis/${api.id}/operations${route}${url.search}`, {
+    const answer = await this.ai.request(route, {
+      params: { apiId: api.id },
+      query: url.searchParams,
       requestId: requestIdOf(request),
       headers: { [InternalHeader.CallerOrgs]: encodeOrgList(caller.orgs) },
     });
     send(response, answer);
   }
 
-  private async versionAnswer(api: ApiEntity, version: string, route: '' | '/detail', query: Record<string, string>) {
+  private async versionAnswer(api: ApiEntity, version: string, route: OperationsRoute, query: Record<string, string>) {
     if (!version.trim() || version.length > 100) throw new BadRequestException(['version must be a version of the API (1-100 characters)']);
-    if (route === '') {
+    if (route === AI_ROUTES.apiOperations) {
       const { operations, ...rest } = query;
       if (Object.keys(rest).length) throw new BadRequestException([`property ${Object.keys(rest)[0]} should not exist`]);
       if (operations !== undefined && operations !== 'true' && operations !== 'false') throw new BadRequestException(['operations must be true or false']);

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import type { FeedbackRequest, InternalFeedbackRequest } from '#contracts';
+import { AI_ROUTES, type FeedbackRequest, type InternalFeedbackRequest, type Unchecked } from '#contracts';
 import { requestIdOf } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
@@ -10,9 +10,6 @@ import { assertOrgMember } from '../auth/org-access.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { FeedbackErasedDoc, FeedbackReportDoc, FeedbackRequestDoc } from '../docs/openapi-models.js';
 import { AiClient, send } from '../ai-client/ai-client.js';
-
-/** Exactly a contract type's fields, their values not yet checked (the AI app validates them). */
-type Unchecked<T> = Record<keyof T, unknown>;
 
 /** The org whose feedback an admin reads or erases, and optionally one of its APIs. */
 export class FeedbackQueryDto {
@@ -50,7 +47,7 @@ export class FeedbackController {
     // The client's own fields only: who it is from comes from the token, never from the body.
     const { searchId, apiId, operation, helpful, signal } = (request.body ?? {}) as Unchecked<FeedbackRequest>;
     const internal = { searchId, apiId, operation, helpful, signal, person: caller.sub, orgIds: caller.orgs } satisfies Unchecked<InternalFeedbackRequest>;
-    send(response, await this.ai.call('POST', '/feedback', { body: internal, requestId: requestIdOf(request) }));
+    send(response, await this.ai.request(AI_ROUTES.feedback, { body: internal, requestId: requestIdOf(request) }));
   }
 
   @Get('admin/feedback')
@@ -61,7 +58,7 @@ export class FeedbackController {
   @ApiProblems(400)
   async report(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
     assertOrgMember(caller, query.orgId);
-    send(response, await this.ai.call('GET', `/admin/feedback?${feedbackQuery(query)}`, { requestId: requestIdOf(request) }));
+    send(response, await this.ai.request(AI_ROUTES.feedbackReport, { query, requestId: requestIdOf(request) }));
   }
 
   @Delete('admin/feedback')
@@ -72,10 +69,6 @@ export class FeedbackController {
   @ApiProblems(400)
   async erase(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
     assertOrgMember(caller, query.orgId);
-    send(response, await this.ai.call('DELETE', `/admin/feedback?${feedbackQuery(query)}`, { requestId: requestIdOf(request) }));
+    send(response, await this.ai.request(AI_ROUTES.eraseFeedback, { query, requestId: requestIdOf(request) }));
   }
-}
-
-function feedbackQuery({ orgId, apiId }: FeedbackQueryDto): URLSearchParams {
-  return new URLSearchParams({ orgId, ...(apiId !== undefined ? { apiId } : {}) });
 }

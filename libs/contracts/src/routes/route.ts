@@ -31,9 +31,8 @@ export type PathParamNames<Path extends string> = Path extends `${string}:${infe
     : never;
 export type PathParams<Path extends string> = { [Name in PathParamNames<Path>]: string };
 
-/** What a call of the route takes: `params` for its path and `body` each required only when the route has them, `query` always optional. */
-export type RouteInput<R extends AnyRoute> = ([PathParamNames<R['path']>] extends [never] ? { params?: undefined } : { params: PathParams<R['path']> }) &
-  ([RouteBody<R>] extends [undefined] ? { body?: undefined } : { body: RouteBody<R> }) & { query?: RouteQuery<R> };
+/** A call's path parameters: `{ params }` when the path has some, nothing to give when it has none. */
+export type ParamsInput<Path extends string> = [PathParamNames<Path>] extends [never] ? { params?: undefined } : { params: PathParams<Path> };
 
 /** Exactly a shape's fields, their values not yet checked: what a proxy passes on for the server to validate. */
 export type Unchecked<T> = Record<keyof T, unknown>;
