@@ -4,7 +4,6 @@ import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import pgvector from 'pgvector';
 import { DataSource } from 'typeorm';
 import { chunksOf, contentHash, DEFAULT_CHUNK_LIMITS, defaultSpecFormats, isRefusal, type SpecChunk } from '#api-specs';
 import { loadAiConfig } from '#config';

@@ -43,7 +43,7 @@ describe('Import from a URL', () => {
   let allowed: SpecServer;
   let internal: SpecServer;
   let etagSpec = openapi('Inventory', '2.3.0', 'List the items in stock');
-  let plainSpec = openapi('Catalogue', '1.0.0', 'List the catalogue');
+  const plainSpec = openapi('Catalogue', '1.0.0', 'List the catalogue');
   let plainFails = false;
   const http = () => request(stack.gateway.getHttpServer());
   const post = (path: string, body: object) => http().post(path).set('authorization', `Bearer ${publisher}`).send(body);

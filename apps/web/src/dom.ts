@@ -19,6 +19,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
   return element;
 }
 
+/** An async event handler as a listener: its failure is logged, since no caller awaits it. */
+export function handler(run: (event: Event) => Promise<void>): EventListener {
+  return (event) => void run(event).catch((error: unknown) => console.error(error));
+}
+
 export function append(parent: Node, ...children: (Child | Child[])[]): void {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;

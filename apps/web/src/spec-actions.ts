@@ -1,6 +1,6 @@
 import { ragApiClient } from './api-client.js';
 import { errorBox } from './components.js';
-import { h, replace } from './dom.js';
+import { h, handler, replace } from './dom.js';
 
 /** Long enough for the new tab or the download to have read the Blob. */
 const BLOB_LIFETIME_MS = 60_000;
@@ -11,7 +11,7 @@ const BLOB_LIFETIME_MS = 60_000;
  * Failures are shown in `message`. `version`: that version's spec (absent: the recommended one's).
  */
 export function specActions(token: string, apiId: string, message: HTMLElement, version?: string): HTMLElement[] {
-  const view = h('button', { type: 'button', id: 'view-spec', onclick: async () => {
+  const view = h('button', { type: 'button', id: 'view-spec', onclick: handler(async () => {
     // Opened before the fetch, while the click still allows a new tab (popup blockers).
     const tab = window.open('', '_blank');
     try {
@@ -28,8 +28,8 @@ export function specActions(token: string, apiId: string, message: HTMLElement, 
       tab?.close();
       replace(message, errorBox(error, 'Could not load the spec'));
     }
-  } }, 'View spec');
-  const download = h('button', { type: 'button', id: 'download-spec', onclick: async () => {
+  }) }, 'View spec');
+  const download = h('button', { type: 'button', id: 'download-spec', onclick: handler(async () => {
     try {
       const spec = await ragApiClient.getSpec(token, apiId, { download: true, version });
       const link = h('a', { href: blobUrl(spec.text, spec.contentType), download: spec.fileName ?? 'spec', hidden: true });
@@ -39,7 +39,7 @@ export function specActions(token: string, apiId: string, message: HTMLElement, 
     } catch (error) {
       replace(message, errorBox(error, 'Download failed'));
     }
-  } }, 'Download spec');
+  }) }, 'Download spec');
   return [view, download];
 }
 

@@ -7,7 +7,7 @@ export const LABEL_LIMITS = {
   /** Labels an API may carry. */
   maxLabels: 20,
   /** Lower case letters and digits, then also `.`, `_`, `/` or `-`: up to 63 characters. */
-  key: /^[a-z0-9]([a-z0-9._\/-]{0,62})$/,
+  key: /^[a-z0-9]([a-z0-9._/-]{0,62})$/,
   keyRule: '1-63 lower case letters, digits, ".", "_", "/" or "-", starting with a letter or digit',
   /** A value's length once trimmed. */
   valueMinChars: 1,

@@ -55,7 +55,7 @@ export class EmbeddingProviders implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.bySpec.values()].map((provider) => provider.close?.()));
+    await Promise.all([...this.bySpec.values()].map(async (provider) => provider.close?.()));
   }
 
   /** A spec stored in the database may name a provider this build no longer has. */

@@ -1,7 +1,6 @@
 import type { EmbeddingProvider } from '#embeddings';
 import type { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import type { FeedbackRepository, UnmeasuredNeed } from './feedback.repository.js';
-import { NEED_CALIBRATION_SET } from './need-calibration-set.js';
 import { NeedMatchings } from './need-matchings.service.js';
 
 /** A provider whose vectors are made up from each text (what it returns does not matter here, only that it is called and when). */

@@ -1,6 +1,6 @@
 import { MCP_RESOURCES, MCP_TOOLS } from '../../../../libs/contracts/src/mcp-tools.js';
 import type { ViewContext } from '../context.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 import type { Session } from '../session.js';
 
 /** The name the assistant knows this server by in its configuration. */
@@ -107,9 +107,9 @@ function snippetBlock(snippet: Snippet, token: string): { element: HTMLElement; 
   const code = h('code', {}, snippet.text(MASK));
   const pre = h('pre', { class: 'config', id: `snippet-${snippet.id}`, tabindex: 0, 'aria-label': snippet.title }, code);
   const message = h('span', { class: 'copy-message', 'aria-live': 'polite' });
-  const copy = h('button', { type: 'button', class: 'small copy', 'aria-label': `Copy ${snippet.title}`, onclick: async () => {
+  const copy = h('button', { type: 'button', class: 'small copy', 'aria-label': `Copy ${snippet.title}`, onclick: handler(async () => {
     replace(message, await copyText(snippet.text(token)) ? 'Copied.' : h('span', { class: 'error-text' }, 'Copying is not available in this browser: tick "Show token", then select the text and copy it.'));
-  } }, 'Copy');
+  }) }, 'Copy');
   const element = h('section', { class: 'snippet-block', 'data-snippet': snippet.id },
     h('div', { class: 'snippet-head' }, h('p', { class: 'where' }, snippet.where), h('div', { class: 'copy-row' }, copy, message)),
     pre,

@@ -3,7 +3,7 @@ import { LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, statusBadge, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
-import { formatDate, h, replace } from '../dom.js';
+import { formatDate, h, handler, replace } from '../dom.js';
 import { kindLabel, knownKinds } from '../kinds.js';
 import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
 
@@ -48,7 +48,7 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
       h('h1', {}, `Catalogue of ${session.org}`, h('span', { class: 'muted' }, ` · ${total} API${total === 1 ? '' : 's'}`)),
       h('div', { class: 'actions' },
         session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
-        session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: () => reindex({ orgId: session.org }) }, 'Re-index the org') : null)),
+        session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: handler(() => reindex({ orgId: session.org })) }, 'Re-index the org') : null)),
     catalogueFilters(ctx, kind, labels, stages),
     progress,
     total === 0 && filtered
@@ -74,7 +74,7 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
               h('td', { class: 'optional-column' }, api.teamName ?? ''),
               h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
               h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
-              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: () => reindex({ apiIds: [api.apiId] }) }, 'Re-index')) : null))))),
+              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: handler(() => reindex({ apiIds: [api.apiId] })) }, 'Re-index')) : null))))),
     pages > 1
       ? h('nav', { class: 'pager' },
           page > 1 ? h('a', { href: pageLink(page - 1) }, '← Previous') : null,

@@ -2,7 +2,7 @@ import type { ApiEndpoint, ApiVersionRecord } from '../../../../libs/contracts/s
 import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
-import { formatDate, h, replace } from '../dom.js';
+import { formatDate, h, handler, replace } from '../dom.js';
 import { noteOpened } from '../feedback.js';
 import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
@@ -56,7 +56,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     session.can('publisher') ? h('a', { class: 'button', id: 'update-spec', href: `#/register?${new URLSearchParams({ apiId: api.apiId, ...(version ? { version } : {}) })}` }, 'Update spec') : null,
     session.can('publisher') ? h('a', { class: 'button', id: 'new-version', href: `#/register?${new URLSearchParams({ apiId: api.apiId, mode: 'version' })}` }, 'New version') : null,
     specActions(session.token, api.apiId, message, version),
-    session.can('admin') ? h('button', { type: 'button', onclick: async () => {
+    session.can('admin') ? h('button', { type: 'button', onclick: handler(async () => {
       try {
         const run = await ragApiClient.startReindex(session.token, { apiIds: [api.apiId] });
         replace(message, h('span', { class: 'muted' }, `Re-index queued (${run.queued}).`));
@@ -64,8 +64,8 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
       } catch (error) {
         replace(message, errorBox(error, 'Re-index failed'));
       }
-    } }, 'Re-index') : null,
-    session.can('publisher') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
+    }) }, 'Re-index') : null,
+    session.can('publisher') ? h('button', { type: 'button', class: 'danger', onclick: handler(async () => {
       if (!window.confirm(`Delete ${api.name} ${api.version}? It leaves the catalogue and search.`)) return;
       try {
         await ragApiClient.deleteApi(session.token, api.apiId);
@@ -73,7 +73,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
       } catch (error) {
         replace(message, errorBox(error, 'Delete failed'));
       }
-    } }, 'Delete') : null,
+    }) }, 'Delete') : null,
   );
 
   const details = await overview;

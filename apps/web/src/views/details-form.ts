@@ -2,7 +2,7 @@ import type { ApiDetailsPatch, ApiRecord } from '../../../../libs/contracts/src/
 import { REGISTRATION_LIMITS } from '../../../../libs/contracts/src/api-record.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox } from '../components.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 import { labelLines, parseLabelLines } from '../labels.js';
 
 /**
@@ -19,7 +19,7 @@ export function detailsForm(token: string, api: ApiRecord, onSaved: () => void):
     placeholder: 'team=payments\nenv=prod', 'aria-describedby': 'details-labels-hint',
   });
   const save = h('button', { type: 'submit', class: 'small', id: 'details-save' }, 'Save details');
-  const form = h('form', { id: 'details-form', class: 'details-form', 'aria-label': `Details of ${api.name}`, onsubmit: async (event: Event) => {
+  const form = h('form', { id: 'details-form', class: 'details-form', 'aria-label': `Details of ${api.name}`, onsubmit: handler(async (event: Event) => {
     event.preventDefault();
     const parsed = parseLabelLines(labels.value);
     if ('error' in parsed) {
@@ -45,7 +45,7 @@ export function detailsForm(token: string, api: ApiRecord, onSaved: () => void):
     } finally {
       save.disabled = false;
     }
-  } },
+  }) },
   h('label', { class: 'field' }, h('span', {}, 'Team'), team),
   h('label', { class: 'field' }, h('span', {}, 'Description'), description),
   h('label', { class: 'field' }, h('span', {}, 'Labels'), labels),

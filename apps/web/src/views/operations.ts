@@ -8,7 +8,7 @@ import type {
 } from '../../../../libs/contracts/src/index.js';
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, methodBadge } from '../components.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 import { operationKey } from '../feedback.js';
 import { operationLabels, speaksHttp } from '../kinds.js';
 
@@ -67,7 +67,7 @@ function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
 export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string, version?: string, onOpen?: () => void): HTMLElement {
   const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
   let requested = false;
-  const details = h('details', { class: 'operation', 'data-operation': operationKey(endpoint), ontoggle: async () => {
+  const details = h('details', { class: 'operation', 'data-operation': operationKey(endpoint), ontoggle: handler(async () => {
     if (!details.open) return;
     onOpen?.();
     if (requested) return;
@@ -79,7 +79,7 @@ export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint
       requested = false;
       replace(body, errorBox(error, 'Could not load this operation'));
     }
-  } },
+  }) },
     h('summary', {},
       methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path),
       endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,

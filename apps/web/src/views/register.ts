@@ -5,7 +5,7 @@ import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
 import type { ViewContext } from '../context.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 import { fileExtensions, knownKinds } from '../kinds.js';
 import { LABEL_LIMITS, labelLines, parseLabelLines } from '../labels.js';
 import { specInfo } from '../spec-info.js';
@@ -94,7 +94,7 @@ function importView(ctx: ViewContext): void {
   const format = h('select', { id: 'import-format', name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
   const lifecycle = h('select', { id: 'import-lifecycle', name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === DEFAULT_LIFECYCLE }, stage)));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Import');
-  const form = h('form', { class: 'register-form import-form', onsubmit: async (event: Event) => {
+  const form = h('form', { class: 'register-form import-form', onsubmit: handler(async (event: Event) => {
     event.preventDefault();
     const body: ApiImportRequest = {
       orgId: session.org,
@@ -129,7 +129,7 @@ function importView(ctx: ViewContext): void {
     } finally {
       submit.disabled = false;
     }
-  } },
+  }) },
   h('div', { class: 'field' }, h('label', { for: 'import-url' }, h('span', {}, 'URL')), url,
     h('small', { class: 'muted', id: 'import-url-hint' }, 'http or https; the server fetches it, from public addresses and those its operator allows, and can refresh it later')),
   field('Name', name, 'optional; the spec\'s title, or the URL\'s file name, when left empty'),
@@ -208,14 +208,14 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     input.value = value ?? '';
     filled[key] = input.value;
   };
-  const file = h('input', { id: 'api-spec-file', type: 'file', accept: specFileTypes(), onchange: async () => {
+  const file = h('input', { id: 'api-spec-file', type: 'file', accept: specFileTypes(), onchange: handler(async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
     spec.value = await chosen.text();
     const info = specInfo(spec.value, chosen.name);
     if (!addingVersion) fill(name, 'name', info.title);
     fill(version, 'version', info.version);
-  } });
+  }) });
   // Below a long form: each result is brought into view and focused, so nobody misses it.
   const outcome = h('div', { id: 'register-outcome', 'aria-live': 'polite', tabindex: -1 });
   const showOutcome = (content: HTMLElement) => {
@@ -264,7 +264,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   const lifecycleHint = 'production: offered by search; design to preview: not ready yet; deprecated: still served, ranked lower; retired: never searched';
   const form = h(
     'form',
-    { class: 'register-form', onsubmit: async (event: Event) => {
+    { class: 'register-form', onsubmit: handler(async (event: Event) => {
       event.preventDefault();
       if (existing && addingVersion) {
         await addVersion(existing);
@@ -313,7 +313,7 @@ export async function registerView(ctx: ViewContext): Promise<void> {
       } finally {
         submit.disabled = false;
       }
-    } },
+    }) },
     addingVersion ? null : field('Name', name),
     field('Version', version, addingVersion ? `beside ${existing!.versions.map((item) => versionLabel(item.version)).join(', ')}` : undefined),
     field('Lifecycle', lifecycle, lifecycleHint),

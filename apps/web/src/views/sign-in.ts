@@ -1,6 +1,6 @@
 import { ragApiClient } from '../api-client.js';
 import { errorBox } from '../components.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 import { Session } from '../session.js';
 
 /** Paste a token — or, on a development stack, ask for one. */
@@ -40,7 +40,7 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
   replace(dev,
     h('h2', {}, 'Development sign-in'),
     h('p', { class: 'muted' }, 'This server runs in development mode and hands out tokens for the asking.'),
-    h('form', { onsubmit: async (event: Event) => {
+    h('form', { onsubmit: handler(async (event: Event) => {
       event.preventDefault();
       const chosenOrgs = orgs.value.split(',').map((org) => org.trim()).filter(Boolean);
       const chosenRoles = roles.map((label) => label.querySelector('input')!).filter((box) => box.checked).map((box) => box.value as 'reader');
@@ -56,7 +56,7 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
       } catch (error) {
         replace(message, errorBox(error, 'Could not get a development token'));
       }
-    } },
+    }) },
       h('label', { class: 'field' }, h('span', {}, 'Orgs (comma-separated)'), orgs),
       h('div', { class: 'roles' }, roles),
       h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'dev-sign-in' }, 'Get a development token'))));

@@ -1,7 +1,7 @@
 import type { ApiRecord, ApiRefreshResult } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, versionLabel } from '../components.js';
-import { formatDate, h, replace } from '../dom.js';
+import { formatDate, h, handler, replace } from '../dom.js';
 import { changeCountsText } from './changes.js';
 import { changesHash } from './versions.js';
 
@@ -48,7 +48,7 @@ export function sourceSection(api: ApiRecord, options: { token: string; canRefre
   if (last) window.setTimeout(() => message.isConnected && message.focus());
   const row = (term: string, ...value: (Node | string)[]) => [h('dt', {}, term), h('dd', {}, ...value)];
   const refresh = source.url && options.canRefresh
-    ? h('button', { type: 'button', id: 'refresh-source', onclick: async () => {
+    ? h('button', { type: 'button', id: 'refresh-source', onclick: handler(async () => {
         refresh!.disabled = true;
         replace(message, h('p', { class: 'loading' }, 'Fetching the URL…'));
         try {
@@ -61,7 +61,7 @@ export function sourceSection(api: ApiRecord, options: { token: string; canRefre
         }
         // Revision, fetch time and the last error all change: the page is drawn again, with the answer.
         options.redraw();
-      } }, 'Refresh now')
+      }) }, 'Refresh now')
     : null;
   return h('section', { id: 'api-source', class: 'api-source', 'aria-labelledby': 'api-source-heading', 'data-source': source.url ? 'url' : 'folder' },
     h('div', { class: 'section-head' }, h('h2', { id: 'api-source-heading' }, 'Source'), refresh),

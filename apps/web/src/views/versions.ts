@@ -2,7 +2,7 @@ import type { ApiVersionRecord, LifecycleStage, LintFinding, LintResponse, LintS
 import { LIFECYCLE_STAGES, LINT_SEVERITIES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
 import { deprecationText, errorBox, lifecycleBadge, lintBadge, versionLabel } from '../components.js';
-import { h, replace } from '../dom.js';
+import { h, handler, replace } from '../dom.js';
 
 /** An API's page at one of its versions: #/apis/:id?version=2.0.0 (the recommended one without it). */
 export function versionHash(apiId: string, version: string, recommended: string): string {
@@ -122,7 +122,7 @@ export function stageForm(token: string, apiId: string, version: ApiVersionRecor
   } },
     LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === version.lifecycle }, stage)));
   const save = h('button', { type: 'submit', class: 'small' }, 'Save stage');
-  return h('form', { id: 'stage-form', class: 'filters stage-form', 'aria-label': `Stage of ${versionLabel(version.version)}`, onsubmit: async (event: Event) => {
+  return h('form', { id: 'stage-form', class: 'filters stage-form', 'aria-label': `Stage of ${versionLabel(version.version)}`, onsubmit: handler(async (event: Event) => {
     event.preventDefault();
     const lifecycle = select.value as LifecycleStage;
     save.disabled = true;
@@ -138,7 +138,7 @@ export function stageForm(token: string, apiId: string, version: ApiVersionRecor
     } finally {
       save.disabled = false;
     }
-  } },
+  }) },
   h('label', {}, `Stage of ${versionLabel(version.version)} `, select),
   h('label', {}, 'Sunset ', sunset),
   save,
