@@ -7,7 +7,7 @@ import { type IndexApiJob, INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName
 import { contentHash, defaultSpecFormats, type SpecChunk } from '#api-specs';
 import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
-import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';
+import { IndexStoreRepository } from '../apps/ai/src/index-store/index-store.repository.js';
 import { starting, stoppable } from './support/leftovers.js';
 import { stackEnv, startStack, type TestStack, until } from './support/stack.js';
 

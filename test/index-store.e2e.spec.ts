@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { EmbeddingModelsRepository } from '../apps/ai/src/embedding-models/embedding-models.repository.js';
-import { ApiSpecsRepository } from '../apps/ai/src/indexing/api-specs.repository.js';
-import type { EmbeddedChunk } from '../apps/ai/src/indexing/chunk-rows.js';
-import { IndexStoreRepository } from '../apps/ai/src/indexing/index-store.repository.js';
+import { ApiSpecsRepository } from '../apps/ai/src/index-store/api-specs.repository.js';
+import type { EmbeddedChunk } from '../apps/ai/src/index-store/chunk-rows.js';
+import { IndexStoreRepository } from '../apps/ai/src/index-store/index-store.repository.js';
 import { ChunkRetriever } from '../apps/ai/src/search/chunk-retriever.js';
 import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 

@@ -12,8 +12,8 @@ import { EmbeddingModelsModule } from './embedding-models/embedding-models.modul
 import { FacetsModule } from './facets/facets.module.js';
 import { ServiceTokenGuard } from './auth/service-token.guard.js';
 import { HealthController } from './health/health.controller.js';
-import { ApiIndexingStatusEntity } from './indexing/api-indexing-status.entity.js';
-import { ModelSwitchModule } from './embedding-models/model-switch.module.js';
+import { ApiIndexingStatusEntity } from './index-store/api-indexing-status.entity.js';
+import { ModelSwitchModule } from './model-switch/model-switch.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
 import { OperationsModule } from './operations/operations.module.js';
 import { SearchModule } from './search/search.module.js';

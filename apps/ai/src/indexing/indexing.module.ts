@@ -4,8 +4,8 @@ import { SPEC_FORMATS, type SpecFormats, SpecThreads } from '#api-specs';
 import { AI_CONFIG } from '../ai.constants.js';
 import { ReindexModule } from '../reindex/reindex.module.js';
 import { IndexingMetrics } from './indexing-metrics.js';
-import { IndexingQueueModule } from './indexing-queue.module.js';
-import { IndexStoreModule } from './index-store.module.js';
+import { IndexingQueueModule } from '../index-store/indexing-queue.module.js';
+import { IndexStoreModule } from '../index-store/index-store.module.js';
 import { IndexingProcessor } from './indexing.processor.js';
 
 @Module({})

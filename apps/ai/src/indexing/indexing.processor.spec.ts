@@ -6,11 +6,11 @@ import { IndexingJobName } from '#contracts';
 import type { SpecThreads } from '#api-specs';
 import type { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import type { ReindexService } from '../reindex/reindex.service.js';
-import type { ApiSpecsRepository } from './api-specs.repository.js';
-import type { IndexStoreRepository } from './index-store.repository.js';
+import type { ApiSpecsRepository } from '../index-store/api-specs.repository.js';
+import type { IndexStoreRepository } from '../index-store/index-store.repository.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { indexingFailure, IndexingProcessor, SpecProcessingError } from './indexing.processor.js';
-import type { TableStatsService } from './table-stats.service.js';
+import type { TableStatsService } from '../index-store/table-stats.service.js';
 
 /** What `onFailed` reads of a BullMQ job after `moveToFailed`: `finishedOn` is set only when no retry follows. */
 function failedJob(name: string, attemptsMade: number, finishedOn?: number) {

@@ -12,10 +12,10 @@ import { EmbeddingModelsService } from '../embedding-models/embedding-models.ser
 import { ApiLocks } from './api-lock.js';
 import { IndexingMetrics } from './indexing-metrics.js';
 import { ReindexService } from '../reindex/reindex.service.js';
-import type { EmbeddedChunk } from './chunk-rows.js';
-import { ApiSpecsRepository } from './api-specs.repository.js';
-import { IndexStoreRepository } from './index-store.repository.js';
-import { TableStatsService } from './table-stats.service.js';
+import type { EmbeddedChunk } from '../index-store/chunk-rows.js';
+import { ApiSpecsRepository } from '../index-store/api-specs.repository.js';
+import { IndexStoreRepository } from '../index-store/index-store.repository.js';
+import { TableStatsService } from '../index-store/table-stats.service.js';
 
 type IndexingJob =
   | Job<IndexApiJob, unknown, typeof IndexingJobName.Index>

@@ -3,7 +3,7 @@ import type { AiConfig } from '#config';
 import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '#contracts';
 import { type ParsedSpec, SPEC_FORMATS, type SpecFormats, SpecReadings } from '#api-specs';
 import { AI_CONFIG } from '../ai.constants.js';
-import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
+import { ApiSpecsRepository } from '../index-store/api-specs.repository.js';
 
 /** Operation details of an API's live indexed revision, from the spec copy the index keeps (see `SpecReadings`). */
 @Injectable()

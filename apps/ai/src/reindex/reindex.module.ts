@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AiRole } from '#config';
-import { IndexingQueueModule } from '../indexing/indexing-queue.module.js';
-import { IndexStoreModule } from '../indexing/index-store.module.js';
+import { IndexingQueueModule } from '../index-store/indexing-queue.module.js';
+import { IndexStoreModule } from '../index-store/index-store.module.js';
 import { ReindexRunsRepository } from './reindex-runs.repository.js';
 import { ReindexController } from './reindex.controller.js';
 import { ReindexService } from './reindex.service.js';

@@ -15,7 +15,7 @@ import {
 import { queueConnected } from '#config';
 import { PeriodicJobs } from '#database';
 import { throttledWarning } from '#http';
-import { ApiSpecsRepository } from '../indexing/api-specs.repository.js';
+import { ApiSpecsRepository } from '../index-store/api-specs.repository.js';
 import { ReindexRunsRepository } from './reindex-runs.repository.js';
 
 /** Fresh registrations go first: jobs without a priority are taken before prioritised ones. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IndexStoreModule } from '../indexing/index-store.module.js';
+import { IndexStoreModule } from '../index-store/index-store.module.js';
 import { StatusController } from './status.controller.js';
 import { StatusService } from './status.service.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { IndexingStatus, IndexState } from '#contracts';
-import type { ApiIndexingStatusEntity } from '../indexing/api-indexing-status.entity.js';
-import { StatusRepository } from '../indexing/status.repository.js';
+import type { ApiIndexingStatusEntity } from '../index-store/api-indexing-status.entity.js';
+import { StatusRepository } from '../index-store/status.repository.js';
 
 export interface ExpectedRevision {
   apiId: string;

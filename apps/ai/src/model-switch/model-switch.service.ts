@@ -3,9 +3,9 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Queue } from 'bullmq';
 import { INDEXING_JOB_OPTIONS, INDEXING_QUEUE, IndexingJobName, type ReembedApiJob, reembedJobId } from '#contracts';
 import { PeriodicJobs } from '#database';
-import { IndexStoreRepository } from '../indexing/index-store.repository.js';
-import { VectorIndexService } from '../indexing/vector-index.service.js';
-import { EmbeddingModelsService } from './embedding-models.service.js';
+import { IndexStoreRepository } from '../index-store/index-store.repository.js';
+import { VectorIndexService } from '../index-store/vector-index.service.js';
+import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 
 /** How often a worker looks for a switch to drive (or finish) and for retired vectors to delete. */
 const SWITCH_POLL_MS = 5000;
