@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { type ApiImportRequest, IMPORT_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE, REGISTRATION_LIMITS } from '#contracts';
-import { NoNul, NotBlank } from '#http';
 import { KIND } from '../registry/api.dto.js';
+import { TextField } from '../registry/text-field.js';
 
 export class ImportBodyDto implements ApiImportRequest {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
@@ -10,38 +10,28 @@ export class ImportBodyDto implements ApiImportRequest {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
-  @ApiProperty({
-    maxLength: IMPORT_LIMITS.urlMaxChars,
-    example: 'https://specs.example.com/payments/openapi.yaml',
-    description: 'http or https; loopback, private, link-local and metadata addresses are refused unless IMPORT_ALLOWED_HOSTS lists the host and port',
+  @TextField({
+    maxChars: IMPORT_LIMITS.urlMaxChars,
+    notBlank: true,
+    doc: {
+      example: 'https://specs.example.com/payments/openapi.yaml',
+      description: 'http or https; loopback, private, link-local and metadata addresses are refused unless IMPORT_ALLOWED_HOSTS lists the host and port',
+    },
   })
-  @IsString()
-  @NotBlank('url')
-  @MaxLength(IMPORT_LIMITS.urlMaxChars)
-  @NoNul('url')
   url: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.nameMaxChars, description: 'The spec\'s `info.title` when absent, else the URL\'s file name' })
-  @IsOptional()
-  @IsString()
-  @NotBlank('name')
-  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
-  @NoNul('name')
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.nameMaxChars,
+    presence: 'optional',
+    notBlank: true,
+    doc: { description: 'The spec\'s `info.title` when absent, else the URL\'s file name' },
+  })
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.versionMaxChars, description: 'The spec\'s `info.version` when absent, else `1`' })
-  @IsOptional()
-  @IsString()
-  @NotBlank('version')
-  @MaxLength(REGISTRATION_LIMITS.versionMaxChars)
-  @NoNul('version')
+  @TextField({ maxChars: REGISTRATION_LIMITS.versionMaxChars, presence: 'optional', notBlank: true, doc: { description: 'The spec\'s `info.version` when absent, else `1`' } })
   version?: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars })
-  @IsOptional()
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
-  @NoNul('teamName')
+  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'optional' })
   teamName?: string;
 
   @ApiPropertyOptional({ description: 'The spec\'s format (`GET /api-management/kinds`); detected when absent' })

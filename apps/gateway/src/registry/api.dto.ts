@@ -33,8 +33,9 @@ import {
   parseLabelSelector,
   REGISTRATION_LIMITS,
 } from '#contracts';
-import { IsLabels, NoNul, NotBlank } from '#http';
+import { IsLabels, NoNul } from '#http';
 import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
+import { TextField } from './text-field.js';
 
 /** A spec format's name (a `SpecFormat` kind); which names exist, the formats registered in the app say. */
 export const KIND = /^[a-z][a-z0-9-]{0,31}$/;
@@ -87,15 +88,8 @@ const LIFECYCLE_DOC = {
 } as const;
 
 /** A version's name, as `version` of a registration: 1-100 characters that are more than spaces, stored trimmed. */
-function VersionName() {
-  return (target: object, propertyName: string) => {
-    ApiProperty({ maxLength: REGISTRATION_LIMITS.versionMaxChars, example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' })(target, propertyName);
-    IsString()(target, propertyName);
-    NotBlank(propertyName)(target, propertyName);
-    MaxLength(REGISTRATION_LIMITS.versionMaxChars)(target, propertyName);
-    NoNul(propertyName)(target, propertyName);
-  };
-}
+const VersionName = () =>
+  TextField({ maxChars: REGISTRATION_LIMITS.versionMaxChars, notBlank: true, doc: { example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' } });
 
 const LABELS_DOC = {
   type: 'object',
@@ -118,11 +112,12 @@ export class ApiSourceFileDto implements ApiSourceFile {
   @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('source.tree') })
   tree: string;
 
-  @ApiProperty({ maxLength: REGISTRATION_LIMITS.sourcePathMaxChars, example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' })
-  @IsString()
-  @NotBlank('source.path')
-  @MaxLength(REGISTRATION_LIMITS.sourcePathMaxChars)
-  @NoNul('source.path')
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.sourcePathMaxChars,
+    notBlank: true,
+    label: 'source.path',
+    doc: { example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' },
+  })
   path: string;
 }
 
@@ -132,28 +127,16 @@ export class ApiBodyDto implements ApiRegistration {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
-  @ApiProperty({ maxLength: REGISTRATION_LIMITS.nameMaxChars, example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' })
-  @IsString()
-  @NotBlank('name')
-  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
-  @NoNul('name')
+  @TextField({ maxChars: REGISTRATION_LIMITS.nameMaxChars, notBlank: true, doc: { example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' } })
   name: string;
 
   @VersionName()
   version: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars, example: 'checkout', description: 'Stored trimmed; blank means none' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
-  @NoNul('teamName')
+  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'optional', doc: { example: 'checkout', description: 'Stored trimmed; blank means none' } })
   teamName?: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.descriptionMaxChars, description: 'Stored trimmed; blank means none' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.descriptionMaxChars)
-  @NoNul('description')
+  @TextField({ maxChars: REGISTRATION_LIMITS.descriptionMaxChars, presence: 'optional', doc: { description: 'Stored trimmed; blank means none' } })
   description?: string;
 
   @ApiPropertyOptional(LABELS_DOC)
@@ -198,26 +181,18 @@ const given = (_: object, value: unknown) => value !== undefined && value !== nu
  * without its spec (a `spec`, `version` or `orgId` here is refused as an unknown field).
  */
 export class ApiDetailsPatchDto implements ApiDetailsPatch {
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.nameMaxChars, example: 'Payments API', description: 'A new name, unique in the org in any case (409 otherwise); stored trimmed' })
-  @ValidateIf(present)
-  @IsString()
-  @NotBlank('name')
-  @MaxLength(REGISTRATION_LIMITS.nameMaxChars)
-  @NoNul('name')
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.nameMaxChars,
+    presence: 'patch',
+    notBlank: true,
+    doc: { example: 'Payments API', description: 'A new name, unique in the org in any case (409 otherwise); stored trimmed' },
+  })
   name?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: REGISTRATION_LIMITS.teamNameMaxChars, example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' })
-  @ValidateIf(given)
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
-  @NoNul('teamName')
+  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'clearable', doc: { example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' } })
   teamName?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: REGISTRATION_LIMITS.descriptionMaxChars, description: 'Stored trimmed; `null` or blank clears it' })
-  @ValidateIf(given)
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.descriptionMaxChars)
-  @NoNul('description')
+  @TextField({ maxChars: REGISTRATION_LIMITS.descriptionMaxChars, presence: 'clearable', doc: { description: 'Stored trimmed; `null` or blank clears it' } })
   description?: string | null;
 
   @ApiPropertyOptional({ ...LABELS_DOC, nullable: true, description: `${LABELS_DOC.description.replace(/ On PUT.*$/, '')} They replace the API's labels; \`{}\` or \`null\` clears them` })
@@ -238,11 +213,7 @@ export class ListApisQueryDto {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId?: string;
 
-  @ApiPropertyOptional({ maxLength: REGISTRATION_LIMITS.teamNameMaxChars })
-  @IsOptional()
-  @IsString()
-  @MaxLength(REGISTRATION_LIMITS.teamNameMaxChars)
-  @NoNul('teamName')
+  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'optional' })
   teamName?: string;
 
   @ApiPropertyOptional({ example: FIRST_KIND?.kind, description: `Only APIs of this kind: ${DECLARED_KIND_NAMES}` })
