@@ -1,3 +1,4 @@
+import type { ApiModelOperation } from './api-model.js';
 import type { ApiEndpoint } from './api-record.js';
 
 /**
@@ -85,15 +86,8 @@ export interface OperationResponse {
   content: MediaTypeSchema[];
 }
 
-/** One operation in full, as its live indexed spec declares it. */
-export interface OperationDetail {
-  method: string;
-  path: string;
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  tags: string[];
-  deprecated?: boolean;
+/** One operation in full, as its live indexed spec declares it: named as the model names it, with its parts in full. */
+export interface OperationDetail extends Pick<ApiModelOperation, 'method' | 'path' | 'operationId' | 'summary' | 'description' | 'tags' | 'deprecated'> {
   /** Path-level parameters merged in (the operation's own win on the same name and location). */
   parameters: OperationParameter[];
   requestBody?: OperationRequestBody;
