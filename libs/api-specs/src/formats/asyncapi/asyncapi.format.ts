@@ -79,9 +79,7 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   async model(spec: ReadSpec<AsyncApiDocument>): Promise<ApiModel> {
     const document = spec.document;
     await validateAsyncApi(document);
-    const info = isObject(document.info) ? document.info : {};
-    const description = cleanText(info.description);
-    const operations = asyncOperations(document);
+    const { info, description, operations } = this.facts(spec);
     return {
       kind: this.kind,
       format: spec.format,
@@ -98,9 +96,7 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
 
   overview(spec: ReadSpec<AsyncApiDocument>): ApiOverview {
     const document = spec.document;
-    const info = isObject(document.info) ? document.info : {};
-    const description = cleanText(info.description);
-    const operations = asyncOperations(document);
+    const { description, operations } = this.facts(spec);
     return {
       kind: this.kind,
       format: spec.format,
@@ -110,6 +106,12 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
       security: serverRequirements(document),
       operations: operations.map((entry) => endpoint(document, entry)),
     };
+  }
+
+  /** What the model and the overview both start from: the info object, its description as plain text, the operations. */
+  private facts({ document }: ReadSpec<AsyncApiDocument>) {
+    const info = isObject(document.info) ? document.info : {};
+    return { info, description: cleanText(info.description), operations: asyncOperations(document) };
   }
 
   operation(spec: ReadSpec<AsyncApiDocument>, selector: OperationSelector, maxChars: number): OperationDetail | undefined {
