@@ -270,10 +270,12 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
       await client.callTool({ name: 'get_api', arguments: { apiId: opened } });
       const signals = await until(report, (seen) => seen.signals > 0, 30_000);
       expect(signals.recent).toEqual([expect.objectContaining({ apiId: opened, helpful: true, signal: 'opened', query: NEW_WORDS })]);
-      // An API the search did not return is no signal.
+      // An API the search did not return is no signal: the one opened after it is, and is the only one more.
       await client.callTool({ name: 'get_api', arguments: { apiId: apiIds.get('Weather') } });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect((await report()).signals).toBe(1);
+      const next = baseline[2].apiId;
+      await client.callTool({ name: 'get_api', arguments: { apiId: next } });
+      const after = await until(report, (seen) => seen.recent.some((signal) => signal.apiId === next), 30_000);
+      expect(after.recent.map((signal) => signal.apiId).sort()).toEqual([opened, next].sort());
     } finally {
       await client.close();
     }

@@ -3,6 +3,19 @@ import { Redis } from 'ioredis';
 import { REDIS_URL } from '../../../../test/support/stack.js';
 import { ApiLocks } from './api-lock.js';
 
+/** Reads every 20 ms, for up to 5 s, until `done` says so of a value (and the one read before it, if any). */
+async function until<T>(read: () => Promise<T>, done: (value: T, previous?: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5000;
+  let previous: T | undefined;
+  for (let first = true; ; first = false) {
+    const value = await read();
+    if (done(value, first ? undefined : previous)) return value;
+    if (Date.now() > deadline) throw new Error(`not done within 5 s (last value ${String(value)})`);
+    previous = value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe(ApiLocks.name, () => {
   const redis = new Redis(REDIS_URL);
   const prefix = `test-locks-${randomUUID().slice(0, 8)}`;
@@ -27,14 +40,15 @@ describe(ApiLocks.name, () => {
   it('should keep a lease alive while held, and free it when its holder dies', async () => {
     const holder = new ApiLocks(redis, prefix, 300);
     const lease = await holder.acquire('api-3');
-    await new Promise((resolve) => setTimeout(resolve, 700)); // renewed meanwhile
+    // Renewed: the key outlives its first 300 ms, seen by its time to live going up again.
+    const started = Date.now();
+    await until(() => redis.pttl(`${prefix}:api-lock:api-3`), (ttl, previous) => previous !== undefined && ttl > previous && Date.now() - started > 300);
     expect(await new ApiLocks(redis, prefix, 300).acquire('api-3')).toBeUndefined();
     await lease!.release();
 
     // A holder that stops renewing (a killed worker): the lease runs out by itself.
     await redis.set(`${prefix}:api-lock:api-4`, 'dead-worker', 'PX', 300);
     expect(await holder.acquire('api-4')).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await holder.acquire('api-4')).toBeDefined();
+    expect(await until(() => holder.acquire('api-4'), (taken) => taken !== undefined)).toBeDefined();
   });
 });
