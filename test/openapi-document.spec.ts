@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { CONTRACT_SCHEMAS } from '../apps/gateway/src/docs/contract-schemas.generated.js';
 import type { SchemaObject } from '../apps/gateway/src/docs/contract-shapes.js';
+import { queryDtos } from '../apps/gateway/src/docs/derived-parameters.js';
 import { LIMIT_KEYWORDS, validatorSchemas } from '../apps/gateway/src/docs/derived-schemas.js';
 import { buildOpenApiDocument } from '../apps/gateway/src/docs/setup-docs.js';
 import { startStack, type TestStack } from './support/stack.js';
@@ -47,6 +48,19 @@ describe('The gateway\'s OpenAPI document', () => {
       expect(missingLimits(validated[name] as Json, schemas[name] as Json, name)).toEqual([]);
     }
     expect(schemas.SearchFiltersDoc.properties!.tags).toMatchObject({ maxItems: 50, items: { maxLength: 200 } });
+  });
+
+  it('should say every limit the validators of its query DTOs enforce', () => {
+    const validated = validatorSchemas();
+    const dtos = queryDtos(stack.gateway);
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string; parameters?: Json[] }>));
+    const checked = operations.filter((operation) => dtos.has(operation.operationId!)).flatMap((operation) => {
+      const properties = validated[dtos.get(operation.operationId!)!.name].properties as Record<string, Json>;
+      return (operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && properties[parameter.name as string])
+        .map((parameter) => missingLimits(properties[parameter.name as string], parameter.schema as Json, `${operation.operationId} ?${parameter.name}`));
+    });
+    expect(checked.length).toBeGreaterThan(15);
+    expect(checked.flat()).toEqual([]);
   });
 
   it('should show each response as its contract type says it', () => {

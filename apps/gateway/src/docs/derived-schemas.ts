@@ -14,6 +14,7 @@ import { type Note, SCHEMA_NOTES } from './openapi-notes.js';
  * - a request body the gateway validates: its class-validator DTO (Nest names the schema after
  *   the class), whose validators' limits replace what its `@ApiProperty` says;
  * - a request body the gateway forwards to the AI app: that app's DTO (`FORWARDED`);
+ * - a query parameter: Nest's, with the limits of its `@Query()` DTO (`derived-parameters.ts`);
  * - a response: its contract type (`contract-shapes.ts`, generated into `CONTRACT_SCHEMAS`).
  * `openapi-notes.ts` adds the words. The controllers name the schemas by the marker classes of
  * `openapi-models.ts`, which hold no shape.
@@ -35,6 +36,7 @@ const SWAGGER_PROPERTIES = 'swagger/apiModelPropertiesArray';
 export const LIMIT_KEYWORDS = ['maxLength', 'minLength', 'maxItems', 'minItems', 'minimum', 'maximum', 'pattern', 'enum', 'maxProperties', 'format'];
 
 type Json = Record<string, unknown>;
+const BUILT_IN_TYPES = new Set(['Array', 'Object', 'String', 'Number', 'Boolean']);
 type Schemas = Record<string, SchemaObject>;
 
 /** Validators of this repository's own, which class-validator-jsonschema cannot read. */
@@ -55,10 +57,13 @@ export function validatorSchemas(): Schemas {
     additionalConverters: CUSTOM_VALIDATORS,
   });
   const docName = new Map(Object.entries(FORWARDED).map(([name, { dto }]) => [dto, name]));
-  // class-validator-jsonschema writes `type: 'object'` beside a nested DTO's $ref, where OpenAPI 3.0 ignores it.
   const renamed = JSON.parse(JSON.stringify(schemas), (_key, value: unknown) => {
     if (!value || typeof value !== 'object' || typeof (value as Json).$ref !== 'string') return value;
-    const name = ((value as Json).$ref as string).replace('#/components/schemas/', '');
+    const { $ref, ...rest } = value as Json;
+    const name = ($ref as string).replace('#/components/schemas/', '');
+    // A validator it cannot read yields a $ref to the property's type (`Array`), beside what the other validators say.
+    if (BUILT_IN_TYPES.has(name)) return rest;
+    // Beside a nested DTO's $ref it writes `type: 'object'`, which OpenAPI 3.0 ignores.
     return { $ref: `#/components/schemas/${docName.get(name) ?? name}` };
   }) as Schemas;
   for (const [name, { dto, omit = [] }] of Object.entries(FORWARDED)) {
@@ -94,8 +99,7 @@ function documentedValidators(): ReturnType<typeof getMetadataStorage> {
 }
 
 /** Puts the derived schema of every component in place of what Nest made of its class, and adds those they refer to. */
-export function deriveSchemas(document: OpenAPIObject): void {
-  const validated = validatorSchemas();
+export function deriveSchemas(document: OpenAPIObject, validated: Schemas): void {
   const schemas = (document.components ??= {}).schemas ??= {};
   const pending = Object.keys(schemas);
   for (let name = pending.shift(); name !== undefined; name = pending.shift()) {

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { deriveSchemas } from './derived-schemas.js';
+import { deriveQueryParameters } from './derived-parameters.js';
+import { deriveSchemas, validatorSchemas } from './derived-schemas.js';
 
 export const DOCS_PATH = 'docs';
 
@@ -17,7 +18,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  deriveSchemas(document);
+  const validated = validatorSchemas();
+  deriveSchemas(document, validated);
+  deriveQueryParameters(document, app, validated);
   return document;
 }
 
