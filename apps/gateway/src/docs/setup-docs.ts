@@ -1,9 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { deriveQueryParameters } from './derived-parameters.js';
+import { deriveSchemas, validatorSchemas } from './derived-schemas.js';
 
 export const DOCS_PATH = 'docs';
 
-/** This gateway's own OpenAPI document, built from its controllers and DTOs. */
+/** This gateway's own OpenAPI document: routes from its controllers, schemas from the contract types and validators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('API discovery platform')
@@ -15,7 +17,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config);
+  const validated = validatorSchemas();
+  deriveSchemas(document, validated);
+  deriveQueryParameters(document, app, validated);
+  return document;
 }
 
 /** `GET /docs` (Swagger UI), `/docs/openapi.json` and `/docs/openapi.yaml`; public, like the health checks. */
