@@ -38,7 +38,7 @@ export const VERB_INPUT = z.string().regex(new RegExp(OPERATION_VERB.source, 'i'
 export const OPERATION_PATH_INPUT = z.string().min(1).max(FEEDBACK_LIMITS.operationPathMaxChars);
 
 /** A kind of API this gateway reads (its spec formats), as a tool's input. */
-export type KindInput = z.ZodEnum<Record<string, string>>;
+type KindInput = z.ZodEnum<Record<string, string>>;
 
 export function kindInput(kinds: readonly ApiKindInfo[]): KindInput {
   const names = kinds.map((info) => info.kind);
