@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
+import { defaultSpecFormats, isObject } from '#api-specs';
 import { LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
 
 /** One API the tree holds: a spec file, or a Backstage `kind: API` entity. */
@@ -36,12 +37,12 @@ export interface ScanOptions {
   maxBytes: number;
 }
 
-// Extensions of data formats: which kind such a file holds, its keys say, not its name.
-const DOCUMENT_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
+// The platform's own formats say which JSON or YAML file is a spec (`SpecMarker`): no kind is known here.
+const FORMATS = defaultSpecFormats();
+// Extensions of the formats that mark their documents: which kind such a file holds, its keys say, not its name.
+const DOCUMENT_EXTENSIONS = new Set(FORMATS.all.flatMap((format) => (format.marker ? format.fileExtensions : [])));
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
 const DESCRIPTOR = /^catalog-info\.ya?ml$/;
-// Keys of a document that is a spec, so that a file too big or too broken to read still fails rather than being skipped.
-const SPEC_MARKER = /^\s*["']?(openapi|swagger|asyncapi)["']?\s*:/m;
 const BACKSTAGE_STAGES: Record<string, LifecycleStage> = { experimental: 'development', production: 'production', deprecated: 'deprecated' };
 
 class ItemError extends Error {}
@@ -121,13 +122,13 @@ async function readBounded(file: string, maxBytes: number): Promise<string> {
   }
 }
 
-/** Whether a file over the limit looks like a spec (its start has a spec's key). */
+/** Whether a file over the limit looks like a spec (its start has a format's marker). */
 async function looksLikeSpec(file: string): Promise<boolean> {
   const { handle } = await openRegular(file);
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
     const head = buffer.subarray(0, bytesRead).toString('utf8');
-    return SPEC_MARKER.test(head) || /"tools"\s*:\s*\[/.test(head);
+    return FORMATS.markedText(head);
   } finally {
     await handle.close();
   }
@@ -137,22 +138,16 @@ function parseDocument(text: string, ext: string): unknown {
   return ext === '.json' ? JSON.parse(text) : yaml.load(text);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function text(value: unknown): string | undefined {
   return (typeof value === 'string' && value.trim()) || (typeof value === 'number' ? String(value) : undefined) || undefined;
 }
 
 const stem = (file: string) => basename(file, extname(file));
 
-/** Name and version a JSON/YAML spec names (`info.title`, `info.version`), if it is one. */
-function documentInfo(document: unknown): { isSpec: boolean; name?: string; version?: string } {
-  if (!isObject(document)) return { isSpec: false };
-  const info = isObject(document.info) ? document.info : {};
-  const isSpec = ['openapi', 'swagger', 'asyncapi'].some((key) => key in document) || Array.isArray(document.tools);
-  return { isSpec, name: text(info.title), version: text(info.version) };
+/** Name and version a JSON/YAML spec names (`info.title`, `info.version`), if it names them. */
+function documentInfo(document: unknown): { name?: string; version?: string } {
+  const info = isObject(document) && isObject(document.info) ? document.info : {};
+  return { name: text(info.title), version: text(info.version) };
 }
 
 /** Walks `roots` and reads every API in them; nothing is sent anywhere. */
@@ -172,7 +167,8 @@ export async function scanTree(roots: string[], options: ScanOptions): Promise<T
   };
   // Two roots can hold the same relative path: the second would pass for the first's API.
   const add = (item: ImportItem) => {
-    if (scan.seen.has(item.path)) return fail(item.path, new Error('another of the given paths has a file at this path: import them as separate trees (--tree)'));
+    const taken = 'another of the given paths has a file at this path: import them as separate trees (--tree)';
+    if (scan.seen.has(item.path)) return fail(item.path, new Error(taken));
     scan.seen.add(item.path);
     scan.items.push(item);
   };
@@ -234,11 +230,12 @@ async function fileItem(file: string, path: string, ext: string, kinds: string[]
   try {
     document = parseDocument(spec, ext);
   } catch (error) {
-    if (!SPEC_MARKER.test(spec)) return undefined;
+    // A broken file that says it is a spec fails, to be fixed; other broken JSON or YAML is no concern of this import.
+    if (!FORMATS.markedText(spec)) return undefined;
     throw new Error(`not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${error instanceof yaml.YAMLException ? error.reason : (error as Error).message}`);
   }
+  if (!FORMATS.marked(document)) return undefined;
   const info = documentInfo(document);
-  if (!info.isSpec) return undefined;
   return { path, name: info.name ?? stem(file), version: info.version ?? '1', spec };
 }
 

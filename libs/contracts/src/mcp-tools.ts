@@ -14,3 +14,18 @@ export const MCP_TOOLS = [
 
 /** The MCP server's resources (by URI template), as the Assistant page lists them after the tools. */
 export const MCP_RESOURCES = [{ uriTemplate: 'api-spec://{apiId}', summary: 'A resource: an API\'s spec as it was registered.' }] as const;
+
+/**
+ * The MCP tools' inputs that no REST route takes in the same form (ids REST takes in its paths,
+ * `get_api`'s pages of operations, `list_apis`'s one label); every other input keeps the limits
+ * of the REST route for the same thing (SEARCH_LIMITS, LIST_LIMITS, LABEL_LIMITS…).
+ */
+export const MCP_TOOL_LIMITS = {
+  /** An apiId or a searchId. */
+  idMaxChars: 100,
+  operationIdMaxChars: 500,
+  /** `list_apis`'s `label`, `key:value`, before `parseLabelSelector` applies the label rules: one character each side at least. */
+  labelSelector: { minChars: 3, maxChars: 200 },
+  /** The last page of `get_api`'s operation list that may be asked for (pages past an API's last are empty). */
+  operationPagesMax: 1000,
+} as const;

@@ -1,4 +1,14 @@
-import { type ApiListResponse, type ApiRecord, type ChangeReportResponse, type OperationParameter, SCHEMA_MARKERS, type SearchResponse, type SecurityRequirement, type SecuritySchemeInfo, type ServerInfo } from '#contracts';
+import {
+  type ApiListResponse,
+  type ApiRecord,
+  type ChangeReportResponse,
+  type OperationParameter,
+  SCHEMA_MARKERS,
+  type SearchResponse,
+  type SecurityRequirement,
+  type SecuritySchemeInfo,
+  type ServerInfo,
+} from '#contracts';
 import { isObject } from '#api-specs';
 import { moveToFor } from '../registry/recommended-version.js';
 import type { ApiView, OperationView, RatedResult } from './agent-tools.service.js';
@@ -14,7 +24,18 @@ const FIELD_DESCRIPTION_CHARS = 80;
 const ADDRESS_CHARS = 300;
 const NAME_CHARS = 100;
 /** Items of a list that the text names; the rest are counted. */
-const LISTED = { versions: 10, changes: 40, servers: 3, schemes: 10, scopes: 20, parameters: 40, mediaTypes: 3, responses: 15, enum: 12, alternatives: 6 } as const;
+const LISTED = {
+  versions: 10,
+  changes: 40,
+  servers: 3,
+  schemes: 10,
+  scopes: 20,
+  parameters: 40,
+  mediaTypes: 3,
+  responses: 15,
+  enum: 12,
+  alternatives: 6,
+} as const;
 /** Levels of a schema sketched in full; deeper objects are named only (the detail's JSON has them). */
 const SKETCH_DEPTH = 3;
 const SKETCH_FIELDS = 25;
@@ -24,10 +45,10 @@ export function searchText(answer: SearchResponse & { orgId: string }, query: st
   const lines = [`${answer.results.length} of ${answer.totalFound} APIs in org "${answer.orgId}" for "${query}", best first:`];
   answer.results.forEach((card, index) => {
     const match = card.match ? ` — ${card.match} match (${card.relevanceScore.toFixed(2)})` : '';
-    lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${stageText(card)}${match} — apiId ${card.apiId}${card.teamName ? ` — team ${card.teamName}` : ''}`);
+    lines.push(`${index + 1}. ${card.apiName} ${card.version} [${card.kind}]${stageText(card)}${match} — apiId ${card.apiId}${teamText(card)}`);
     if (card.description) lines.push(`   ${short(card.description, DESCRIPTION_CHARS)}`);
     if (card.labels && Object.keys(card.labels).length) lines.push(`   ${labelsText(card.labels)}`);
-    for (const endpoint of card.endpoints) lines.push(`   ${endpointText(endpoint)}${endpoint.summary ? ` — ${short(endpoint.summary, DESCRIPTION_CHARS)}` : ''}`);
+    for (const endpoint of card.endpoints) lines.push(`   ${endpointText(endpoint)}${summaryText(endpoint.summary, DESCRIPTION_CHARS)}`);
   });
   if (answer.warnings?.length) lines.push(`Note: ${short(answer.warnings.join('; '), 1000)}`);
   lines.push('Call get_operation with an apiId, method and path for everything needed to call one.');
@@ -44,8 +65,9 @@ export function rateText(rated: RatedResult): string {
 
 export function apiText(view: ApiView, page: { from: number; to: number; page: number; pages: number }): string {
   const { record, overview } = view;
+  const kind = `${record.kind}${overview ? `, ${overview.format}` : ''}`;
   const lines = [
-    `${record.name} ${record.version} [${record.kind}${overview ? `, ${overview.format}` : ''}] — apiId ${record.apiId} — org ${record.orgId}${record.teamName ? ` — team ${record.teamName}` : ''}`,
+    `${record.name} ${record.version} [${kind}] — apiId ${record.apiId} — org ${record.orgId}${teamText(record)}`,
     `Indexing: ${record.indexing?.status ?? 'unknown'}${record.indexing?.error ? ` (${record.indexing.error})` : ''}`,
     `Versions: ${listed(record.versions.map((version) => versionText(version, record)), LISTED.versions, '; ')}`,
   ];
@@ -59,7 +81,8 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   const total = view.operations.length;
   lines.push(total ? `Operations ${page.from}–${page.to} of ${total} (page ${page.page} of ${page.pages}):` : 'Operations: none');
   for (const op of view.operations.slice(page.from - 1, page.to)) {
-    lines.push(`${endpointText(op)}${op.operationId ? ` (${short(op.operationId, NAME_CHARS)})` : ''}${op.summary ? ` — ${short(op.summary, DESCRIPTION_CHARS)}` : ''}${op.deprecated ? ' [deprecated]' : ''}`);
+    const operationId = op.operationId ? ` (${short(op.operationId, NAME_CHARS)})` : '';
+    lines.push(`${endpointText(op)}${operationId}${summaryText(op.summary, DESCRIPTION_CHARS)}${op.deprecated ? ' [deprecated]' : ''}`);
   }
   if (page.page < page.pages) lines.push(`More: get_api with page ${page.page + 1}.`);
   return lines.join('\n');
@@ -67,9 +90,8 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
 
 /** One operation for a model to call it, each part headed as its kind names it (`Arguments:`, `Message (…)`, `Returns:`). */
 export function operationText({ api, overview, detail, example, parts }: OperationView): string {
-  const lines = [
-    `${endpointText(detail)}${detail.operationId ? ` (operationId ${short(detail.operationId, NAME_CHARS)})` : ''} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`,
-  ];
+  const operationId = detail.operationId ? ` (operationId ${short(detail.operationId, NAME_CHARS)})` : '';
+  const lines = [`${endpointText(detail)}${operationId} — ${api.name} ${api.version} [${overview.kind}]${detail.deprecated ? ' [deprecated]' : ''}`];
   if (detail.summary) lines.push(short(detail.summary, 600));
   if (detail.description && detail.description !== detail.summary) lines.push(short(detail.description, 600));
   if (overview.servers.length) lines.push(`Base URL: ${listed(overview.servers.map(serverText), LISTED.servers, ' or ')}`);
@@ -92,8 +114,11 @@ export function operationText({ api, overview, detail, example, parts }: Operati
     lines.push(`- ${short(response.status, NAME_CHARS)}${response.description ? ` ${short(response.description, FIELD_DESCRIPTION_CHARS)}` : ''}${body}`);
   }
   if (detail.responses.length > LISTED.responses) lines.push(`- …and ${detail.responses.length - LISTED.responses} more`);
-  if (detail.truncated) lines.push('Note: some schemas were cut at OPERATION_DETAIL_MAX_CHARS ("$truncated" in structuredContent); the full spec is the resource of this API.');
-  if (detail.cuts?.length || overview.cuts?.length) lines.push(`Note: this spec's texts and lists passed the answer's size limits and were cut (${short([...(detail.cuts ?? []), ...(overview.cuts ?? [])].join('; '), 300)}).`);
+  if (detail.truncated) {
+    lines.push('Note: some schemas were cut at OPERATION_DETAIL_MAX_CHARS ("$truncated" in structuredContent); the full spec is the resource of this API.');
+  }
+  const cuts = [...(detail.cuts ?? []), ...(overview.cuts ?? [])];
+  if (cuts.length) lines.push(`Note: this spec's texts and lists passed the answer's size limits and were cut (${short(cuts.join('; '), 300)}).`);
   if (example) lines.push(`Example: ${short(example, 4000)}`);
   return lines.join('\n');
 }
@@ -103,14 +128,20 @@ export function changesText(report: ChangeReportResponse): string {
   const from = `${report.from.version} (revision ${report.from.revision})`;
   const to = `${report.to.version} (revision ${report.to.revision})`;
   // An incomplete report says so first, and never "no changes".
-  const lines = report.complete ? [] : [`Warning: this report is NOT complete, so it does not prove the move is safe. Not compared: ${short(report.incompleteReason ?? '', DESCRIPTION_CHARS)}`];
+  const incomplete =
+    'Warning: this report is NOT complete, so it does not prove the move is safe. ' +
+    `Not compared: ${short(report.incompleteReason ?? '', DESCRIPTION_CHARS)}`;
+  const lines = report.complete ? [] : [incomplete];
   if (report.changes.length === 0) {
     lines.push(report.complete ? `No changes to operations from ${from} to ${to}.` : `No changes found from ${from} to ${to} in what could be compared.`);
     return lines.join('\n');
   }
-  lines.push(`From ${from} to ${to}: ${report.breaking} breaking, ${report.nonBreaking} non-breaking, ${report.info} informational change(s)${report.complete ? '' : ' in what could be compared'}:`);
+  const counts = `${report.breaking} breaking, ${report.nonBreaking} non-breaking, ${report.info} informational change(s)`;
+  lines.push(`From ${from} to ${to}: ${counts}${report.complete ? '' : ' in what could be compared'}:`);
   for (const change of report.changes.slice(0, LISTED.changes)) {
-    lines.push(`- [${change.severity}] ${change.operation ? `${short(change.operation, ADDRESS_CHARS)}: ` : ''}${short(change.message, DESCRIPTION_CHARS)}${change.location ? ` (${short(change.location, ADDRESS_CHARS)})` : ''}`);
+    const operation = change.operation ? `${short(change.operation, ADDRESS_CHARS)}: ` : '';
+    const location = change.location ? ` (${short(change.location, ADDRESS_CHARS)})` : '';
+    lines.push(`- [${change.severity}] ${operation}${short(change.message, DESCRIPTION_CHARS)}${location}`);
   }
   const total = report.breaking + report.nonBreaking + report.info;
   if (total > LISTED.changes) lines.push(`- …and ${total - LISTED.changes} more (structuredContent lists ${report.changes.length})`);
@@ -122,7 +153,8 @@ export function listText(list: ApiListResponse, page: number, pageSize: number):
   const from = (page - 1) * pageSize + 1;
   const lines = [`APIs ${Math.min(from, list.total)}–${Math.min(from + list.items.length - 1, list.total)} of ${list.total}:`];
   for (const api of list.items) {
-    lines.push(`- ${api.name} ${api.version} [${api.kind}]${stageText(api)} — apiId ${api.apiId} — org ${api.orgId}${api.teamName ? ` — team ${api.teamName}` : ''} — ${api.indexing?.status ?? 'status unknown'}`);
+    const status = api.indexing?.status ?? 'status unknown';
+    lines.push(`- ${api.name} ${api.version} [${api.kind}]${stageText(api)} — apiId ${api.apiId} — org ${api.orgId}${teamText(api)} — ${status}`);
     if (api.labels && Object.keys(api.labels).length) lines.push(`  ${labelsText(api.labels)}`);
   }
   if (from + list.items.length - 1 < list.total) lines.push(`More: list_apis with page ${page + 1}.`);
@@ -177,7 +209,17 @@ function securityText(security: SecurityRequirement[], schemes: SecuritySchemeIn
 
 function parameterText(parameter: OperationParameter): string {
   const flags = [parameter.in, parameter.required ? 'required' : '', parameter.deprecated ? 'deprecated' : ''].filter(Boolean).join(', ');
-  return `${short(parameter.name, NAME_CHARS)} (${flags}): ${sketch(parameter.schema)}${parameter.description ? ` — ${short(parameter.description, FIELD_DESCRIPTION_CHARS)}` : ''}`;
+  return `${short(parameter.name, NAME_CHARS)} (${flags}): ${sketch(parameter.schema)}${summaryText(parameter.description, FIELD_DESCRIPTION_CHARS)}`;
+}
+
+/** ` — team checkout`, or nothing without a team. */
+function teamText(item: { teamName?: string }): string {
+  return item.teamName ? ` — team ${item.teamName}` : '';
+}
+
+/** ` — ` and the text cut at `maxChars`, or nothing without one. */
+function summaryText(text: string | undefined, maxChars: number): string {
+  return text ? ` — ${short(text, maxChars)}` : '';
 }
 
 /**
@@ -233,5 +275,6 @@ function versionText(version: ApiRecord['versions'][number], record: ApiRecord):
   const recommended = version.version === record.version;
   const successor = moveToFor(version, record);
   const moveTo = successor ? `; move to ${short(successor, NAME_CHARS)}` : '';
-  return `${short(version.version, NAME_CHARS)} (${version.lifecycle}${version.sunsetDate ? `, sunset ${version.sunsetDate}` : ''}${recommended ? ', recommended' : ''}${moveTo})`;
+  const sunset = version.sunsetDate ? `, sunset ${version.sunsetDate}` : '';
+  return `${short(version.version, NAME_CHARS)} (${version.lifecycle}${sunset}${recommended ? ', recommended' : ''}${moveTo})`;
 }

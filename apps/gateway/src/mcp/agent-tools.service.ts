@@ -2,6 +2,7 @@ import { HttpException, Inject, Injectable } from '@nestjs/common';
 import {
   AI_ROUTES,
   type AnyRoute,
+  type ApiKindInfo,
   type ApiEndpoint,
   type ApiListResponse,
   type ApiOperationDetailResponse,
@@ -18,6 +19,7 @@ import {
   parseLabelSelector,
   type Problem,
   type RouteResponse,
+  SEARCH_LIMITS,
   type SearchFilters,
   type SearchResponse,
 } from '#contracts';
@@ -139,7 +141,8 @@ export class AgentToolsService {
     ]);
     void this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
     const format = this.formats.byKind(overview.kind);
-    return { api: { apiId: id, name, version }, overview, detail, example: format?.callExample(overview, detail) ?? '', parts: format?.parts ?? GENERIC_PART_NAMES };
+    const example = format?.callExample(overview, detail) ?? '';
+    return { api: { apiId: id, name, version }, overview, detail, example, parts: format?.parts ?? GENERIC_PART_NAMES };
   }
 
   async list(caller: Caller, args: ListArgs, requestId?: string): Promise<ApiListResponse> {
@@ -167,7 +170,7 @@ export class AgentToolsService {
       ...(label ? { labels: { [label.key]: label.value } } : {}),
       ...(args.lifecycle ? { lifecycle: [args.lifecycle] } : {}),
     };
-    const browsed = await this.aiJson(AI_ROUTES.search, { body: { query: '', orgId, filters, maxResults: 50 }, requestId });
+    const browsed = await this.aiJson(AI_ROUTES.search, { body: { query: '', orgId, filters, maxResults: SEARCH_LIMITS.maxResults.max }, requestId });
     const ids = browsed.results.map((card) => card.apiId).slice((args.page - 1) * LIST_PAGE_SIZE, args.page * LIST_PAGE_SIZE);
     return { items: await this.asTool(() => this.registry.records(caller, ids)), total: browsed.results.length };
   }
@@ -195,12 +198,15 @@ export class AgentToolsService {
     return this.asTool(() => this.registry.spec(caller, apiId));
   }
 
-  /** The kinds of API this gateway reads (its `SPEC_FORMATS`), for the tools' filters. */
-  get kinds(): string[] {
-    return this.formats.kinds;
+  /** The kinds of API this gateway reads (its `SPEC_FORMATS`), for the tools' filters and descriptions. */
+  get kinds(): readonly ApiKindInfo[] {
+    return this.formats.all;
   }
 
-  /** What the API's indexed spec says of it; `withOperations: false` leaves out its list of operations (up to 5,000), which one operation's call does not need. */
+  /**
+   * What the API's indexed spec says of it; `withOperations: false` leaves out its list of
+   * operations (up to 5,000), which one operation's call does not need.
+   */
   private overview(caller: Caller, apiId: string, requestId?: string, { withOperations = true } = {}): Promise<ApiOperationsResponse> {
     const query = withOperations ? undefined : { operations: false };
     return this.aiJson(AI_ROUTES.apiOperations, { params: { apiId }, query, requestId, headers: orgHeaders(caller) });

@@ -29,7 +29,11 @@ export function envelopeRefusal(body: unknown): EnvelopeRefusal | undefined {
   if (typeof body !== 'object' || body === null) return refusal(null, ErrorCode.InvalidRequest, 'Send one JSON-RPC 2.0 message, a JSON object, per POST');
   const message = body as { id?: unknown; method?: unknown; params?: unknown };
   const { id } = message;
-  const validId = id === undefined || id === null || (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MCP_ENVELOPE_LIMITS.idChars);
+  const validId =
+    id === undefined ||
+    id === null ||
+    (typeof id === 'number' && Number.isSafeInteger(id)) ||
+    (typeof id === 'string' && id.length <= MCP_ENVELOPE_LIMITS.idChars);
   if (!validId) return refusal(null, ErrorCode.InvalidRequest, `The id must be an integer or a string of at most ${MCP_ENVELOPE_LIMITS.idChars} characters`);
   const answerId = (id ?? null) as string | number | null;
   if (message.method === undefined) return undefined; // a response to the server: the SDK answers it
@@ -39,20 +43,26 @@ export function envelopeRefusal(body: unknown): EnvelopeRefusal | undefined {
   const params = message.params as { name?: unknown; arguments?: unknown; uri?: unknown } | undefined;
   if (message.method === 'tools/call') {
     if (typeof params?.name !== 'string' || params.name.length > MCP_ENVELOPE_LIMITS.toolNameChars) {
-      return refusal(answerId, ErrorCode.InvalidParams, `params.name must name a tool (at most ${MCP_ENVELOPE_LIMITS.toolNameChars} characters): see tools/list`);
+      const reason = `params.name must name a tool (at most ${MCP_ENVELOPE_LIMITS.toolNameChars} characters): see tools/list`;
+      return refusal(answerId, ErrorCode.InvalidParams, reason);
     }
     const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      return refusal(answerId, ErrorCode.InvalidParams, `params.arguments must be an object of the tool's named arguments, e.g. {"query": "send an SMS"}; it was ${Array.isArray(args) ? 'an array' : typeof args}`);
+      const reason =
+        `params.arguments must be an object of the tool's named arguments, e.g. {"query": "send an SMS"}; ` +
+        `it was ${Array.isArray(args) ? 'an array' : typeof args}`;
+      return refusal(answerId, ErrorCode.InvalidParams, reason);
     }
     const reserved = reservedKeyIn(args);
     if (reserved) {
       const where = reserved.path ? `params.arguments.${reserved.path}` : 'params.arguments';
-      return refusal(answerId, ErrorCode.InvalidParams, `${where}: key ${JSON.stringify(reserved.key)} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`);
+      const why = `${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery`;
+      return refusal(answerId, ErrorCode.InvalidParams, `${where}: key ${JSON.stringify(reserved.key)} is reserved (${why}): choose another`);
     }
   }
   if (message.method === 'resources/read' && (typeof params?.uri !== 'string' || params.uri.length > MCP_ENVELOPE_LIMITS.uriChars)) {
-    return refusal(answerId, ErrorCode.InvalidParams, `params.uri must be a resource URI of at most ${MCP_ENVELOPE_LIMITS.uriChars} characters, such as api-spec://<apiId>`);
+    const reason = `params.uri must be a resource URI of at most ${MCP_ENVELOPE_LIMITS.uriChars} characters, such as api-spec://<apiId>`;
+    return refusal(answerId, ErrorCode.InvalidParams, reason);
   }
   return undefined;
 }

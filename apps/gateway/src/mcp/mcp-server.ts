@@ -1,12 +1,31 @@
 import { Logger } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ANSWER_MAX_CHARS, LABEL_LIMITS, LIFECYCLE_STAGES } from '#contracts';
+import { ANSWER_MAX_CHARS, type ApiKindInfo, type ApiRecord, SEARCH_LIMITS } from '#contracts';
 import { fitJson } from '#http';
 import { z } from 'zod';
 import type { Caller } from '../auth/caller.js';
 import { type AgentToolsService, LIST_PAGE_SIZE, ToolError } from './agent-tools.service.js';
 import { apiText, changesText, listText, operationText, rateText, searchText } from './agent-text.js';
+import {
+  API_ID_INPUT,
+  COUNT_INPUT,
+  ID_INPUT,
+  kindInput,
+  LABEL_SELECTOR_INPUT,
+  LIST_PAGE_INPUT,
+  OPERATION_ID_INPUT,
+  OPERATION_PAGE_INPUT,
+  OPERATION_PATH_INPUT,
+  ORG_ID_INPUT,
+  SEARCH_DEFAULTS,
+  searchFiltersInput,
+  STAGE_INPUT,
+  TAG_INPUT,
+  TEAM_NAME_INPUT,
+  VERB_INPUT,
+  VERSION_REF_INPUT,
+} from './mcp-inputs.js';
 
 /** Operations `get_api` lists per page: a big API's list would cost an agent thousands of tokens at once. */
 export const OPERATIONS_PAGE_SIZE = 50;
@@ -14,18 +33,18 @@ export const SPEC_URI_PREFIX = 'api-spec://';
 /** The MCP specification's code for a resource that does not exist (or that the caller may not see). */
 const RESOURCE_NOT_FOUND = -32002;
 
-const INSTRUCTIONS =
-  "This server finds the APIs of your organisation (REST/OpenAPI, AsyncAPI events, GraphQL and gRPC) and tells you how to call them. " +
-  'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
-  'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse; ' +
-  'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first). ' +
-  'Once you have used a result, rate_result says whether it answered the need: the next search for the same need ranks it accordingly.';
-
-const words = (max: number) => z.array(z.string().min(1).max(200)).max(max);
-const ORG_ID = z.string().min(1).max(100).describe('The org to look in; may be left out when your token belongs to one org');
-const API_ID = z.string().min(1).max(100).describe('The apiId from search_apis, get_api or list_apis');
-const STAGE = z.enum(LIFECYCLE_STAGES);
-const VERSION_REF = z.string().min(1).max(120);
+/** What the server is for, naming the kinds of API its spec formats read: a new format is named without touching this. */
+function instructions(kinds: readonly ApiKindInfo[]): string {
+  const names = kinds.map((info) => info.name);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+  return (
+    `This server finds the APIs of your organisation (${list}) and tells you how to call them. ` +
+    'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
+    'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse; ' +
+    'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first). ' +
+    'Once you have used a result, rate_result says whether it answered the need: the next search for the same need ranks it accordingly.'
+  );
+}
 
 export interface McpServerContext {
   tools: AgentToolsService;
@@ -38,8 +57,6 @@ export interface McpServerContext {
 interface ToolScope extends McpServerContext {
   server: McpServer;
   run: ToolRunner;
-  /** A kind of API this gateway reads, as a tool's input. */
-  kind: z.ZodEnum<Record<string, string>>;
 }
 
 type ToolRunner = ReturnType<typeof toolRunner>;
@@ -49,19 +66,16 @@ const TOOLS: readonly ((scope: ToolScope) => void)[] = [searchApis, rateResult, 
 
 /** The tools and the spec resource, for one caller (a server per request: the transport is stateless). */
 export function createMcpServer(context: McpServerContext): McpServer {
-  const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'api-discovery', version: '1.0.0' }, { instructions: instructions(context.tools.kinds) });
   const logger = new Logger('McpTools');
-  // The kinds this gateway's spec formats read: a new format is offered without touching the tools.
-  const { kinds } = context.tools;
-  const kind = z.enum(kinds as [string, ...string[]]).describe(`A kind of API: ${kinds.join(', ')}`);
-  const scope: ToolScope = { ...context, server, run: toolRunner(logger, context.requestId), kind };
+  const scope: ToolScope = { ...context, server, run: toolRunner(logger, context.requestId) };
   for (const register of TOOLS) register(scope);
   specResource(scope, logger);
   return server;
 }
 
 /** `search_apis`: the APIs that do what the agent describes, with their best matching operations. */
-function searchApis({ server, tools, caller, requestId, run, kind }: ToolScope): void {
+function searchApis({ server, tools, caller, requestId, run }: ToolScope): void {
   server.registerTool(
     'search_apis',
     {
@@ -71,32 +85,23 @@ function searchApis({ server, tools, caller, requestId, run, kind }: ToolScope):
         'Returns ranked API cards (name, kind, apiId, how well it matches) each with its best matching operations (method and path). ' +
         'Follow up with get_operation on the endpoint you want to call.',
       inputSchema: {
-        query: z.string().min(1).max(1000).describe('What the API should do, in plain words'),
-        orgId: ORG_ID.optional(),
-        filters: z
-          .object({
-            teamNames: words(20).optional().describe('Only APIs of these teams'),
-            tags: words(20).optional().describe('Only operations with these tags'),
-            kinds: z.array(kind).max(kind.options.length).optional().describe('Only these kinds of API'),
-            methods: words(20).optional().describe('Only operations with these verbs: GET, POST…, PUBLISH, SUBSCRIBE, QUERY, MUTATION, RPC'),
-            labels: z
-              .record(z.string().min(1).max(63), z.string().min(1).max(LABEL_LIMITS.valueMaxChars))
-              .optional()
-              .describe('Only APIs carrying every one of these labels, e.g. {"tier": "gold"} (keys lower case; values in any case)'),
-            lifecycle: z.array(STAGE).max(LIFECYCLE_STAGES.length).optional().describe('Only APIs whose recommended version is at these stages, e.g. ["production"] (retired APIs never show)'),
-          })
-          .optional(),
-        maxResults: z.number().int().min(1).max(50).optional().describe('APIs to return (default 5)'),
-        maxEndpoints: z.number().int().min(1).max(50).optional().describe('Operations per API (default 3)'),
+        // Not empty, unlike REST's (which then browses): an agent says what it needs.
+        query: z.string().min(1).max(SEARCH_LIMITS.queryMaxLength).describe('What the API should do, in plain words'),
+        orgId: ORG_ID_INPUT.optional(),
+        filters: searchFiltersInput(tools.kinds).optional(),
+        maxResults: COUNT_INPUT(SEARCH_LIMITS.maxResults).optional().describe(`APIs to return (default ${SEARCH_DEFAULTS.maxResults})`),
+        maxEndpoints: COUNT_INPUT(SEARCH_LIMITS.maxEndpoints).optional().describe(`Operations per API (default ${SEARCH_DEFAULTS.maxEndpoints})`),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, orgId, filters, maxResults, maxEndpoints }) =>
       run(async () => {
-        const answer = await tools.search(caller, { query, orgId, filters, maxResults: maxResults ?? 5, maxEndpoints: maxEndpoints ?? 3 }, requestId);
+        const sizes = { maxResults: maxResults ?? SEARCH_DEFAULTS.maxResults, maxEndpoints: maxEndpoints ?? SEARCH_DEFAULTS.maxEndpoints };
+        const answer = await tools.search(caller, { query, orgId, filters, ...sizes }, requestId);
         // The cards without their matched chunks and evidence: an agent acts on the API and its endpoints.
         const results = answer.results.map(({ matchedChunks: _chunks, evidence: _evidence, ...card }) => card);
-        return { text: searchText(answer, query), data: { searchId: answer.searchId, orgId: answer.orgId, totalFound: answer.totalFound, results, ...(answer.warnings ? { warnings: answer.warnings } : {}) } };
+        const { searchId, totalFound, warnings } = answer;
+        return { text: searchText(answer, query), data: { searchId, orgId: answer.orgId, totalFound, results, ...(warnings ? { warnings } : {}) } };
       }),
   );
 }
@@ -113,12 +118,12 @@ function rateResult({ server, tools, caller, requestId, run }: ToolScope): void 
         "Later searches of the org for the same need rank it higher (true) or lower (false); a false lowers it for that need only, never for others. " +
         'Rating the same result of the same search again replaces your vote.',
       inputSchema: {
-        searchId: z.string().min(1).max(100).describe('The searchId of the search_apis answer you acted on'),
-        apiId: API_ID,
+        searchId: ID_INPUT.describe('The searchId of the search_apis answer you acted on'),
+        apiId: API_ID_INPUT,
         operation: z
           .object({
-            method: z.string().min(1).max(16).describe('The method or verb, e.g. POST, MUTATION, RPC'),
-            path: z.string().min(1).max(2000).describe('The path or address, e.g. /playlists/{playlist_id}/tracks'),
+            method: VERB_INPUT.describe('The method or verb, e.g. POST, MUTATION, RPC'),
+            path: OPERATION_PATH_INPUT.describe('The path or address, e.g. /playlists/{playlist_id}/tracks'),
           })
           .optional()
           .describe('The operation you used, as search_apis or get_operation give it'),
@@ -141,9 +146,10 @@ function getApi({ server, tools, caller, requestId, run }: ToolScope): void {
     {
       title: 'Get an API',
       description:
-        "One API: name, recommended version and its stage, every version (deprecated ones with the version to move to), kind, team, labels, description, servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), " +
+        'One API: name, recommended version and its stage, every version (deprecated ones with the version to move to), kind, team, labels, description, ' +
+        'servers, auth schemes (names, types, scopes; never secrets), indexing status, and its operations (method, path, operationId, summary), ' +
         `${OPERATIONS_PAGE_SIZE} per page.`,
-      inputSchema: { apiId: API_ID, page: z.number().int().min(1).max(1000).optional().describe('Page of the operation list (default 1)') },
+      inputSchema: { apiId: API_ID_INPUT, page: OPERATION_PAGE_INPUT.optional().describe('Page of the operation list (default 1)') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ apiId, page = 1 }) =>
@@ -153,10 +159,8 @@ function getApi({ server, tools, caller, requestId, run }: ToolScope): void {
         const from = (page - 1) * OPERATIONS_PAGE_SIZE + 1;
         const to = Math.min(page * OPERATIONS_PAGE_SIZE, view.operations.length);
         const operations = view.operations.slice(from - 1, to);
-        return {
-          text: apiText(view, { from, to, page, pages }),
-          data: { ...view.record, ...(view.overview ? { ...view.overview, operations } : { operations }), page, pages, operationCount: view.operations.length },
-        };
+        const described = view.overview ? { ...view.overview, operations } : { operations };
+        return { text: apiText(view, { from, to, page, pages }), data: { ...view.record, ...described, page, pages, operationCount: view.operations.length } };
       }),
   );
 }
@@ -168,25 +172,25 @@ function getOperation({ server, tools, caller, requestId, run }: ToolScope): voi
     {
       title: 'Get an operation',
       description:
-        'Everything needed to call one operation: full URL, parameters (where each goes, required, type), request body schema, responses, auth (schemes and scopes) and an example call (curl, GraphQL, grpcurl or a message). ' +
+        'Everything needed to call one operation: full URL, parameters (where each goes, required, type), request body schema, responses, ' +
+        'auth (schemes and scopes) and an example call (curl, GraphQL, grpcurl or a message). ' +
         'Name it by apiId with operationId, or with method and path as search_apis or get_api show them.',
       inputSchema: {
-        apiId: API_ID,
-        operationId: z.string().min(1).max(500).optional().describe('The operationId, instead of method and path'),
-        method: z.string().min(1).max(16).optional().describe('The method or verb, e.g. POST, MUTATION, RPC (with path)'),
-        path: z.string().min(1).max(2000).optional().describe('The path or address, e.g. /playlists/{playlist_id}/tracks (with method)'),
+        apiId: API_ID_INPUT,
+        operationId: OPERATION_ID_INPUT.optional().describe('The operationId, instead of method and path'),
+        method: VERB_INPUT.optional().describe('The method or verb, e.g. POST, MUTATION, RPC (with path)'),
+        path: OPERATION_PATH_INPUT.optional().describe('The path or address, e.g. /playlists/{playlist_id}/tracks (with method)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ apiId, operationId, method, path }) =>
       run(async () => {
-        if (operationId === undefined && (method === undefined || path === undefined)) throw new ToolError('Name the operation: operationId, or method and path');
+        const named = operationId !== undefined || (method !== undefined && path !== undefined);
+        if (!named) throw new ToolError('Name the operation: operationId, or method and path');
         const selector = operationId !== undefined ? { operationId } : { method: method!.toUpperCase(), path };
         const view = await tools.operation(caller, apiId, selector, requestId);
-        return {
-          text: operationText(view),
-          data: { api: { ...view.api, kind: view.overview.kind }, servers: view.overview.servers, securitySchemes: view.overview.securitySchemes, ...view.detail, example: view.example },
-        };
+        const { kind, servers, securitySchemes } = view.overview;
+        return { text: operationText(view), data: { api: { ...view.api, kind }, servers, securitySchemes, ...view.detail, example: view.example } };
       }),
   );
 }
@@ -201,9 +205,9 @@ function compareVersions({ server, tools, caller, run }: ToolScope): void {
         'What changed between two versions of an API (or two revisions of one: "1.0.0@3"), breaking changes first: removed operations, new required inputs, ' +
         'removed or retyped response fields… Use it before moving a caller from one version to another.',
       inputSchema: {
-        apiId: API_ID,
-        from: VERSION_REF.describe('The version moved from, e.g. "1.0.0" (or "1.0.0@3" for one of its revisions)'),
-        to: VERSION_REF.optional().describe('The version moved to (default: the recommended version)'),
+        apiId: API_ID_INPUT,
+        from: VERSION_REF_INPUT.describe('The version moved from, e.g. "1.0.0" (or "1.0.0@3" for one of its revisions)'),
+        to: VERSION_REF_INPUT.optional().describe('The version moved to (default: the recommended version)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -216,20 +220,21 @@ function compareVersions({ server, tools, caller, run }: ToolScope): void {
 }
 
 /** `list_apis`: the APIs the caller can see, a page at a time. */
-function listApis({ server, tools, caller, requestId, run, kind }: ToolScope): void {
+function listApis({ server, tools, caller, requestId, run }: ToolScope): void {
   server.registerTool(
     'list_apis',
     {
       title: 'List APIs',
       description: `Browse the APIs you can see, ${LIST_PAGE_SIZE} per page, by name: optionally of one org, team, kind, label or operation tag.`,
       inputSchema: {
-        orgId: ORG_ID.optional().describe('One org (default: every org of your token; with tag: required unless your token has one org)'),
-        teamName: z.string().min(1).max(100).optional(),
-        kind: kind.optional(),
-        tag: z.string().min(1).max(200).optional().describe('Only APIs with an operation carrying this tag'),
-        label: z.string().min(3).max(200).optional().describe('Only APIs carrying this label, as "key:value" (e.g. "tier:gold"; the value in any case)'),
-        lifecycle: STAGE.optional().describe('Only APIs whose recommended version is at this stage'),
-        page: z.number().int().min(1).max(1000).optional(),
+        orgId: ORG_ID_INPUT.optional().describe('One org (default: every org of your token; with tag: required unless your token has one org)'),
+        teamName: TEAM_NAME_INPUT.optional(),
+        // The kinds this gateway's spec formats read: a new format is offered without touching the tools.
+        kind: kindInput(tools.kinds).optional(),
+        tag: TAG_INPUT.optional().describe('Only APIs with an operation carrying this tag'),
+        label: LABEL_SELECTOR_INPUT.optional().describe('Only APIs carrying this label, as "key:value" (e.g. "tier:gold"; the value in any case)'),
+        lifecycle: STAGE_INPUT.optional().describe('Only APIs whose recommended version is at this stage'),
+        page: LIST_PAGE_INPUT.optional(),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -248,15 +253,18 @@ function specResource({ server, tools, caller, requestId, specMaxChars }: ToolSc
     new ResourceTemplate(`${SPEC_URI_PREFIX}{apiId}`, {
       list: async () => {
         const list = await tools.list(caller, { page: 1 }, requestId).catch(() => ({ items: [] }));
-        return { resources: list.items.map((api) => ({ uri: `${SPEC_URI_PREFIX}${api.apiId}`, name: `${api.name} ${api.version}`, description: `The registered ${api.kind} spec` })) };
+        const resource = (api: ApiRecord) => ({ name: `${api.name} ${api.version}`, description: `The registered ${api.kind} spec` });
+        return { resources: list.items.map((api) => ({ uri: `${SPEC_URI_PREFIX}${api.apiId}`, ...resource(api) })) };
       },
     }),
-    { title: 'Registered spec', description: `An API's spec as it was registered (up to ${specMaxChars.toLocaleString('en-US')} characters, MCP_SPEC_MAX_CHARS)` },
+    { title: 'Registered spec', description: `An API's spec as it was registered (up to ${chars(specMaxChars)} characters, MCP_SPEC_MAX_CHARS)` },
     async (uri, { apiId }) => {
       try {
         const { text, type } = await tools.spec(caller, String(apiId));
         const cut = text.length > specMaxChars;
-        const note = `\n\n[Cut at ${specMaxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters (MCP_SPEC_MAX_CHARS). Use get_operation for one operation in full, or GET /api-management/apis/${String(apiId)}/spec for the whole text.]`;
+        const note =
+          `\n\n[Cut at ${chars(specMaxChars)} of ${chars(text.length)} characters (MCP_SPEC_MAX_CHARS). ` +
+          `Use get_operation for one operation in full, or GET /api-management/apis/${String(apiId)}/spec for the whole text.]`;
         return { contents: [{ uri: uri.href, mimeType: type.mediaType, text: cut ? `${text.slice(0, specMaxChars)}${note}` : text }] };
       } catch (error) {
         // A resource has no isError: the SDK answers a thrown McpError as that JSON-RPC error.
@@ -286,7 +294,7 @@ function toolRunner(logger: Logger, requestId: string | undefined) {
 function fittedText(text: string): string {
   const max = ANSWER_MAX_CHARS.mcpText;
   if (text.length <= max) return text;
-  const note = `\n[Cut at ${max.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters: structuredContent has the rest, within its own limit.]`;
+  const note = `\n[Cut at ${chars(max)} of ${chars(text.length)} characters: structuredContent has the rest, within its own limit.]`;
   return text.slice(0, max - note.length) + note;
 }
 
@@ -294,4 +302,9 @@ function fittedText(text: string): string {
 function fittedData(data: object): Record<string, unknown> {
   const { value, cuts } = fitJson(data as Record<string, unknown>, ANSWER_MAX_CHARS.mcpData);
   return cuts.length ? { ...value, cuts: [...(Array.isArray(value.cuts) ? (value.cuts as string[]) : []), ...cuts] } : value;
+}
+
+/** A count of characters as the notes give it: `12,000`. */
+function chars(count: number): string {
+  return count.toLocaleString('en-US');
 }

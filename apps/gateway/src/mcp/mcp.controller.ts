@@ -31,7 +31,9 @@ export class McpController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: `MCP (Streamable HTTP, JSON responses): tools ${MCP_TOOLS.map((tool) => tool.name).join(', ')}; resource ${MCP_RESOURCES.map((resource) => resource.uriTemplate).join(', ')}`,
+    summary:
+      `MCP (Streamable HTTP, JSON responses): tools ${MCP_TOOLS.map((tool) => tool.name).join(', ')}; ` +
+      `resource ${MCP_RESOURCES.map((resource) => resource.uriTemplate).join(', ')}`,
     description: 'Send JSON-RPC messages with `Accept: application/json, text/event-stream`. See the README, "Use it from an AI assistant".',
   })
   @ApiBody({ schema: { type: 'object', description: 'One JSON-RPC 2.0 request or notification (batches are refused: 400, -32600)' } })

@@ -20,6 +20,8 @@ export interface SpecFormat<Document = unknown> extends ApiKindInfo {
   readonly moduleUrl: string;
   /** Whether the source looks like this format (cheap; no validation). Formats are asked in `SpecFormatsModule` order. */
   detect(source: SpecSource): boolean;
+  /** For a format written in JSON or YAML: the field by which a file says it is one, valid or not. */
+  readonly marker?: SpecMarker;
   /** Parses and checks within `SPEC_LIMITS`, throwing a `SpecError` that names the problem (a 422). Used at registration. */
   read(source: SpecSource): ReadSpec<Document>;
   /** Everything indexing needs (may dereference: the slow part). */
@@ -45,6 +47,17 @@ export interface SpecFormat<Document = unknown> extends ApiKindInfo {
   info?(spec: ReadSpec<Document>): { title?: unknown; version?: unknown } | undefined;
   /** How a change report rates this kind's changes where its callers differ from HTTP's; absent, as HTTP. */
   readonly changeRules?: ChangeRules;
+}
+
+/**
+ * How a JSON or YAML file says it is a spec, valid or not: the folder import sends such a file, so
+ * that one too large or too broken to read fails rather than being skipped like `package.json`.
+ */
+export interface SpecMarker {
+  /** Whether a parsed document carries the marker. */
+  in(document: Record<string, unknown>): boolean;
+  /** The marker in text that is not parsed: the start of a file over the size limit, or a file that does not parse. */
+  readonly text: RegExp;
 }
 
 /** What a kind's callers feel of a change (`changeReportOf`), where it is not what an HTTP caller feels. */

@@ -32,6 +32,15 @@ describe('SpecFormats', () => {
     expect(() => formats.read(openapi, 'wsdl')).toThrow('Unknown format "wsdl": known formats are openapi, asyncapi, grpc, graphql, mcp');
   });
 
+  it('should tell a document or text that a format marks, valid or not, from one of no format', () => {
+    const marked = (document: unknown) => formats.marked(document);
+    expect([openapi, { swagger: '2.0' }, { asyncapi: '3.0.0' }, { tools: [] }].map(marked)).toEqual([true, true, true, true]);
+    expect([{ name: 'left-pad' }, { result: { tools: [] } }, ['openapi'], 'openapi: 3.0.3'].map(marked)).toEqual([false, false, false, false]);
+    const texts = ['openapi: [3.0\n', '{\n  "swagger": "2.0",', "'asyncapi': 3", '{"tools": [{"name": "a"'];
+    expect(texts.map((text) => formats.markedText(text))).toEqual([true, true, true, true]);
+    expect(['{"name": "left-pad"}', 'description: our openapi: notes'].map((text) => formats.markedText(text))).toEqual([false, false]);
+  });
+
   it.each([
     ['an object of no format', { name: 'left-pad', version: '1.3.0' }, /format was not recognised: expected an OpenAPI document \(an "openapi" or "swagger" field\), an "asyncapi" field, .*, a GraphQL schema .* or an MCP tools\/list result/],
     ['a sentence', 'hello world, this is not a spec', /format was not recognised/],

@@ -1,3 +1,4 @@
+import { isObject } from '../is-object.js';
 import { SpecError } from '../spec-error.js';
 import type { ReadSpec, SpecFormat } from './spec-format.js';
 import { SpecSource } from './spec-source.js';
@@ -21,6 +22,16 @@ export class SpecFormats {
 
   byKind(kind: string): SpecFormat | undefined {
     return this.all.find((format) => format.kind === kind);
+  }
+
+  /** Whether a parsed JSON or YAML document says it is a spec of some format, valid or not (`SpecMarker`). */
+  marked(document: unknown): boolean {
+    return isObject(document) && this.all.some((format) => format.marker?.in(document));
+  }
+
+  /** Whether unparsed text carries some format's marker (`SpecMarker.text`). */
+  markedText(text: string): boolean {
+    return this.all.some((format) => format.marker?.text.test(text));
   }
 
   /**

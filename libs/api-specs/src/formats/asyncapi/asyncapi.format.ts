@@ -17,7 +17,7 @@ import { cleanText } from '../../clean-text.js';
 import { expandSchema, followRef, SchemaBudget } from '../shared/schema.js';
 import { isObject } from '../../is-object.js';
 import { perDocument, selected, selectorIndex } from '../shared/per-document.js';
-import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import type { ReadSpec, SpecFileType, SpecFormat, SpecMarker } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { type AsyncMessage, type AsyncOperation, asyncOperations } from './asyncapi-operations.js';
 import { lintAsyncApi } from './lint-asyncapi.js';
@@ -61,10 +61,11 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
   readonly moduleUrl = import.meta.url;
   // The messages of 2.x `subscribe` and 3.0 `send` operations are the API's: its callers receive them.
   readonly changeRules = { receivedBodyVerbs: ['SUBSCRIBE', 'SEND'] };
+  readonly marker: SpecMarker = { in: (document) => document.asyncapi !== undefined, text: /^\s*["']?asyncapi["']?\s*:/m };
 
   detect(source: SpecSource): boolean {
     const document = source.object();
-    return document !== undefined && document.asyncapi !== undefined;
+    return document !== undefined && this.marker.in(document);
   }
 
   read(source: SpecSource): ReadSpec<AsyncApiDocument> {

@@ -1,4 +1,4 @@
-import { DiagnosticSeverity, Parser } from '@asyncapi/parser';
+import type { DiagnosticSeverity, Parser } from '@asyncapi/parser';
 import { SpecError } from '../../spec-error.js';
 import { errorSummary, withoutInternals } from '../../error-summary.js';
 import type { AsyncApiDocument } from './read-asyncapi.js';
@@ -25,12 +25,19 @@ function refusingResolvers(refused: string[]): Resolver[] {
   }));
 }
 
-let shared: Parser | undefined;
+let shared: Promise<{ parser: Parser; error: DiagnosticSeverity }> | undefined;
 
-/** One parser per thread: building its rulesets is the slow part of a first parse. */
-function parser(): Parser {
-  // Its own resolver (used only when a parse names none) refuses too.
-  shared ??= new Parser({ __unstable: { resolver: { cache: false, resolvers: refusingResolvers([]) } } });
+/**
+ * One parser per thread: building its rulesets is the slow part of a first parse. Loaded on first
+ * use: the package takes seconds to load, which a process that only detects formats (the folder
+ * import) never needs.
+ */
+function parser(): Promise<{ parser: Parser; error: DiagnosticSeverity }> {
+  shared ??= import('@asyncapi/parser').then(({ DiagnosticSeverity, Parser }) => ({
+    // Its own resolver (used only when a parse names none) refuses too.
+    parser: new Parser({ __unstable: { resolver: { cache: false, resolvers: refusingResolvers([]) } } }),
+    error: DiagnosticSeverity.Error,
+  }));
   return shared;
 }
 
@@ -45,14 +52,15 @@ function parser(): Parser {
  */
 export async function validateAsyncApi(document: AsyncApiDocument): Promise<void> {
   const refused: string[] = [];
-  const { diagnostics } = await parser().parse(parserInput(document), {
+  const { parser: asyncApiParser, error } = await parser();
+  const { diagnostics } = await asyncApiParser.parse(parserInput(document), {
     // Per parse, so that what is refused is this document's (and nothing is cached across parses).
     __unstable: { resolver: { resolvers: refusingResolvers(refused) } },
   });
   if (refused.length > 0) {
     throw new SpecError(`External $ref "${refused[0].slice(0, 200)}" is not allowed: bundle the spec into one document`);
   }
-  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === DiagnosticSeverity.Error);
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === error);
   if (errors.length === 0) return;
   const crash = errors.find((diagnostic) => diagnostic.code === UNCAUGHT_ERROR);
   if (crash) throw new SpecError(`The AsyncAPI parser could not process the spec (${errorSummary(thrownError(crash.message))})`);

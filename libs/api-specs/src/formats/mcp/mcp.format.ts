@@ -16,7 +16,7 @@ import { fieldNames } from '../shared/field-names.js';
 import { isObject } from '../../is-object.js';
 import { SpecError } from '../../spec-error.js';
 import { SPEC_LIMITS } from '../../spec-limits.js';
-import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import type { ReadSpec, SpecFileType, SpecFormat, SpecMarker } from '../spec-format.js';
 import { described } from '../shared/text.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { mcpExample } from './call-example.js';
@@ -92,6 +92,8 @@ export class McpFormat implements SpecFormat<McpDocument> {
   readonly fileExtensions = ['.json'];
   readonly signature = 'an MCP tools/list result (a "tools" list of tools with a name and an inputSchema)';
   readonly moduleUrl = import.meta.url;
+  /** Any top-level `tools` list, fit or not (`detect` asks more of it): reading it says what is wrong with it. */
+  readonly marker: SpecMarker = { in: (document) => Array.isArray(document.tools), text: /"tools"\s*:\s*\[/ };
 
   /**
    * An object with a `tools` list (or one under `result`) holding a tool: a string `name` and an

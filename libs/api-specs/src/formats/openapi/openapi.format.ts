@@ -1,5 +1,5 @@
 import type { ApiModel, ApiOverview, LintFinding, OperationDetail, OperationSelector } from '#contracts';
-import type { ReadSpec, SpecFileType, SpecFormat } from '../spec-format.js';
+import type { ReadSpec, SpecFileType, SpecFormat, SpecMarker } from '../spec-format.js';
 import { type SpecSource, structuredFileType } from '../spec-source.js';
 import { curlExample } from './call-example.js';
 import { dereference } from './dereference.js';
@@ -19,10 +19,14 @@ export class OpenApiFormat implements SpecFormat<OpenApiDocument> {
   readonly fileExtensions = ['.json', '.yaml', '.yml'];
   readonly signature = 'an OpenAPI document (an "openapi" or "swagger" field)';
   readonly moduleUrl = import.meta.url;
+  readonly marker: SpecMarker = {
+    in: (document) => document.openapi !== undefined || document.swagger !== undefined,
+    text: /^\s*["']?(openapi|swagger)["']?\s*:/m,
+  };
 
   detect(source: SpecSource): boolean {
     const document = source.object();
-    return document !== undefined && (document.openapi !== undefined || document.swagger !== undefined);
+    return document !== undefined && this.marker.in(document);
   }
 
   read(source: SpecSource): ReadSpec<OpenApiDocument> {
