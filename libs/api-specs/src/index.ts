@@ -12,6 +12,7 @@ export * from './formats/spec-format.js';
 export * from './formats/spec-formats.js';
 export * from './formats/spec-source.js';
 export * from './is-object.js';
+export * from './kind-info.js';
 export * from './spec-error.js';
 export * from './spec-formats.module.js';
 export * from './spec-limits.js';

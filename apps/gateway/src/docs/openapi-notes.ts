@@ -1,9 +1,12 @@
+import { declaredKindNames, declaredKinds } from '#api-specs';
 import type * as C from '#contracts';
 import { CHANGE_REPORT_LIMITS, FACET_LIMIT, LABEL_LIMITS, LINT_LIMITS, SEARCH_LIMITS } from '#contracts';
 import { EMBEDDING_PROVIDER_NAMES } from '#embeddings';
-import { DECLARED_KIND_NAMES as KIND_NAMES, DECLARED_KINDS as KINDS } from '../kinds/kind-info.js';
 import type * as S from './contract-shapes.js';
 import type { SchemaObject } from './contract-shapes.js';
+
+const KINDS = declaredKinds();
+const KIND_NAMES = declaredKindNames();
 
 /*
  * What the gateway's document says about each schema's properties beyond their shape: prose,

@@ -1,10 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ApiKindsResponse } from '#contracts';
-import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
+import { kindInfo, SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiKindsResponseDoc } from '../docs/openapi-models.js';
-import { kindInfo } from './kind-info.js';
 
 /** The kinds of API this gateway reads, as its spec format plugins say: what the web UI, docs and tools go by. */
 @ApiTags('Registry')

@@ -33,9 +33,12 @@ import {
   parseLabelSelector,
   REGISTRATION_LIMITS,
 } from '#contracts';
+import { declaredKindNames, declaredKinds } from '#api-specs';
 import { IsLabels, NoNul } from '#http';
-import { DECLARED_KIND_NAMES, DECLARED_KINDS } from '../kinds/kind-info.js';
 import { TextField } from './text-field.js';
+
+const DECLARED_KINDS = declaredKinds();
+const DECLARED_KIND_NAMES = declaredKindNames();
 
 /** A spec format's name (a `SpecFormat` kind); which names exist, the formats registered in the app say. */
 export const KIND = /^[a-z][a-z0-9-]{0,31}$/;

@@ -1,5 +1,5 @@
 import type { ApiKindInfo } from '#contracts';
-import { defaultSpecFormats } from '#api-specs';
+import { defaultSpecFormats } from './spec-formats.module.js';
 
 /** What a format plugin says of its kind, as plain data: a copy, without the plugin's methods or anything else it holds. */
 export function kindInfo(format: ApiKindInfo): ApiKindInfo {
@@ -14,12 +14,20 @@ export function kindInfo(format: ApiKindInfo): ApiKindInfo {
   };
 }
 
+let declared: readonly ApiKindInfo[] | undefined;
+
 /**
  * The kinds as the spec format plugins say them, for what is written before Nest starts: the
  * docs' examples and descriptions, validation messages (decorators run when their class is
- * declared). At run time the same list comes from `SPEC_FORMATS`.
+ * declared). Built on first use; at run time the same list comes from `SPEC_FORMATS`.
  */
-export const DECLARED_KINDS: readonly ApiKindInfo[] = defaultSpecFormats().all.map(kindInfo);
+export function declaredKinds(): readonly ApiKindInfo[] {
+  return (declared ??= defaultSpecFormats().all.map(kindInfo));
+}
 
 /** `openapi, asyncapi, …`: every kind's name, for a description. */
-export const DECLARED_KIND_NAMES = DECLARED_KINDS.map((known) => known.kind).join(', ');
+export function declaredKindNames(): string {
+  return declaredKinds()
+    .map((known) => known.kind)
+    .join(', ');
+}
