@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { LIVE_CHUNK_COUNT } from './search.repository.js';
+import { LIVE_CHUNK_COUNT } from '../scope/live.js';
 
 /**
  * The lexicon words a typo may be corrected to, as the partial index `lexicon_correction_idx`
