@@ -49,11 +49,8 @@ export class SearchSnapshot {
 
   /** Cosine distance of a chunk (`c`) to the vector, on the expression the model's partial HNSW index is built on. */
   distanceTo(vector: number[], params: Params): string {
-    return `${this.embedding} <=> ${params.add(pgvector.toSql(vector))}::vector(${this.scope.dimensions})`;
-  }
-
-  private get embedding(): string {
-    return `c.embedding::vector(${this.scope.dimensions})`;
+    const { dimensions } = this.scope;
+    return `c.embedding::vector(${dimensions}) <=> ${params.add(pgvector.toSql(vector))}::vector(${dimensions})`;
   }
 
   /**
