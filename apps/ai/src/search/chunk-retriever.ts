@@ -10,8 +10,9 @@ import { keywordCandidates } from './stages/shape-cards.stage.js';
 export type { SearchScope };
 
 /**
- * A few of search's queries one at a time, outside a pipeline, for tests of what indexing leaves
- * for search to find (`test/index-store.e2e.spec.ts`). Search runs each from its stage.
+ * A few of search's queries one at a time, outside a pipeline: for the test of what indexing
+ * leaves for search to find (`test/index-store.e2e.spec.ts`) and the sizing benchmark
+ * (`benchmarks/bench-sizing.ts`). Search runs each from its stage.
  */
 export class ChunkRetriever {
   private readonly snapshot: SearchSnapshot;
