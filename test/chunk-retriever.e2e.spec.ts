@@ -1,5 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { ChunkRetriever, type SearchScope } from '../apps/ai/src/search/chunk-retriever.js';
+import { cards, operations } from '../apps/ai/src/search/api-cards.js';
+import { allApis } from '../apps/ai/src/search/browse.js';
+import { nearestChunksOf } from '../apps/ai/src/search/nearest-chunks.js';
+import { type SearchScope, SearchSnapshot } from '../apps/ai/src/search/search-snapshot.js';
+import { vectorCandidates } from '../apps/ai/src/search/stages/retrieve.stage.js';
 import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 
 const MODEL = 'hash-3';
@@ -16,9 +20,9 @@ const CROWD_CHUNKS = 40;
 /**
  * The SQL of vector search on a throwaway PGlite with 3-d vectors: the exact nearest chunks of
  * named APIs (`nearestChunksOf`), which search uses for APIs the approximate nearest list missed,
- * and the nearest chunks of a filtered search.
+ * and the nearest chunks of a filtered search; and the filters as browsing and the cards see them.
  */
-describe('ChunkRetriever (PGlite)', () => {
+describe('search SQL (PGlite)', () => {
   let database: AiTestDatabase;
   let db: DataSource;
   const scope = (filters: SearchScope['filters'] = {}): SearchScope => ({ orgId: 'acme', model: MODEL, dimensions: 3, filters });
@@ -90,7 +94,7 @@ describe('ChunkRetriever (PGlite)', () => {
   });
 
   it("should give each named API its nearest chunks of the model by exact similarity, however far they are", async () => {
-    const chunks = await new ChunkRetriever(db.manager, scope()).nearestChunksOf([1, 0, 0], [NEAR, FAR], 2);
+    const chunks = await nearestChunksOf(new SearchSnapshot(db.manager, scope()), [1, 0, 0], [NEAR, FAR], 2);
     const byApi = (apiId: string) => chunks.filter((chunk) => chunk.apiId === apiId).sort((a, b) => b.score - a.score);
     expect(byApi(NEAR).map((chunk) => [chunk.level, chunk.score])).toEqual([
       ['L1', expect.closeTo(1)],
@@ -104,10 +108,10 @@ describe('ChunkRetriever (PGlite)', () => {
   });
 
   it("should see only the org's APIs that pass the filters", async () => {
-    const retriever = new ChunkRetriever(db.manager, scope({ teamNames: ['Payments'] }));
-    const chunks = await retriever.nearestChunksOf([1, 0, 0], [NEAR, OTHER_TEAM, OTHER_ORG], 3);
+    const snapshot = new SearchSnapshot(db.manager, scope({ teamNames: ['Payments'] }));
+    const chunks = await nearestChunksOf(snapshot, [1, 0, 0], [NEAR, OTHER_TEAM, OTHER_ORG], 3);
     expect(new Set(chunks.map((chunk) => chunk.apiId))).toEqual(new Set([NEAR]));
-    expect(await retriever.nearestChunksOf([1, 0, 0], [], 3)).toEqual([]);
+    expect(await nearestChunksOf(snapshot, [1, 0, 0], [], 3)).toEqual([]);
   });
 
   it("should find a filtered search's nearest chunks among the filtered APIs however many others are nearer", async () => {
@@ -117,8 +121,8 @@ describe('ChunkRetriever (PGlite)', () => {
       await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
       await manager.query(`SET LOCAL hnsw.max_scan_tuples = ${CROWD_CHUNKS / 4}`);
       await manager.query(`SET LOCAL enable_seqscan = off`);
-      const retriever = new ChunkRetriever(manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { teamNames: ['billing'] } });
-      return retriever.vectorCandidates([1, 0, 0], 2);
+      const snapshot = new SearchSnapshot(manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { teamNames: ['billing'] } });
+      return vectorCandidates(snapshot, [1, 0, 0], 2);
     });
     expect(chunks.map((chunk) => [chunk.apiId, chunk.level, chunk.score])).toEqual([
       [BILLING, 'L2', expect.closeTo(0.3 / Math.hypot(0.3, 1))],
@@ -132,7 +136,7 @@ describe('ChunkRetriever (PGlite)', () => {
         await manager.query(`SET LOCAL enable_seqscan = off`);
         const statements: [string, unknown[]][] = [];
         const recording = { query: (sql: string, params: unknown[]) => (statements.push([sql, params]), manager.query(sql, params)) } as EntityManager;
-        await new ChunkRetriever(recording, { orgId: 'initech', model: MODEL, dimensions: 3, filters }).vectorCandidates([1, 0, 0], 3);
+        await vectorCandidates(new SearchSnapshot(recording, { orgId: 'initech', model: MODEL, dimensions: 3, filters }), [1, 0, 0], 3);
         const [sql, params] = statements.at(-1)!;
         const rows: { 'QUERY PLAN': string }[] = await manager.query(`EXPLAIN ${sql}`, params);
         return rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -144,38 +148,38 @@ describe('ChunkRetriever (PGlite)', () => {
   });
 
   it('should filter by tag in any case: the APIs with a tagged operation, and of their operations only the tagged ones', async () => {
-    const retriever = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['INVOICES'] } });
+    const snapshot = new SearchSnapshot(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['INVOICES'] } });
     // What matched must be among the operations the card lists: the untagged op:b (nearer) is left out.
-    expect((await retriever.vectorCandidates([1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level, chunk.score])).toEqual([
+    expect((await vectorCandidates(snapshot, [1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level, chunk.score])).toEqual([
       [BILLING, 'L2', expect.closeTo(0.1 / Math.hypot(0.1, 1))],
       [BILLING, 'L1', expect.closeTo(0)],
     ]);
-    expect((await retriever.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
-    expect((await retriever.endpoints([BILLING, CROWD])).map((row) => [row.apiId, row.id])).toEqual([[BILLING, expect.any(String)]]);
+    expect((await allApis(snapshot, 10)).map((api) => api.apiId)).toEqual([BILLING]);
+    expect((await operations(snapshot, [BILLING, CROWD])).map((row) => [row.apiId, row.id])).toEqual([[BILLING, expect.any(String)]]);
     // Declared but on no operation: a card would have no endpoints.
-    const untagged = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['refunds'] } });
-    expect(await untagged.vectorCandidates([1, 0, 0], 10)).toEqual([]);
+    const untagged = new SearchSnapshot(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { tags: ['refunds'] } });
+    expect(await vectorCandidates(untagged, [1, 0, 0], 10)).toEqual([]);
   });
 
   it("should filter by kind, searching and browsing, and give each card its API's kind", async () => {
-    const initech = (filters: SearchScope['filters']) => new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters });
-    expect((await initech({}).allApis(10)).map((api) => [api.apiId, api.kind]).sort()).toEqual([
+    const initech = (filters: SearchScope['filters']) => new SearchSnapshot(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters });
+    expect((await allApis(initech({}), 10)).map((api) => [api.apiId, api.kind]).sort()).toEqual([
       [BILLING, 'graphql'],
       [CROWD, 'openapi'],
     ].sort());
     const graphql = initech({ kinds: ['graphql'] });
-    expect((await graphql.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
-    expect(new Set((await graphql.vectorCandidates([1, 0, 0], 10)).map((chunk) => chunk.apiId))).toEqual(new Set([BILLING]));
-    expect((await initech({ kinds: ['openapi'] }).allApis(10)).map((api) => api.apiId)).toEqual([CROWD]);
-    expect(await initech({ kinds: ['asyncapi'] }).allApis(10)).toEqual([]);
-    expect((await graphql.cards([BILLING, CROWD])).get(BILLING)).toMatchObject({ kind: 'graphql' });
+    expect((await allApis(graphql, 10)).map((api) => api.apiId)).toEqual([BILLING]);
+    expect(new Set((await vectorCandidates(graphql, [1, 0, 0], 10)).map((chunk) => chunk.apiId))).toEqual(new Set([BILLING]));
+    expect((await allApis(initech({ kinds: ['openapi'] }), 10)).map((api) => api.apiId)).toEqual([CROWD]);
+    expect(await allApis(initech({ kinds: ['asyncapi'] }), 10)).toEqual([]);
+    expect((await cards(graphql, [BILLING, CROWD])).get(BILLING)).toMatchObject({ kind: 'graphql' });
   });
 
   it("should filter by any kind's verbs: the APIs with such an operation, and of their operations only those", async () => {
-    const mutations = new ChunkRetriever(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { methods: ['MUTATION'] } });
-    expect((await mutations.allApis(10)).map((api) => api.apiId)).toEqual([BILLING]);
-    expect((await mutations.endpoints([BILLING, CROWD])).map((row) => [row.method, row.path])).toEqual([['MUTATION', 'refundInvoice']]);
-    expect((await mutations.vectorCandidates([1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level])).toEqual([
+    const mutations = new SearchSnapshot(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters: { methods: ['MUTATION'] } });
+    expect((await allApis(mutations, 10)).map((api) => api.apiId)).toEqual([BILLING]);
+    expect((await operations(mutations, [BILLING, CROWD])).map((row) => [row.method, row.path])).toEqual([['MUTATION', 'refundInvoice']]);
+    expect((await vectorCandidates(mutations, [1, 0, 0], 10)).map((chunk) => [chunk.apiId, chunk.level])).toEqual([
       [BILLING, 'L2'],
       [BILLING, 'L1'],
     ]);

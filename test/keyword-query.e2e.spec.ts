@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { buildKeywordQuery } from '../apps/ai/src/search/keyword-query.js';
 import { type AiTestDatabase, migratedAiDatabase } from './support/ai-database.js';
 
@@ -49,5 +49,13 @@ describe('buildKeywordQuery (PGlite)', () => {
     // "Is there an API for Taylor Swift's payments" without its opening starts with "Taylor".
     expect((await buildKeywordQuery(db.manager, 'acme', 'Taylor payments'))?.namesUnknownThing).toBe(false);
     expect((await buildKeywordQuery(db.manager, 'acme', 'Taylor payments', new Set(['taylor'])))?.namesUnknownThing).toBe(true);
+  });
+
+  it('should read the lexicon in two round trips, typos and all', async () => {
+    let trips = 0;
+    const counting = { query: (sql: string, params: unknown[]) => (trips++, db.manager.query(sql, params)) } as EntityManager;
+    const query = await buildKeywordQuery(counting, 'acme', 'cerdit paymnet neighbours refunds aloud');
+    expect(query?.terms.map((term) => term.correctedFrom ?? term.lexeme)).toEqual(['cerdit', 'paymnet', 'neighbour', 'refund']);
+    expect(trips).toBe(2);
   });
 });

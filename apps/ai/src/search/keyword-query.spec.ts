@@ -1,4 +1,4 @@
-import { chooseCorrections, isFormOf } from './keyword-query.js';
+import { chooseCorrections, isFormOf, weighTerms } from './keyword-query.js';
 
 describe('chooseCorrections', () => {
   it('should prefer the candidate fewest edits away over the one nearest by trigrams', () => {
@@ -92,5 +92,42 @@ describe(isFormOf.name, () => {
     ['marina', 'marinad'],
   ])('should not take %p as a form of %p', (typed, word) => {
     expect(isFormOf(typed, word)).toBe(false);
+  });
+});
+
+describe(weighTerms.name, () => {
+  const idf = (count: number, chunks: number) => Math.log(1 + (chunks - count + 0.5) / (count + 0.5));
+  const facts = {
+    words: ['regist', 'user', 'xyzzi'],
+    spelling: new Map([['regist', 'english' as const], ['user', 'english' as const], ['xyzzi', 'unknown' as const]]),
+    families: new Map([['regist', ['registr']], ['user', []], ['xyzzi', []]]),
+    equivalentWords: ['signup'],
+    frequency: new Map([['regist', 5], ['registr', 2], ['user', 40], ['signup', 3]]),
+    chunks: 100,
+    corrections: new Map(),
+    warnings: [],
+  };
+
+  it("should weigh each word by its rarity, a family word never above the typed one, and count an unknown word's share", () => {
+    const query = weighTerms(facts)!;
+    expect(query.terms.map((term) => [term.lexeme, term.root, term.family ?? false])).toEqual([
+      ['regist', 'regist', false],
+      ['registr', 'regist', true],
+      ['user', 'user', false],
+      ['signup', 'signup', true],
+    ]);
+    expect(query.terms[0].weight).toBeCloseTo(idf(5, 100));
+    expect(query.terms[1].weight).toBeCloseTo(Math.min(idf(5, 100), 0.5 * idf(2, 100)));
+    expect(query.terms[3]).toMatchObject({ cover: 0, weight: expect.closeTo(0.5 * idf(3, 100)) });
+    expect(query.unknownWeight).toBeCloseTo(idf(0, 100));
+    // "user" is in 40% of the chunks: it adds to scores but makes no candidates.
+    expect(query.matchTerms).toEqual(['regist']);
+  });
+
+  it('should take a correction for a word the org does not use, and give nothing when no word is known', () => {
+    const corrected = weighTerms({ ...facts, corrections: new Map([['xyzzi', { word: 'xyz', count: 1 }]]) })!;
+    expect(corrected.terms.find((term) => term.correctedFrom === 'xyzzi')).toMatchObject({ lexeme: 'xyz', root: 'xyzzi', chunkCount: 1 });
+    expect(corrected.unknownWeight).toBe(0);
+    expect(weighTerms({ ...facts, frequency: new Map() })).toBeUndefined();
   });
 });

@@ -76,7 +76,8 @@ const TYPO_CANDIDATES = 10;
  * Turns a natural-language request into weighted full-text terms: stemmed and without stop
  * words like the index ("english"), each weighted by rarity in the org, and a misspelt word the
  * org's specs never use replaced by the nearest one they do ("paymnet" → "payment"). `names`:
- * the words with which the query as typed names something (see `nameWords`).
+ * the words with which the query as typed names something (see `nameWords`). The lexicon is read
+ * in two round trips (see `LexiconRepository`); the terms are weighed from what they return.
  */
 export async function buildKeywordQuery(
   manager: EntityManager,
@@ -88,59 +89,83 @@ export async function buildKeywordQuery(
   const lexicon = new LexiconRepository(manager);
   const tokens = text.split(/\s+/).filter(Boolean);
   // The words of the phrases the specs may word otherwise ("signed up" → "registration"), stemmed with the query's.
-  const [parsed, equivalents] = splitAt(await lexicon.lexemesOf([...tokens, ...phraseEquivalents(text)]), tokens.length);
-  // A name or a word spelt right is no typo: "Taylor" stays, "lead" must not become "read".
-  const spelling = new Map<string, Spelling>();
-  const typedAs = new Map<string, string>();
-  for (const { token, lexemes } of parsed) {
-    const kind = spellingOf(token, names);
-    for (const lexeme of lexemes.filter((lexeme) => !lexeme.includes('\\'))) {
-      spelling.set(lexeme, strictest(kind, spelling.get(lexeme)));
-      if (!typedAs.has(lexeme)) typedAs.set(lexeme, bareWord(token));
-    }
-  }
+  const stemmed = await lexicon.stem(orgId, [...tokens, ...phraseEquivalents(text)]);
+  const [parsed, equivalents] = splitAt(stemmed.tokens, tokens.length);
+  const typed = typedWords(parsed, names);
   const warnings: string[] = [];
-  const words = [...spelling.keys()];
+  const words = [...typed.spelling.keys()];
   if (words.length === 0) return undefined;
   if (words.length > limits.maxTerms) {
     warnings.push(`Only the first ${limits.maxTerms} of the query's ${words.length} distinct words were looked up (SEARCH_MAX_TERMS)`);
     words.length = limits.maxTerms;
   }
 
-  // The words' families and the equivalent phrases' words are looked up with the words themselves.
+  // The words' families and the equivalent phrases' words are counted with the typos' candidates.
   const families = new Map(words.map((word) => [word, familyVariants(word)]));
-  const equivalentWords = [...new Set(equivalents.flatMap((entry) => entry.lexemes))].filter((lexeme) => !spelling.has(lexeme) && !lexeme.includes('\\'));
-  const { chunks: chunkCount, counts: frequency } = await lexicon.chunkCounts(orgId, [...new Set([...words, ...[...families.values()].flat(), ...equivalentWords])]);
-  const relativesOf = (word: string) => (families.get(word) ?? []).filter((relative) => frequency.has(relative));
+  const equivalentWords = [...new Set(equivalents.flatMap((entry) => entry.lexemes))].filter((lexeme) => !typed.spelling.has(lexeme) && !lexeme.includes('\\'));
+  const counted = new Set(stemmed.tokens.flatMap((token) => token.lexemes));
+  const uncounted = [...new Set([...[...families.values()].flat(), ...equivalentWords])].filter((word) => !counted.has(word));
 
-  const mayBeTypo = (word: string) => word.length >= MIN_TYPO_LENGTH && (typedAs.get(word) ?? word).length <= MAX_TYPO_LENGTH;
-  let unknown = words.filter((word) => !frequency.has(word) && mayBeTypo(word) && spelling.get(word) !== 'name');
+  const mayBeTypo = (word: string) => word.length >= MIN_TYPO_LENGTH && (typed.as.get(word) ?? word).length <= MAX_TYPO_LENGTH;
+  let unknown = words.filter((word) => !stemmed.counts.has(word) && mayBeTypo(word) && typed.spelling.get(word) !== 'name');
   if (unknown.length > limits.maxTypoWords) {
-    warnings.push(`Typos were looked for in the first ${limits.maxTypoWords} of the query's ${unknown.length} words the org's specs do not use (SEARCH_MAX_TYPO_WORDS)`);
+    const looked = `Typos were looked for in the first ${limits.maxTypoWords} of the query's ${unknown.length} words`;
+    warnings.push(`${looked} the org's specs do not use (SEARCH_MAX_TYPO_WORDS)`);
     unknown = unknown.slice(0, limits.maxTypoWords);
   }
-  const misspelt = unknown.filter((word) => spelling.get(word) === 'unknown');
-  const undone = await undoneTypos(lexicon, orgId, misspelt.map((word) => ({ word, typed: typedAs.get(word) ?? word })));
-  // An undone typo beats any trigram neighbour: those are looked up (17–25 ms a word) only for the rest.
-  const fixed = new Set(undone.map((candidate) => candidate.typed));
+  const misspelt = unknown.filter((word) => typed.spelling.get(word) === 'unknown');
+  // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
+  const english = unknown.filter((word) => typed.spelling.get(word) === 'english');
+  const found = await lexicon.lookUp(orgId, {
+    words: uncounted,
+    variants: undoneTypos(misspelt.map((word) => ({ word, typed: typed.as.get(word) ?? word }))),
+    nearest: { words: misspelt, limit: TYPO_CANDIDATES },
+    startingWith: english.map((word) => ({ typed: word, prefix: `${lettersAndDigits(word).slice(0, MIN_TYPO_LENGTH)}%` })),
+  });
   const corrections = chooseCorrections([
-    ...undone,
-    ...(await lexicon.nearestWords(orgId, misspelt.filter((word) => !fixed.has(word)), TYPO_CANDIDATES)),
-    // A word spelt right may only become another form of itself ("neighbour" → "neighbor").
-    ...(await wordsStartingAs(lexicon, orgId, unknown.filter((word) => spelling.get(word) === 'english'))).filter((candidate) => isFormOf(candidate.typed, candidate.word)),
+    // Filtered here, not in SQL: the condition would steer the planner to the partial trigram
+    // index, 3 ms a probe where the primary key takes a few µs.
+    ...found.undone.filter((row) => /^\p{L}+$/u.test(row.word)),
+    ...found.nearest,
+    ...found.startingWith.filter((candidate) => isFormOf(candidate.typed, candidate.word)),
   ]);
+  const frequency = new Map([...stemmed.counts, ...found.counts]);
+  return weighTerms({ words, spelling: typed.spelling, families, equivalentWords, frequency, chunks: stemmed.chunks, corrections, warnings });
+}
+
+/** What `weighTerms` weighs: the query's words and what the lexicon said of them. */
+interface LexiconFacts {
+  /** The query's distinct words (lexemes), the first `maxTerms`. */
+  words: string[];
+  spelling: Map<string, Spelling>;
+  families: Map<string, string[]>;
+  equivalentWords: string[];
+  /** How many chunks hold each word the org uses, and how many its live index has. */
+  frequency: Map<string, number>;
+  chunks: number;
+  corrections: Map<string, Correction>;
+  warnings: string[];
+}
+
+/** The query's terms, each weighted by its rarity in the org; none when no word of it is one the org uses. */
+export function weighTerms(facts: LexiconFacts): KeywordQuery | undefined {
+  const { words, spelling, families, equivalentWords, frequency, chunks: chunkCount, corrections, warnings } = facts;
   const terms: KeywordTerm[] = [];
   let unknownWeight = 0;
   const familyWeight = RANKING.wordFamilies.weight;
   for (const word of words) {
     const known = frequency.get(word);
     const correction = corrections.get(word);
-    const relatives = relativesOf(word).map((relative) => ({ lexeme: relative, chunkCount: frequency.get(relative)!, weight: idf(frequency.get(relative)!, chunkCount) }));
+    const relatives = (families.get(word) ?? [])
+      .filter((relative) => frequency.has(relative))
+      .map((relative) => ({ lexeme: relative, chunkCount: frequency.get(relative)!, weight: idf(frequency.get(relative)!, chunkCount) }));
     if (known !== undefined) {
       const weight = idf(known, chunkCount);
       terms.push({ lexeme: word, weight, chunkCount: known, root: word, cover: weight });
       // Beside the typed form, weaker and never above it: "registers" matches "registration" less than itself.
-      for (const relative of relatives) terms.push({ ...relative, weight: Math.min(weight, familyWeight * relative.weight), root: word, cover: weight, family: true });
+      for (const relative of relatives) {
+        terms.push({ ...relative, weight: Math.min(weight, familyWeight * relative.weight), root: word, cover: weight, family: true });
+      }
     } else if (correction) {
       const weight = idf(correction.count, chunkCount);
       terms.push({ lexeme: correction.word, weight, chunkCount: correction.count, correctedFrom: word, root: word, cover: weight });
@@ -161,6 +186,23 @@ export async function buildKeywordQuery(
     warnings,
     unknownWeight,
   };
+}
+
+/**
+ * How each of the query's words (lexemes) was typed: a name or a word spelt right is no typo
+ * ("Taylor" stays, "lead" must not become "read"), and the word as typed, which a typo's variants are made of.
+ */
+function typedWords(parsed: { token: string; lexemes: string[] }[], names: Set<string>): { spelling: Map<string, Spelling>; as: Map<string, string> } {
+  const spelling = new Map<string, Spelling>();
+  const as = new Map<string, string>();
+  for (const { token, lexemes } of parsed) {
+    const kind = spellingOf(token, names);
+    for (const lexeme of lexemes.filter((lexeme) => !lexeme.includes('\\'))) {
+      spelling.set(lexeme, strictest(kind, spelling.get(lexeme)));
+      if (!as.has(lexeme)) as.set(lexeme, bareWord(token));
+    }
+  }
+  return { spelling, as };
 }
 
 /**
@@ -219,23 +261,18 @@ type TypoUndone = 'swap' | 'insertion';
 const UNDONE_ORDER: (TypoUndone | undefined)[] = ['swap', 'insertion', undefined];
 
 /**
- * The org's words that an unknown word becomes when one common typo is undone: two neighbouring
- * letters swapped back ("cerdit" → credit, "usres" → user) or a dropped letter put back
- * ("paymnt" → payment). Such a word shares few trigrams with the typo, so `nearestWords` seldom
- * finds it (single-word corrections of the eval's words: 51% right with trigrams alone, 71% with
- * swaps, 78% with both; see the README). Each variant is stemmed like the index; `words` pairs
- * each unknown lexeme with the word as typed.
+ * Variants of unknown words with one common typo undone, whose stems the lexicon is asked for
+ * exactly: two neighbouring letters swapped back ("cerdit" → credit, "usres" → user) or a dropped
+ * letter put back ("paymnt" → payment). Such a word shares few trigrams with the typo, so the
+ * nearest words seldom hold it (single-word corrections of the eval's words: 51% right with
+ * trigrams alone, 71% with swaps, 78% with both; see the README). `words` pairs each unknown
+ * lexeme with the word as typed; a variant's `typed` is the lexeme it may correct.
  */
-async function undoneTypos(lexicon: LexiconRepository, orgId: string, words: { word: string; typed: string }[]): Promise<CorrectionCandidate[]> {
-  // `typed`: the unknown lexeme the variant may correct.
-  const variants = words.flatMap(({ word, typed }) => [
+function undoneTypos(words: { word: string; typed: string }[]): { typed: string; variant: string; undone: TypoUndone }[] {
+  return words.flatMap(({ word, typed }) => [
     ...swaps(typed).map((variant) => ({ typed: word, variant, undone: 'swap' as TypoUndone })),
     ...insertions(typed).map((variant) => ({ typed: word, variant, undone: 'insertion' as TypoUndone })),
   ]);
-  const rows = await lexicon.variantWords(orgId, variants);
-  // Filtered here, not in SQL: the condition would steer the planner to the partial trigram
-  // index, 3 ms a probe where the primary key takes a few µs.
-  return rows.filter((row) => /^\p{L}+$/u.test(row.word));
 }
 
 function swaps(typed: string): string[] {
@@ -245,15 +282,6 @@ function swaps(typed: string): string[] {
 function insertions(typed: string): string[] {
   const letters = [...'abcdefghijklmnopqrstuvwxyz'];
   return [...Array(typed.length + 1).keys()].flatMap((index) => letters.map((letter) => typed.slice(0, index) + letter + typed.slice(index)));
-}
-
-/**
- * The org's words that start with the same letters as a typed one: where another form of the
- * word is ("neighbour" → "neighbor", "travelling" → "travel"). A prefix look-up in the trigram
- * index takes 1–2 ms a word where the nearest words by trigrams take 17–25.
- */
-function wordsStartingAs(lexicon: LexiconRepository, orgId: string, words: string[]): Promise<CorrectionCandidate[]> {
-  return lexicon.wordsStartingWith(orgId, words.map((word) => ({ typed: word, prefix: `${lettersAndDigits(word).slice(0, MIN_TYPO_LENGTH)}%` })));
 }
 
 /**

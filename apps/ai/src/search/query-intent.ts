@@ -80,7 +80,7 @@ export function eventIntent(query: string): boolean {
 
 /**
  * Operations that deliver events to whoever uses the API, as the format plugins name them
- * (`libs/api-specs/src/formats/*`); search reads them in SQL (`ChunkRetriever`):
+ * (`libs/api-specs/src/formats/*`); search reads them in SQL (`deliversEvents`):
  * - AsyncAPI 2.x describes operations from the client's side: `subscribe` holds the messages the
  *   application produces, which a client subscribes to (`PUBLISH` is what a client sends it).
  * - AsyncAPI 3.0 describes the application's own actions: `send` is what it produces, so what a

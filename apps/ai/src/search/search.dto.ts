@@ -60,7 +60,7 @@ export class SearchFiltersDto implements SearchFilters {
   @Matches(KIND_NAME, { each: true, message: 'kinds must be names of API kinds (openapi, asyncapi, graphql, grpc…)' })
   kinds?: string[];
 
-  /** Labels an API must carry, every one; values compared trimmed and in any case (`ChunkRetriever`). */
+  /** Labels an API must carry, every one; values compared trimmed and in any case (`SearchSnapshot`). */
   @IsOptional()
   @IsLabels('labels')
   labels?: Record<string, string>;

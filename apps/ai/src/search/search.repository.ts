@@ -14,20 +14,9 @@ export interface SearchSettings {
 }
 
 /**
- * Chunks in the org (`$1`)'s live index, from the status rows (one per API), not by counting chunk
- * rows: 1 ms instead of 19 at 27k chunks.
- */
-export const LIVE_CHUNK_COUNT = `SELECT sum(chunk_count) AS total FROM platform_ai.api_indexing_status WHERE org_id = $1 AND NOT deleted AND indexed_revision IS NOT NULL`;
-
-export async function liveChunkCount(manager: EntityManager, orgId: string): Promise<number> {
-  const [{ total }]: { total: string | null }[] = await manager.query(LIVE_CHUNK_COUNT, [orgId]);
-  return Number(total ?? 0);
-}
-
-/**
  * Where search's SQL runs: the snapshot a search reads in, with its settings, and the org's index
- * and feedback versions for the result cache. The queries themselves are `ChunkRetriever`'s (chunks, postings,
- * cards) and `LexiconRepository`'s (the words of a query). All of it reads the read replica when
+ * and feedback versions for the result cache. The queries themselves are each stage's (see `stages/`), beside
+ * it, and `LexiconRepository`'s (the words of a query). All of it reads the read replica when
  * there is one (`DATABASE_READ_URL`): the index, and the versions the cache is keyed by, are then
  * the replica's, so a cached answer is never older than what the replica serves.
  */

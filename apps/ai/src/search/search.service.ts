@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SEARCH_LIMITS, type SearchResponse } from '#contracts';
-import { ChunkRetriever, type SearchScope } from './chunk-retriever.js';
+import { browse } from './browse.js';
 import { EmbeddingModelsService } from '../embedding-models/embedding-models.service.js';
 import { FeedbackService } from '../feedback/feedback.service.js';
 import { SHOWN_CARDS } from '../feedback/feedback.repository.js';
@@ -12,10 +12,8 @@ import { SearchAdmission } from './search-admission.js';
 import { type PipelineAnswer, SearchPipeline } from './search-pipeline.js';
 import { newSearchId } from '../ranking/search-id.js';
 import { SearchRepository } from './search.repository.js';
-import { cardFields, groupByApi, toEndpoint } from './stages/shape-cards.stage.js';
+import { type SearchScope, SearchSnapshot } from './search-snapshot.js';
 import type { SearchRequestDto } from './search.dto.js';
-
-const BROWSE_LIMIT = 1000;
 
 /** Whole answers kept, for a short time and only while the org's index and feedback are unchanged. */
 const RESULT_CACHE = 500;
@@ -90,28 +88,8 @@ export class SearchService implements OnModuleInit {
           maxEndpoints,
           hasFeedback: versions.feedback > 0,
         })
-      : await this.browse(scope, maxEndpoints);
+      : await this.repository.inSnapshot((manager) => browse(new SearchSnapshot(manager, scope), maxEndpoints));
     this.results.set(key, answer);
     return answer;
   }
-
-  /** Empty query: every API that passes the filters, by name, with its first operations. */
-  private async browse(scope: SearchScope, maxEndpoints: number): Promise<PipelineAnswer> {
-    const { apis, endpoints } = await this.repository.inSnapshot(async (manager) => {
-      const retriever = new ChunkRetriever(manager, scope);
-      const apis = await retriever.allApis(BROWSE_LIMIT);
-      return { apis, endpoints: groupByApi(await retriever.endpoints(apis.map((api) => api.apiId), { perApi: maxEndpoints })) };
-    });
-    return {
-      results: apis.map((card) => ({
-        ...cardFields(card),
-        relevanceScore: 1,
-        endpoints: (endpoints.get(card.apiId) ?? []).map(toEndpoint),
-        matchedChunks: [],
-      })),
-      totalFound: apis.length,
-      queryEmbeddingMs: 0,
-    };
-  }
 }
-

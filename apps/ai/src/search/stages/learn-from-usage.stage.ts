@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { AiConfig } from '#config';
 import { AI_CONFIG } from '../../ai.constants.js';
 import { FeedbackRepository, SHOWN_CARDS } from '../../feedback/feedback.repository.js';
 import { NeedMatchings } from '../../feedback/need-matchings.service.js';
-import type { ChunkRetriever } from '../chunk-retriever.js';
 import { RANKING } from '../../ranking/ranking.config.js';
+import { Params, type SearchSnapshot } from '../search-snapshot.js';
 import { feedbackReason, type UsageEvidence, usageEvidence } from '../usage-evidence.js';
-import type { LearnedRanking, RankedApi, SearchRun, UnderstoodQuery } from './search-run.js';
+import type { FusedSearch, LearnedRanking } from './search-run.js';
 
 const NO_USAGE: UsageEvidence = { apis: new Map(), paraphraseOnly: new Set(), operations: new Map() };
 
@@ -26,13 +25,13 @@ export class UsageLearning {
     @Inject(AI_CONFIG) private readonly config: AiConfig,
   ) {}
 
-  async learn(run: SearchRun, query: UnderstoodQuery, ranked: RankedApi[], retriever: ChunkRetriever, manager: EntityManager): Promise<LearnedRanking> {
+  async learn({ run, query, fused: ranked, snapshot }: FusedSearch): Promise<LearnedRanking> {
     // Needs are compared by their vectors: a keyword-mode search (for evaluation) has none.
     if (!run.hasFeedback || !query.vector) return { ranked, usage: NO_USAGE };
     const { retentionDays, halfLifeDays } = this.config.feedback;
     const { scannedSignals: scanned, nearestSignals: nearest, signalsPerPerson: perPerson, paraphraseBestRank, apiBoost } = RANKING.feedback;
     const matching = this.matchings.fitted(run.scope.model);
-    const signals = await this.feedback.nearNeeds(run.scope, query.vector, matching?.version, retentionDays, { scanned, nearest, perPerson }, manager);
+    const signals = await this.feedback.nearNeeds(run.scope, query.vector, matching?.version, retentionDays, { scanned, nearest, perPerson }, snapshot.manager);
     if (signals.length === 0) return { ranked, usage: NO_USAGE };
     // Until the model's matching is fitted (once per process, in the background, started by the first signals to weigh), the same need only.
     if (!matching) this.matchings.peek(run.scope.model);
@@ -45,7 +44,7 @@ export class UsageLearning {
 
     const inRanking = new Set(ranked.map((api) => api.apiId));
     const chosenElsewhere = [...usage.apis].filter(([apiId, evidence]) => evidence.weight > 0 && !inRanking.has(apiId)).map(([apiId]) => apiId);
-    const joined = (await retriever.visibleOf(chosenElsewhere)).map((apiId) => ({ apiId, score: 0, fused: 0 }));
+    const joined = (await visibleOf(snapshot, chosenElsewhere)).map((apiId) => ({ apiId, score: 0, fused: 0 }));
     const before = new Map(ranked.map((api, index) => [api.apiId, index]));
     // Just below the content's top (paraphraseBestRank - 1, or all it has): as high as a paraphrase's votes may lift an API.
     const top = ranked.slice(0, paraphraseBestRank - 1).at(-1);
@@ -71,4 +70,15 @@ export class UsageLearning {
     for (const apiId of usage.apis.keys()) if (!shown.has(apiId)) usage.apis.delete(apiId);
     return { ranked: learned, usage };
   }
+}
+
+/** Those of these APIs a search may return (the filters pass them, not retired): a chosen API the retrievers missed. */
+export async function visibleOf(snapshot: SearchSnapshot, apiIds: string[]): Promise<string[]> {
+  if (apiIds.length === 0) return [];
+  const params = new Params();
+  const rows: { apiId: string }[] = await snapshot.manager.query(
+    `${await snapshot.allowedApis(params, 's.api_id AS "apiId"')} AND s.api_id = ANY(${params.add(apiIds)})`,
+    params.values,
+  );
+  return rows.map((row) => row.apiId);
 }

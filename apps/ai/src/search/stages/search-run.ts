@@ -1,9 +1,9 @@
 import type { RelevanceEvidence, SearchMode } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
-import type { SearchScope } from '../chunk-retriever.js';
 import type { KeywordQuery } from '../keyword-query.js';
 import type { NamedOperation } from '../../ranking/query-normalizer.js';
 import type { ApiKeywordScore, Candidate } from '../rank-fusion.js';
+import type { SearchScope, SearchSnapshot } from '../search-snapshot.js';
 import type { UsageEvidence } from '../usage-evidence.js';
 
 /** What every stage of one search may read: the request as validated, and what it searches. */
@@ -34,6 +34,17 @@ export interface UnderstoodQuery {
   queryEmbeddingMs: number;
 }
 
+/**
+ * One search as the stages after the first see it: each stage reads this context and what the
+ * stages before it added (`RetrievedSearch`…), and the pipeline adds its answer for the next.
+ */
+export interface SearchContext {
+  run: SearchRun;
+  query: UnderstoodQuery;
+  /** Where every stage's SQL runs, and what it may see. */
+  snapshot: SearchSnapshot;
+}
+
 /** Stage 2 (`Retrieval`): candidates of each retriever. */
 export interface Retrieved {
   /** The chunks nearest the query's vector. */
@@ -42,6 +53,10 @@ export interface Retrieved {
   apiKeywords: ApiKeywordScore[];
   /** The nearest chunks of keyword leaders that `nearest` missed. */
   unseenChunks: Candidate[];
+}
+
+export interface RetrievedSearch extends SearchContext {
+  retrieved: Retrieved;
 }
 
 /** An API in the ranking after fusion (stage 3) and learning from usage (stage 4). */
@@ -53,14 +68,40 @@ export interface RankedApi {
   fused: number;
 }
 
+export interface FusedSearch extends RetrievedSearch {
+  fused: RankedApi[];
+}
+
 /** Stage 4 (`UsageLearning`): the ranking with what people chose for the same need. */
 export interface LearnedRanking {
   ranked: RankedApi[];
   usage: UsageEvidence;
 }
 
-/** Stage 5 (`Calibration`): each card's evidence and relevance, in the ranking's order. */
+export interface LearnedSearch extends FusedSearch {
+  learned: LearnedRanking;
+}
+
+/** A chunk's scores for the query's words (`chunkTermScores`). */
+export interface ChunkTermScore extends Candidate {
+  /** The query's share its terms in this chunk cover. */
+  cover: number;
+  /** Whether it holds a discriminating term of the query. */
+  narrows: boolean;
+}
+
+/** Stage 5 (`Calibration`): the cards' APIs with their evidence and relevance, in the ranking's order. */
+export interface Calibrated {
+  top: CalibratedApi[];
+  /** The top APIs' chunks that hold any of the query's words (none without keywords): what matched in them, by words. */
+  termScores: ChunkTermScore[];
+}
+
 export interface CalibratedApi extends RankedApi {
   evidence: RelevanceEvidence;
   relevance: number;
+}
+
+export interface CalibratedSearch extends LearnedSearch {
+  calibrated: Calibrated;
 }
