@@ -232,7 +232,8 @@ async function fileItem(file: string, path: string, ext: string, kinds: string[]
   } catch (error) {
     // A broken file that says it is a spec fails, to be fixed; other broken JSON or YAML is no concern of this import.
     if (!FORMATS.markedText(spec)) return undefined;
-    throw new Error(`not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${error instanceof yaml.YAMLException ? error.reason : (error as Error).message}`);
+    const reason = error instanceof yaml.YAMLException ? error.reason : (error as Error).message;
+    throw new Error(`not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${reason}`, { cause: error });
   }
   if (!FORMATS.marked(document)) return undefined;
   const info = documentInfo(document);

@@ -24,7 +24,6 @@ export interface DatabaseTarget {
 
 export interface AppDataSourceOptions {
   target: DatabaseTarget;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for an entity class
   entities: Function[];
   migrations: (new () => MigrationInterface)[];
   /** Each app keeps its own migration history, so both can share one PostgreSQL. */
