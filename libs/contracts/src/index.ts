@@ -20,3 +20,4 @@ export * from './versions.js';
 export * from './sources.js';
 export * from './routes/route.js';
 export * from './routes/ai-routes.js';
+export * from './routes/gateway-routes.js';
