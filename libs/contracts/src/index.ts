@@ -21,3 +21,4 @@ export * from './sources.js';
 export * from './routes/route.js';
 export * from './routes/ai-routes.js';
 export * from './routes/gateway-routes.js';
+export * from './client/gateway-client.js';
