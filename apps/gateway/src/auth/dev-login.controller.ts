@@ -3,7 +3,17 @@ import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiProp
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import type { GatewayConfig } from '#config';
-import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, GATEWAY_ROUTES, ORG_ID, ORG_ID_RULE, PROBLEM_CONTENT_TYPE, type Role, ROLES } from '#contracts';
+import {
+  type AuthInfo,
+  type DevTokenRequest,
+  type DevTokenResponse,
+  GATEWAY_ROUTES,
+  ORG_ID,
+  ORG_ID_RULE,
+  PROBLEM_CONTENT_TYPE,
+  type Role,
+  ROLES,
+} from '#contracts';
 import { Route } from '#http';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { ProblemDoc } from '../docs/openapi-models.js';

@@ -25,8 +25,10 @@ async function startServer(answers: ((response: ServerResponse) => void)[]): Pro
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (response: ServerResponse) =>
-  response.writeHead(status, { 'content-type': status < 300 ? 'application/json' : 'application/problem+json', ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (response: ServerResponse) =>
+    response.writeHead(status, { 'content-type': status < 300 ? 'application/json' : 'application/problem+json', ...headers }).end(JSON.stringify(body));
 
 const ROUTES = {
   update: route<{ ok: boolean }, { name: string }, { version?: string; tag?: string[] }>()('PUT', '/apis/:apiId/versions/:version'),
@@ -41,7 +43,7 @@ describe('GatewayClient', () => {
     server = undefined;
   });
 
-  it('calls the route\'s URL, parameters encoded and a list repeated, with the JSON body and the client\'s token', async () => {
+  it("calls the route's URL, parameters encoded and a list repeated, with the JSON body and the client's token", async () => {
     const started = await startServer([json(200, { ok: true })]);
     server = started.server;
     const client = new GatewayClient({ baseUrl: started.baseUrl, token: 'client-token' });
@@ -52,18 +54,27 @@ describe('GatewayClient', () => {
     expect(seen.headers).toMatchObject({ authorization: 'Bearer client-token', 'content-type': 'application/json', accept: 'application/json' });
   });
 
-  it('sends a call\'s own token, no body or content type without a body, and answers a 204 with undefined', async () => {
+  it("sends a call's own token, no body or content type without a body, and answers a 204 with undefined", async () => {
     const started = await startServer([(response) => response.writeHead(204).end()]);
     server = started.server;
-    await expect(new GatewayClient({ baseUrl: started.baseUrl, token: 'client-token' }).request(ROUTES.remove, { params: { apiId: 'x' }, token: 'own' })).resolves.toBeUndefined();
+    await expect(
+      new GatewayClient({ baseUrl: started.baseUrl, token: 'client-token' }).request(ROUTES.remove, { params: { apiId: 'x' }, token: 'own' }),
+    ).resolves.toBeUndefined();
     await new GatewayClient({ baseUrl: started.baseUrl }).request(ROUTES.remove, { params: { apiId: 'x' } });
     expect(started.seen.map(({ headers }) => headers.authorization)).toEqual(['Bearer own', undefined]);
     expect(started.seen[0].headers['content-type']).toBeUndefined();
     expect(started.seen[0].body).toBe('');
   });
 
-  it('throws the gateway\'s problem document as an ApiError, with Retry-After in seconds', async () => {
-    const problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'The search service is busy', instance: 'req-1', errors: ['a', 'b'] };
+  it("throws the gateway's problem document as an ApiError, with Retry-After in seconds", async () => {
+    const problem = {
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'The search service is busy',
+      instance: 'req-1',
+      errors: ['a', 'b'],
+    };
     const started = await startServer([json(503, problem, { 'retry-after': '7' })]);
     server = started.server;
     const error = await new GatewayClient({ baseUrl: started.baseUrl }).request(ROUTES.list, { query: { orgId: 'o' } }).catch((thrown: unknown) => thrown);
@@ -71,10 +82,12 @@ describe('GatewayClient', () => {
     expect(error).toMatchObject({ problem, status: 503, retryAfterSeconds: 7, message: 'The search service is busy' });
   });
 
-  it('stands in a problem for an answer that is not one (a proxy\'s page), without Retry-After', async () => {
+  it("stands in a problem for an answer that is not one (a proxy's page), without Retry-After", async () => {
     const started = await startServer([(response) => response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>')]);
     server = started.server;
-    const error = (await new GatewayClient({ baseUrl: started.baseUrl }).request(ROUTES.list, { query: { orgId: 'o' } }).catch((thrown: unknown) => thrown)) as ApiError;
+    const error = (await new GatewayClient({ baseUrl: started.baseUrl })
+      .request(ROUTES.list, { query: { orgId: 'o' } })
+      .catch((thrown: unknown) => thrown)) as ApiError;
     expect(error.problem).toEqual({ type: 'about:blank', title: 'Bad Gateway', status: 502, detail: 'The server answered 502' });
     expect(error.retryAfterSeconds).toBeUndefined();
   });
@@ -83,12 +96,29 @@ describe('GatewayClient', () => {
     const busy = json(429, { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: 'slow down' }, { 'retry-after': '0' });
     const started = await startServer([busy, json(200, { items: ['a'] })]);
     server = started.server;
-    await expect(new GatewayClient({ baseUrl: started.baseUrl, attempts: 3 }).request(ROUTES.list, { query: { orgId: 'o' } })).resolves.toEqual({ items: ['a'] });
+    await expect(new GatewayClient({ baseUrl: started.baseUrl, attempts: 3 }).request(ROUTES.list, { query: { orgId: 'o' } })).resolves.toEqual({
+      items: ['a'],
+    });
     expect(started.seen).toHaveLength(2);
 
     const once = await startServer([busy]);
-    await expect(new GatewayClient({ baseUrl: once.baseUrl }).request(ROUTES.list, { query: { orgId: 'o' } })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 0 });
+    await expect(new GatewayClient({ baseUrl: once.baseUrl }).request(ROUTES.list, { query: { orgId: 'o' } })).rejects.toMatchObject({
+      status: 429,
+      retryAfterSeconds: 0,
+    });
     await new Promise((resolve) => once.server.close(resolve));
+  });
+
+  it('takes what the route declares, checked when compiled', () => {
+    const client = new GatewayClient();
+    // @ts-expect-error the route's query has a required field
+    const noQuery = () => client.request(ROUTES.list, {});
+    // @ts-expect-error a path parameter is missing
+    const noParam = () => client.request(ROUTES.update, { params: { apiId: 'x' }, body: { name: 'n' } });
+    // @ts-expect-error the route takes no body
+    const body = () => client.request(ROUTES.remove, { params: { apiId: 'x' }, body: {} });
+    expect([noQuery, noParam, body].every((call) => typeof call === 'function')).toBe(true);
+    expect(client.baseUrl).toBe('');
   });
 
   it('lets a subclass word its failures', async () => {
@@ -102,7 +132,7 @@ describe('GatewayClient', () => {
     await expect(new Worded({ baseUrl: started.baseUrl }).request(ROUTES.remove, { params: { apiId: 'x' } })).rejects.toThrow('404 Not Found: No API "x"');
   });
 
-  it('makes a network failure the problem it was given, or lets fetch\'s own error go on', async () => {
+  it("makes a network failure the problem it was given, or lets fetch's own error go on", async () => {
     const closed = await startServer([]);
     await new Promise((resolve) => closed.server.close(resolve));
     const unreachable = { type: 'about:blank', title: 'Network error', status: 0, detail: 'The server could not be reached.' };

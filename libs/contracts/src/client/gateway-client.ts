@@ -18,7 +18,7 @@ export class ApiError extends Error {
 }
 
 /** A query as the route declares it: required when it has a required field, absent when the route takes none. */
-type QueryInput<Query> = [Query] extends [undefined] ? { query?: undefined } : {} extends Query ? { query?: Query } : { query: Query };
+type QueryInput<Query> = [Query] extends [undefined] ? { query?: undefined } : Partial<Query> extends Query ? { query?: Query } : { query: Query };
 
 /** A call of a route of `GATEWAY_ROUTES`: its path's parameters, query and body as the route declares them. */
 export type GatewayRequest<R extends AnyRoute> = ParamsInput<R['path']> &
