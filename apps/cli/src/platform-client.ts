@@ -1,106 +1,95 @@
-import type {
-  ApiEndpointsResponse,
-  ApiImportRequest,
-  ApiKindsResponse,
-  ApiListResponse,
-  ApiRecord,
-  ApiSourceFile,
-  FeedbackErased,
-  FeedbackReport,
-  FeedbackRequest,
-  IndexingStatus,
-  LifecycleStage,
-  Problem,
-  SearchRequest,
-  SearchResponse,
+import {
+  type ApiEndpointsResponse,
+  ApiError,
+  type ApiImportRequest,
+  type ApiKindsResponse,
+  type ApiListQuery,
+  type ApiRecord,
+  type ApiRegistration,
+  type FeedbackErased,
+  type FeedbackReport,
+  type FeedbackRequest,
+  GATEWAY_ROUTES,
+  GatewayClient,
+  type IndexingStatus,
+  type Problem,
+  type SearchRequest,
+  type SearchResponse,
 } from '#contracts';
 
-export interface RegisterBody {
-  orgId: string;
-  name: string;
-  version: string;
-  teamName?: string;
-  description?: string;
-  labels?: Record<string, string>;
-  spec: string | object;
-  format?: string;
-  lifecycle?: LifecycleStage;
-  /** Which file of an imported tree the API comes from (`npm run import`). */
-  source?: ApiSourceFile;
-}
+/** A registration whose spec may be any document object: the benchmarks' generated specs are typed `object`. */
+export type RegisterBody = Omit<ApiRegistration, 'spec'> & { spec: string | object };
 
 const RETRIES_WHEN_TOLD = 5;
 
-/** A call that did not answer 2xx: the problem document the gateway sent. */
-export class PlatformError extends Error {
-  constructor(readonly problem: Problem) {
-    super(`${problem.status} ${problem.title}: ${problem.detail}`);
+/** A call that did not answer 2xx: the problem document the gateway sent, worded for a console. */
+export class PlatformError extends ApiError {
+  constructor(problem: Problem, retryAfterSeconds?: number) {
+    super(problem, retryAfterSeconds, `${problem.status} ${problem.title}: ${problem.detail}`);
   }
 }
 
 /** Typed client of the gateway's public API, for the CLIs (start, import) and the benchmarks (eval, bench). */
-export class PlatformClient {
-  constructor(
-    readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
+export class PlatformClient extends GatewayClient {
+  constructor(baseUrl: string, token: string) {
+    // A long run waits, a few times, when told to (429, or 503 with Retry-After) rather than fail.
+    super({ baseUrl, token, attempts: RETRIES_WHEN_TOLD });
+  }
 
   registerApi(body: RegisterBody): Promise<ApiRecord> {
-    return this.call('POST', '/api-management/apis', body);
+    return this.request(GATEWAY_ROUTES.registerApi, { body: body as ApiRegistration });
   }
 
   /** Replaces the spec of the recommended version, or of `version`. */
   updateApi(apiId: string, body: RegisterBody, version?: string): Promise<ApiRecord> {
-    const query = version === undefined ? '' : `?version=${encodeURIComponent(version)}`;
-    return this.call('PUT', `/api-management/apis/${apiId}${query}`, body);
+    return this.request(GATEWAY_ROUTES.updateApi, { params: { apiId }, query: { version }, body: body as ApiRegistration });
   }
 
   importApi(body: ApiImportRequest): Promise<ApiRecord> {
-    return this.call('POST', '/api-management/apis/import', body);
+    return this.request(GATEWAY_ROUTES.importApi, { body });
   }
 
   kinds(): Promise<ApiKindsResponse> {
-    return this.call('GET', '/api-management/kinds');
+    return this.request(GATEWAY_ROUTES.kinds, {});
   }
 
   deleteApi(apiId: string): Promise<void> {
-    return this.call('DELETE', `/api-management/apis/${apiId}`);
+    return this.request(GATEWAY_ROUTES.deleteApi, { params: { apiId } });
   }
 
   indexingStatus(apiId: string): Promise<IndexingStatus> {
-    return this.call('GET', `/api-management/ai/indexing-status/${apiId}`);
+    return this.request(GATEWAY_ROUTES.indexingStatus, { params: { apiId } });
   }
 
   endpoints(apiId: string): Promise<ApiEndpointsResponse> {
-    return this.call('GET', `/api-management/apis/${apiId}/endpoints`);
+    return this.request(GATEWAY_ROUTES.endpoints, { params: { apiId } });
   }
 
   /** A search; its answer's `searchId` names it in `feedback`. */
   search(request: SearchRequest): Promise<SearchResponse> {
-    return this.call('POST', '/api-management/ai/search', request);
+    return this.request(GATEWAY_ROUTES.search, { body: request });
   }
 
   /** What the token's person chose after a search (204): once per person, need and API. */
   feedback(request: FeedbackRequest): Promise<void> {
-    return this.call('POST', '/api-management/ai/feedback', request);
+    return this.request(GATEWAY_ROUTES.feedback, { body: request });
   }
 
   /** The org's stored feedback (admin). */
   feedbackReport(orgId: string): Promise<FeedbackReport> {
-    return this.call('GET', `/api-management/ai/admin/feedback?${new URLSearchParams({ orgId })}`);
+    return this.request(GATEWAY_ROUTES.feedbackReport, { query: { orgId } });
   }
 
   /** Erases the org's feedback, or only one API's (admin). */
   eraseFeedback(orgId: string, apiId?: string): Promise<FeedbackErased> {
-    return this.call('DELETE', `/api-management/ai/admin/feedback?${new URLSearchParams({ orgId, ...(apiId !== undefined ? { apiId } : {}) })}`);
+    return this.request(GATEWAY_ROUTES.eraseFeedback, { query: { orgId, apiId } });
   }
 
   /** Every API of an org (that passes `filters`, e.g. `{sourceTree}`), all pages. */
-  async listAllApis(orgId: string, filters: Record<string, string> = {}): Promise<ApiRecord[]> {
+  async listAllApis(orgId: string, filters: Omit<ApiListQuery, 'orgId' | 'page' | 'pageSize'> = {}): Promise<ApiRecord[]> {
     const items: ApiRecord[] = [];
-    const query = new URLSearchParams({ orgId, ...filters });
     for (let page = 1; ; page++) {
-      const result = await this.call<ApiListResponse>('GET', `/api-management/apis?${query}&page=${page}&pageSize=100`);
+      const result = await this.request(GATEWAY_ROUTES.listApis, { query: { orgId, ...filters, page, pageSize: 100 } });
       items.push(...result.items);
       if (items.length >= result.total || result.items.length === 0) return items;
     }
@@ -132,27 +121,8 @@ export class PlatformClient {
     }
   }
 
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
-    for (let attempt = 1; ; attempt++) {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-      // Rate limited, or busy for a moment: wait as told, a few times, rather than fail a long run.
-      const told = response.status === 429 || (response.status === 503 && response.headers.has('retry-after'));
-      if (!told || attempt >= RETRIES_WHEN_TOLD) break;
-      await response.text();
-      const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 60);
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      const problem = text ? (JSON.parse(text) as Problem) : { type: 'about:blank', title: response.statusText, status: response.status, detail: '' };
-      throw new PlatformError(problem);
-    }
-    return (text ? JSON.parse(text) : undefined) as T;
+  protected override failure(problem: Problem, retryAfterSeconds?: number): PlatformError {
+    return new PlatformError(problem, retryAfterSeconds);
   }
 }
 

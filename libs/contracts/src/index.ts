@@ -20,3 +20,5 @@ export * from './versions.js';
 export * from './sources.js';
 export * from './routes/route.js';
 export * from './routes/ai-routes.js';
+export * from './routes/gateway-routes.js';
+export * from './client/gateway-client.js';

@@ -1,9 +1,20 @@
-import { Body, Controller, ForbiddenException, Get, HttpCode, Inject, NotFoundException, Post, Req } from '@nestjs/common';
+import { Body, Controller, ForbiddenException, HttpCode, Inject, NotFoundException, Req } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import type { GatewayConfig } from '#config';
-import { type AuthInfo, type DevTokenRequest, type DevTokenResponse, ORG_ID, ORG_ID_RULE, PROBLEM_CONTENT_TYPE, type Role, ROLES } from '#contracts';
+import {
+  type AuthInfo,
+  type DevTokenRequest,
+  type DevTokenResponse,
+  GATEWAY_ROUTES,
+  ORG_ID,
+  ORG_ID_RULE,
+  PROBLEM_CONTENT_TYPE,
+  type Role,
+  ROLES,
+} from '#contracts';
+import { Route } from '#http';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { ProblemDoc } from '../docs/openapi-models.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -49,12 +60,12 @@ class DevTokenResponseDoc implements DevTokenResponse {
  * to callers on the gateway's own machine unless AUTH_DEV_LOGIN_REMOTE allows the network.
  */
 @ApiTags('Sign-in')
-@Controller('auth')
+@Controller()
 @Public()
 export class DevLoginController {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  @Get('info')
+  @Route(GATEWAY_ROUTES.authInfo)
   @ApiOperation({ summary: 'How this gateway signs callers in' })
   @ApiOkResponse({ type: AuthInfoDoc })
   info(@Req() request: Request): AuthInfo {
@@ -62,7 +73,7 @@ export class DevLoginController {
     return { devLogin: this.config.auth.devLogin && this.mayUseDevLogin(request) };
   }
 
-  @Post('dev-token')
+  @Route(GATEWAY_ROUTES.devToken)
   @HttpCode(200)
   @ApiOperation({
     summary: 'A development token with the orgs and roles asked for (only when AUTH_DEV_LOGIN=true; from another machine only with AUTH_DEV_LOGIN_REMOTE=true)',

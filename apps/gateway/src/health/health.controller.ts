@@ -1,10 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { withTimeout } from '#config';
-import { AI_ROUTES, INDEXING_QUEUE } from '#contracts';
+import { AI_ROUTES, GATEWAY_ROUTES, INDEXING_QUEUE } from '#contracts';
+import { Route } from '#http';
 import { Public } from '../auth/auth.decorators.js';
 import { ApiProblems } from '../docs/api-docs.decorators.js';
 import { HealthDoc } from '../docs/openapi-models.js';
@@ -23,7 +24,7 @@ export class HealthController {
   ) {}
 
   /** The process is alive. */
-  @Get('healthz')
+  @Route(GATEWAY_ROUTES.healthz)
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiOkResponse({ type: HealthDoc })
   healthz(): { status: 'ok' } {
@@ -31,7 +32,7 @@ export class HealthController {
   }
 
   /** Ready to serve: database, Redis and the AI app all answer. */
-  @Get('readyz')
+  @Route(GATEWAY_ROUTES.readyz)
   @HttpCode(200)
   @ApiOperation({ summary: 'Readiness: database, Redis and the search service answer' })
   @ApiOkResponse({ type: HealthDoc })

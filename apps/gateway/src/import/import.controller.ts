@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ApiRecord, ApiRefreshResult } from '#contracts';
+import { type ApiRecord, type ApiRefreshResult, GATEWAY_ROUTES } from '#contracts';
+import { Route } from '#http';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiRecordDoc, ApiRefreshResultDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
@@ -12,11 +13,11 @@ import { ImportService } from './import.service.js';
 @ApiTags('Import')
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS)
-@Controller('api-management/apis')
+@Controller()
 export class ImportController {
   constructor(private readonly imports: ImportService) {}
 
-  @Post('import')
+  @Route(GATEWAY_ROUTES.importApi)
   @RequireRole('publisher')
   @ApiOperation({
     summary: 'Register an API from a spec at a URL (publisher); it keeps the URL as its `source` to refresh from',
@@ -32,7 +33,7 @@ export class ImportController {
     return this.imports.import(caller, body, whileConnected(response));
   }
 
-  @Post(':apiId/refresh')
+  @Route(GATEWAY_ROUTES.refreshApi)
   @HttpCode(200)
   @RequireRole('publisher')
   @ApiOperation({

@@ -1,6 +1,7 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ApiKindsResponse } from '#contracts';
+import { type ApiKindsResponse, GATEWAY_ROUTES } from '#contracts';
+import { Route } from '#http';
 import { kindInfo, SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiKindsResponseDoc } from '../docs/openapi-models.js';
@@ -9,7 +10,7 @@ import { ApiKindsResponseDoc } from '../docs/openapi-models.js';
 @ApiTags('Registry')
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS)
-@Controller('api-management/kinds')
+@Controller()
 export class KindsController {
   private readonly kinds: ApiKindsResponse;
 
@@ -17,7 +18,7 @@ export class KindsController {
     this.kinds = { items: formats.all.map(kindInfo) };
   }
 
-  @Get()
+  @Route(GATEWAY_ROUTES.kinds)
   @ApiOperation({ summary: 'The kinds of API this platform reads, in the order it tries them: each one\'s name, formats, verbs, what its operations\' parts are called, and its files\' extensions' })
   @ApiOkResponse({ type: ApiKindsResponseDoc })
   list(): ApiKindsResponse {

@@ -1,8 +1,8 @@
-import { BadRequestException, Body, Controller, ForbiddenException, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, ForbiddenException, HttpCode, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AI_ROUTES, encodeOrgList, type InternalFacetsRequest, InternalHeader, type InternalReindexRequest } from '#contracts';
-import { requestIdOf, ServiceBusyException } from '#http';
+import { AI_ROUTES, encodeOrgList, GATEWAY_ROUTES, type InternalFacetsRequest, InternalHeader, type InternalReindexRequest } from '#contracts';
+import { Route, requestIdOf, ServiceBusyException } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
@@ -27,7 +27,7 @@ const BUSY_HOLD_MS = 100;
  */
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS, 503)
-@Controller('api-management/ai')
+@Controller()
 export class AiProxyController {
   /** Until when searches are refused here without asking the AI app, which said it is at its limit. */
   private searchesRefusedUntil = 0;
@@ -37,7 +37,7 @@ export class AiProxyController {
     private readonly registry: RegistryService,
   ) {}
 
-  @Post('search')
+  @Route(GATEWAY_ROUTES.search)
   @HttpCode(200)
   @ApiTags('Search')
   @ApiOperation({ summary: 'Find APIs by describing what you need: one ranked card per API, with its best endpoints' })
@@ -61,7 +61,7 @@ export class AiProxyController {
     send(response, answer);
   }
 
-  @Get('facets')
+  @Route(GATEWAY_ROUTES.facets)
   @ApiTags('Search')
   @ApiOperation({ summary: 'Teams and operation tags of the org\'s indexed APIs, with how many APIs carry each: suggestions for the search filters' })
   @ApiOkResponse({ type: SearchFacetsDoc })
@@ -72,7 +72,7 @@ export class AiProxyController {
     send(response, await this.ai.request(AI_ROUTES.facets, { body: internal, requestId: requestIdOf(request) }));
   }
 
-  @Get('indexing-status/:apiId')
+  @Route(GATEWAY_ROUTES.indexingStatus)
   @ApiTags('Search')
   @ApiOperation({ summary: 'Indexing status of an API: PENDING → IN_PROGRESS → COMPLETED or FAILED (with the reason)' })
   @ApiOkResponse({ type: IndexingStatusDoc })
@@ -92,7 +92,7 @@ export class AiProxyController {
     send(response, answer);
   }
 
-  @Post('admin/reindex')
+  @Route(GATEWAY_ROUTES.startReindex)
   @RequireRole('admin')
   @ApiTags('Admin')
   @ApiOperation({ summary: 'Re-index APIs from their kept specs (admin): some APIs, one org, or every org of the caller' })
@@ -116,7 +116,7 @@ export class AiProxyController {
     send(response, await this.ai.request(AI_ROUTES.startReindex, { body: internal, requestId: requestIdOf(request) }));
   }
 
-  @Get('admin/reindex/:reindexId')
+  @Route(GATEWAY_ROUTES.reindexProgress)
   @RequireRole('admin')
   @ApiTags('Admin')
   @ApiOperation({ summary: 'Progress of a re-index run (admin)' })
@@ -136,7 +136,7 @@ export class AiProxyController {
     send(response, answer);
   }
 
-  @Get('admin/embedding-models')
+  @Route(GATEWAY_ROUTES.embeddingModels)
   @RequireRole('admin')
   @ApiTags('Admin')
   @ApiOperation({

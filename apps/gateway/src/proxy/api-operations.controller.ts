@@ -1,8 +1,8 @@
-import { BadRequestException, Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { BadRequestException, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AI_ROUTES, encodeOrgList, InternalHeader } from '#contracts';
-import { OperationSelectorDto, RequestValidationPipe, requestIdOf, selectorProblem } from '#http';
+import { AI_ROUTES, encodeOrgList, GATEWAY_ROUTES, InternalHeader } from '#contracts';
+import { OperationSelectorDto, RequestValidationPipe, Route, requestIdOf, selectorProblem } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiOperationDetailDoc, ApiOperationsDoc } from '../docs/openapi-models.js';
@@ -24,7 +24,7 @@ const VERSION_QUERY = { name: 'version', required: false, description: 'A versio
 @ApiTags('Registry')
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS, 404, 503)
-@Controller('api-management/apis/:apiId/operations')
+@Controller()
 export class ApiOperationsController {
   constructor(
     private readonly ai: AiClient,
@@ -32,7 +32,7 @@ export class ApiOperationsController {
     private readonly versionOperations: VersionOperations,
   ) {}
 
-  @Get()
+  @Route(GATEWAY_ROUTES.operations)
   @ApiOperation({ summary: "An API's description, servers, security schemes and operations (no schemas), from its indexed spec" })
   @ApiQuery({ name: 'operations', required: false, type: Boolean, description: '`false` leaves out the list of operations (default `true`)' })
   @ApiQuery(VERSION_QUERY)
@@ -41,7 +41,7 @@ export class ApiOperationsController {
     await this.forward(caller, apiId, AI_ROUTES.apiOperations, request, response);
   }
 
-  @Get('detail')
+  @Route(GATEWAY_ROUTES.operationDetail)
   @ApiOperation({
     summary: 'One operation in full: parameters, request body, responses and security, schemas dereferenced',
     description:

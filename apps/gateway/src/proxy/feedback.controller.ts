@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import type { Request, Response } from 'express';
-import { AI_ROUTES, type FeedbackRequest, type InternalFeedbackRequest, type Unchecked } from '#contracts';
-import { requestIdOf } from '#http';
+import { AI_ROUTES, type FeedbackRequest, GATEWAY_ROUTES, type InternalFeedbackRequest, type Unchecked } from '#contracts';
+import { Route, requestIdOf } from '#http';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
@@ -33,11 +33,11 @@ export class FeedbackQueryDto {
  */
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS, 503)
-@Controller('api-management/ai')
+@Controller()
 export class FeedbackController {
   constructor(private readonly ai: AiClient) {}
 
-  @Post('feedback')
+  @Route(GATEWAY_ROUTES.feedback)
   @ApiTags('Search')
   @ApiOperation({ summary: 'Say whether a search\'s card answered the need (`vote`), or that its API was opened (`opened`): later searches for the same need learn from it' })
   @ApiBody({ type: FeedbackRequestDoc })
@@ -50,7 +50,7 @@ export class FeedbackController {
     send(response, await this.ai.request(AI_ROUTES.feedback, { body: internal, requestId: requestIdOf(request) }));
   }
 
-  @Get('admin/feedback')
+  @Route(GATEWAY_ROUTES.feedbackReport)
   @RequireRole('admin')
   @ApiTags('Admin')
   @ApiOperation({ summary: 'The org\'s search feedback (admin): counts, per API, and the newest signals (people as short keyed hashes)' })
@@ -61,7 +61,7 @@ export class FeedbackController {
     send(response, await this.ai.request(AI_ROUTES.feedbackReport, { query, requestId: requestIdOf(request) }));
   }
 
-  @Delete('admin/feedback')
+  @Route(GATEWAY_ROUTES.eraseFeedback)
   @RequireRole('admin')
   @ApiTags('Admin')
   @ApiOperation({ summary: 'Erase the org\'s search feedback (admin), or one API\'s: search ranks as if nobody had given it' })

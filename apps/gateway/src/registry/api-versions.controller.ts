@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ApiVersionList, ApiVersionRecord, ChangeReportResponse, LintResponse } from '#contracts';
+import { type ApiVersionList, type ApiVersionRecord, type ChangeReportResponse, GATEWAY_ROUTES, type LintResponse } from '#contracts';
+import { Route } from '#http';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiVersionListDoc, ApiVersionRecordDoc, ChangeReportDoc, LintResponseDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
@@ -11,11 +12,11 @@ import { ApiVersionsService } from './api-versions.service.js';
 @ApiTags('Versions')
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS)
-@Controller('api-management/apis/:apiId')
+@Controller()
 export class ApiVersionsController {
   constructor(private readonly versions: ApiVersionsService) {}
 
-  @Get('versions')
+  @Route(GATEWAY_ROUTES.listVersions)
   @ApiOperation({ summary: 'An API\'s versions, newest release first: stage, kind, revision, lint summary; the recommended one with its indexing status' })
   @ApiOkResponse({ type: ApiVersionListDoc })
   @ApiProblems(404)
@@ -23,7 +24,7 @@ export class ApiVersionsController {
     return this.versions.list(caller, apiId);
   }
 
-  @Post('versions')
+  @Route(GATEWAY_ROUTES.addVersion)
   @RequireRole('publisher')
   @ApiOperation({
     summary: 'Add a version beside the others (publisher)',
@@ -35,7 +36,7 @@ export class ApiVersionsController {
     return this.versions.add(caller, apiId, body);
   }
 
-  @Put('versions/:version')
+  @Route(GATEWAY_ROUTES.reviseVersion)
   @RequireRole('publisher')
   @ApiOperation({ summary: 'A new spec for a version: its next revision (publisher), compared with the one before' })
   @ApiOkResponse({ type: ApiVersionRecordDoc })
@@ -44,7 +45,7 @@ export class ApiVersionsController {
     return this.versions.revise(caller, apiId, version, body);
   }
 
-  @Patch('versions/:version')
+  @Route(GATEWAY_ROUTES.patchVersion)
   @RequireRole('publisher')
   @ApiOperation({ summary: 'A version\'s lifecycle stage and sunset date (publisher)' })
   @ApiOkResponse({ type: ApiVersionRecordDoc })
@@ -53,7 +54,7 @@ export class ApiVersionsController {
     return this.versions.patch(caller, apiId, version, body);
   }
 
-  @Delete('versions/:version')
+  @Route(GATEWAY_ROUTES.deleteVersion)
   @HttpCode(204)
   @RequireRole('publisher')
   @ApiOperation({ summary: 'Delete a version (publisher); not the only one: delete the API for that' })
@@ -63,7 +64,7 @@ export class ApiVersionsController {
     return this.versions.remove(caller, apiId, version);
   }
 
-  @Get('versions/:version/lint')
+  @Route(GATEWAY_ROUTES.lint)
   @ApiOperation({ summary: 'A version\'s lint findings: Spectral\'s OpenAPI or AsyncAPI rules, or its kind\'s own (linted when first asked for if not yet)' })
   @ApiOkResponse({ type: LintResponseDoc })
   @ApiProblems(400, 404, 422, 503)
@@ -71,7 +72,7 @@ export class ApiVersionsController {
     return this.versions.lintOf(caller, apiId, version, query.revision);
   }
 
-  @Get('changes')
+  @Route(GATEWAY_ROUTES.changes)
   @ApiOperation({
     summary: 'What changed between two versions, or two revisions of one (`version@revision`): breaking changes first',
     description: 'Computed on the operations every kind has: removed and added operations, inputs, request body and response fields',

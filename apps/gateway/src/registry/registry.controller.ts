@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { ApiEndpointsResponse, ApiListResponse, ApiRecord } from '#contracts';
+import { type ApiEndpointsResponse, type ApiListResponse, type ApiRecord, GATEWAY_ROUTES } from '#contracts';
+import { Route } from '#http';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
 import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
@@ -13,14 +14,14 @@ import { RegistryService } from './registry.service.js';
 @ApiTags('Registry')
 @ApiBearerAuth()
 @ApiProblems(...AUTHENTICATED_ERRORS)
-@Controller('api-management/apis')
+@Controller()
 export class RegistryController {
   constructor(
     private readonly registry: RegistryService,
     private readonly versions: ApiVersionsService,
   ) {}
 
-  @Post()
+  @Route(GATEWAY_ROUTES.registerApi)
   @RequireRole('publisher')
   @ApiOperation({
     summary: 'Register an API and its first version (publisher); it is indexed in the background',
@@ -32,7 +33,7 @@ export class RegistryController {
     return this.registry.create(caller, body);
   }
 
-  @Get()
+  @Route(GATEWAY_ROUTES.listApis)
   @ApiOperation({ summary: 'List the APIs of the caller\'s orgs, with their indexing status' })
   @ApiOkResponse({ type: ApiListResponseDoc })
   @ApiProblems(400)
@@ -40,7 +41,7 @@ export class RegistryController {
     return this.registry.list(caller, query);
   }
 
-  @Get(':apiId')
+  @Route(GATEWAY_ROUTES.getApi)
   @ApiOperation({ summary: 'Read an API, with its indexing status' })
   @ApiOkResponse({ type: ApiRecordDoc })
   @ApiProblems(404)
@@ -48,7 +49,7 @@ export class RegistryController {
     return this.registry.get(caller, apiId);
   }
 
-  @Get(':apiId/endpoints')
+  @Route(GATEWAY_ROUTES.endpoints)
   @ApiOperation({ summary: 'Every operation of a version\'s registered spec (the recommended version\'s unless `?version=`): method, path, summary, tags' })
   @ApiOkResponse({ type: ApiEndpointsResponseDoc })
   @ApiProblems(400, 404)
@@ -56,7 +57,7 @@ export class RegistryController {
     return this.registry.endpoints(caller, apiId, query.version);
   }
 
-  @Get(':apiId/spec')
+  @Route(GATEWAY_ROUTES.spec)
   @ApiOperation({ summary: 'A version\'s spec as it was registered (the recommended version\'s unless `?version=`): its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text' })
   @ApiProduces('application/json', 'application/yaml', 'text/plain')
   @ApiOkResponse({
@@ -71,7 +72,7 @@ export class RegistryController {
     response.type(spec.type.mediaType).send(spec.text);
   }
 
-  @Put(':apiId')
+  @Route(GATEWAY_ROUTES.updateApi)
   @RequireRole('publisher')
   @ApiOperation({
     summary: 'Replace an API\'s details, and the spec of a version (publisher): a new revision of the recommended version, or of `?version=`',
@@ -85,7 +86,7 @@ export class RegistryController {
     return this.versions.update(caller, apiId, body, query.version);
   }
 
-  @Patch(':apiId')
+  @Route(GATEWAY_ROUTES.patchApi)
   @RequireRole('publisher')
   @ApiOperation({
     summary: 'Change an API\'s name, team, description, labels or recommended version\'s stage, without its spec (publisher)',
@@ -100,7 +101,7 @@ export class RegistryController {
     return this.registry.patch(caller, apiId, body);
   }
 
-  @Delete(':apiId')
+  @Route(GATEWAY_ROUTES.deleteApi)
   @HttpCode(204)
   @RequireRole('publisher')
   @ApiOperation({ summary: 'Delete an API (publisher); it leaves search results' })
