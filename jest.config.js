@@ -1,5 +1,5 @@
 // ESM Jest (NestJS 12 is ESM-only): ts-jest transpiles, `tsc --noEmit` type-checks separately.
-const libs = ['contracts', 'api-specs', 'embeddings', 'database', 'config', 'http'];
+const libs = ['contracts', 'api-specs', 'embeddings', 'database', 'config', 'http', 'dtos'];
 
 // CommonJS packages that `require()` ESM-only ones: Node 20 allows that, Jest (before Node
 // 24.9) does not, so those ESM packages are transpiled to CommonJS for the tests.

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Query } from '@nestjs/common';
 import { AI_ROUTES, type FeedbackErased, type FeedbackReport } from '#contracts';
 import { Route } from '#http';
-import { FeedbackOrgQueryDto, InternalFeedbackDto } from './feedback.dto.js';
+import { FeedbackOrgQueryDto, InternalFeedbackDto } from '#dtos';
 import { FeedbackService } from './feedback.service.js';
 
 /** The gateway has authenticated the caller (and, for `admin/`, checked they are an admin of the org). */

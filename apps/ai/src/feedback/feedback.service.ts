@@ -9,7 +9,7 @@ import { QueryVectors } from '../embedding-models/query-vectors.js';
 import { needText } from '../ranking/query-normalizer.js';
 import { round } from '../ranking/rounding.js';
 import { searchIdTime } from '../ranking/search-id.js';
-import type { InternalFeedbackDto } from './feedback.dto.js';
+import type { InternalFeedbackDto } from '#dtos';
 import { FeedbackRepository, type LoggedSearch } from './feedback.repository.js';
 import { NeedMatchings } from './need-matchings.service.js';
 

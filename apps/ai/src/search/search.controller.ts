@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, HttpCode, Inject } from '@nestjs
 import { AI_ROUTES, ANSWER_MAX_CHARS, type SearchResponse } from '#contracts';
 import { fitJson, Route } from '#http';
 import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
-import { SearchRequestDto } from './search.dto.js';
+import { SearchRequestDto } from '#dtos';
 import { SearchService } from './search.service.js';
 
 @Controller()

@@ -13,7 +13,7 @@ import { type PipelineAnswer, SearchPipeline } from './search-pipeline.js';
 import { newSearchId } from '../ranking/search-id.js';
 import { SearchRepository } from './search.repository.js';
 import { type SearchScope, SearchSnapshot } from './search-snapshot.js';
-import type { SearchRequestDto } from './search.dto.js';
+import type { SearchRequestDto } from '#dtos';
 
 /** Whole answers kept, for a short time and only while the org's index and feedback are unchanged. */
 const RESULT_CACHE = 500;

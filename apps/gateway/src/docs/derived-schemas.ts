@@ -3,8 +3,7 @@ import { getMetadataStorage } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { LABEL_LIMITS } from '#contracts';
 // The gateway forwards these bodies as they come: the AI app's validators are what checks them.
-import { InternalFeedbackDto } from '../../../ai/src/feedback/feedback.dto.js';
-import { SearchFiltersDto, SearchRequestDto } from '../../../ai/src/search/search.dto.js';
+import { InternalFeedbackDto, SearchFiltersDto, SearchRequestDto } from '#dtos';
 import { CONTRACT_SCHEMAS } from './contract-schemas.generated.js';
 import type { SchemaObject } from './contract-shapes.js';
 import { type Note, SCHEMA_NOTES } from './openapi-notes.js';

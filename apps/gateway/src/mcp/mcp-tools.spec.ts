@@ -4,7 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate } from 'class-validator';
 import { defaultSpecFormats } from '#api-specs';
 import { type ApiKindInfo, LABEL_LIMITS, MCP_RESOURCES, MCP_TOOLS } from '#contracts';
-import { SearchFiltersDto, SearchRequestDto } from '../../../ai/src/search/search.dto.js';
+import { SearchFiltersDto, SearchRequestDto } from '#dtos';
 import type { AgentToolsService } from './agent-tools.service.js';
 import { createMcpServer } from './mcp-server.js';
 import { searchFiltersInput } from './mcp-inputs.js';
