@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { AI_ROUTES, GATEWAY_ROUTES } from '#contracts';
 
 const READY_TIMEOUT_MS = 180_000;
 const distRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -74,10 +75,10 @@ export async function waitUntilReady(baseUrl: string, children: ChildProcess[] =
 }
 
 async function isAlive(baseUrl: string): Promise<boolean> {
-  return (await fetch(`${baseUrl}/healthz`)).ok;
+  return (await fetch(`${baseUrl}${AI_ROUTES.healthz.path}`)).ok;
 }
 
 export async function isReady(baseUrl: string): Promise<boolean> {
-  const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5000) });
+  const response = await fetch(`${baseUrl}${GATEWAY_ROUTES.readyz.path}`, { signal: AbortSignal.timeout(5000) });
   return response.ok;
 }
