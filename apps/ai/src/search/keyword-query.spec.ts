@@ -96,7 +96,7 @@ describe(isFormOf.name, () => {
 });
 
 describe(weighTerms.name, () => {
-  const idf = (count: number, chunks: number) => Math.log(1 + (chunks - count + 0.5) / (count + 0.5));
+  // Rarity weights below: BM25's idf, ln(1 + (chunks − n + 0.5) / (n + 0.5)) for a word in n of the 100 chunks, worked out by hand.
   const facts = {
     words: ['regist', 'user', 'xyzzi'],
     spelling: new Map([['regist', 'english' as const], ['user', 'english' as const], ['xyzzi', 'unknown' as const]]),
@@ -116,10 +116,14 @@ describe(weighTerms.name, () => {
       ['user', 'user', false],
       ['signup', 'signup', true],
     ]);
-    expect(query.terms[0].weight).toBeCloseTo(idf(5, 100));
-    expect(query.terms[1].weight).toBeCloseTo(Math.min(idf(5, 100), 0.5 * idf(2, 100)));
-    expect(query.terms[3]).toMatchObject({ cover: 0, weight: expect.closeTo(0.5 * idf(3, 100)) });
-    expect(query.unknownWeight).toBeCloseTo(idf(0, 100));
+    // "regist", in 5: ln(1 + 95.5 / 5.5) = ln(18.3636) = 2.9104.
+    expect(query.terms[0].weight).toBeCloseTo(2.9104, 4);
+    // "registr", in 2, at half weight: 0.5 × ln(1 + 98.5 / 2.5) = 0.5 × ln(40.4) = 1.8494, below the typed word's 2.9104.
+    expect(query.terms[1].weight).toBeCloseTo(1.8494, 4);
+    // "signup", in 3, at half weight: 0.5 × ln(1 + 97.5 / 3.5) = 0.5 × ln(28.8571) = 1.6812.
+    expect(query.terms[3]).toMatchObject({ cover: 0, weight: expect.closeTo(1.6812, 4) });
+    // "xyzzi", in none: ln(1 + 100.5 / 0.5) = ln(202) = 5.3083.
+    expect(query.unknownWeight).toBeCloseTo(5.3083, 4);
     // "user" is in 40% of the chunks: it adds to scores but makes no candidates.
     expect(query.matchTerms).toEqual(['regist']);
   });

@@ -20,7 +20,8 @@ describe(combineScores.name, () => {
       weights,
     );
     expect(fused.map((chunk) => chunk.id)).toEqual(['b', 'a', 'd', 'c']);
-    expect(fused[0].score).toBeCloseTo(0.5 * (0.6 / 0.7) + 0.5);
+    // "b": vector 0.5 × (0.8 − 0.2) / (0.9 − 0.2) = 0.4286 (min-max over the nearest) + keyword 0.5 × 3 / 3 = 0.5 (over the best keyword score).
+    expect(fused[0].score).toBeCloseTo(0.9286, 4);
   });
 
   it('should use whichever list is there when the other retriever is off', () => {

@@ -33,7 +33,8 @@ describe('usageEvidence', () => {
     const { apis } = usageEvidence(flood, QUERY, MATCHING, 60);
     expect(apis.get('wrong')).toEqual({ helpful: 1, opened: 0, notHelpful: 0, similarity: 0.99, weight: 0.037, moved: 0, reason: '' });
     const two = usageEvidence([signal({ person: 'a' }), signal({ person: 'b' })], QUERY, MATCHING, 60);
-    expect(two.apis.get('verify')!.weight).toBeCloseTo(8 / 27, 3);
+    // (2 people of 3)³ = 8/27 = 0.29629…, shown to 4 decimals.
+    expect(two.apis.get('verify')!.weight).toBeCloseTo(0.2963, 4);
   });
 
   it('should move an API all the way with three people, and down with people against it', () => {
@@ -88,9 +89,14 @@ describe('usageEvidence', () => {
   it('should halve a signal every half-life and weigh an opened API less than a vote, counted apart', () => {
     // Three people alike, so that the share is the signal's own weight.
     const evidence = (overrides: Partial<PastSignal>) => usageEvidence(['a', 'b', 'c'].map((person) => signal({ ...overrides, person })), QUERY, MATCHING, 60).apis.get('verify')!;
-    const share = (overrides: Partial<PastSignal>) => evidence(overrides).weight ** (1 / RANKING.feedback.peopleExponent);
-    expect(share({ ageDays: 60 })).toBeCloseTo(share({}) / 2, 2);
-    expect(share({ signal: 'opened' })).toBeCloseTo(RANKING.feedback.signalWeights.opened, 2);
+    // A fresh vote: 3 × 1 = 3 of 3 → 1³ = 1.
+    expect(evidence({}).weight).toBe(1);
+    // One half-life old (60 of 60 days): 3 × 0.5 = 1.5 of 3 = 0.5 → 0.5³ = 0.125.
+    expect(evidence({ ageDays: 60 }).weight).toBeCloseTo(0.125, 4);
+    // Two half-lives: 3 × 0.25 = 0.75 of 3 = 0.25 → 0.25³ = 0.015625, shown as 0.0156.
+    expect(evidence({ ageDays: 120 }).weight).toBeCloseTo(0.0156, 4);
+    // Opened, not voted: 3 × 0.35 = 1.05 of 3 = 0.35 → 0.35³ = 0.042875, shown as 0.0429.
+    expect(evidence({ signal: 'opened' }).weight).toBeCloseTo(0.0429, 4);
     expect(evidence({ signal: 'opened' })).toMatchObject({ helpful: 0, opened: 3 });
   });
 
@@ -102,7 +108,8 @@ describe('usageEvidence', () => {
       60,
     );
     expect(apis.get('verify')).toMatchObject({ helpful: 2, opened: 0 });
-    expect(operations.get('verify')?.get('POST /verifications')).toBeCloseTo(((RANKING.feedback.signalWeights.opened + 1) / 3) ** RANKING.feedback.peopleExponent, 3);
+    // On the operation p1 only opened it (0.35; their vote named no operation), p2 voted (1): 1.35 of 3 = 0.45 → 0.45³ = 0.091125.
+    expect(operations.get('verify')?.get('POST /verifications')).toBeCloseTo(0.091125, 6);
   });
 });
 
