@@ -4,6 +4,7 @@ import { join, relative, sep } from 'node:path';
 import yaml from 'js-yaml';
 import ts from 'typescript';
 import { loadAiConfig, loadGatewayConfig } from '#config';
+import { AI_ROUTES, type AnyRoute, GATEWAY_ROUTES } from '#contracts';
 
 const ROOT = process.cwd();
 const KUSTOMIZE_DIR = join(ROOT, 'deploy/kubernetes');
@@ -173,10 +174,11 @@ function gauges(): Map<string, string[]> {
   return found;
 }
 
-/** The paths an app's health controller serves, and `/metrics`. */
+/** The paths an app's health controller serves (the routes of its table it mounts), and `/metrics`. */
 function healthRoutes(app: 'ai' | 'gateway'): Set<string> {
   const controller = readFileSync(join(ROOT, `apps/${app}/src/health/health.controller.ts`), 'utf8');
-  return new Set(['/metrics', ...[...controller.matchAll(/@Get\('([^']*)'\)/g)].map((match) => `/${match[1]}`)]);
+  const table: Record<string, AnyRoute> = app === 'ai' ? AI_ROUTES : GATEWAY_ROUTES;
+  return new Set(['/metrics', ...[...controller.matchAll(/@Route\((?:AI|GATEWAY)_ROUTES\.(\w+)\)/g)].map((match) => table[match[1]].path)]);
 }
 
 /** Paths the AI app answers without the service token: a probe elsewhere would get 401. */
