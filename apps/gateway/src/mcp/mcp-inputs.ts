@@ -3,6 +3,7 @@ import {
   CHANGE_REPORT_LIMITS,
   FEEDBACK_LIMITS,
   LABEL_LIMITS,
+  labelProblem,
   LIFECYCLE_STAGES,
   LIST_LIMITS,
   MCP_TOOL_LIMITS,
@@ -56,7 +57,10 @@ export function searchFiltersInput(kinds: readonly ApiKindInfo[]) {
     kinds: z.array(kind).max(max.kinds).optional().describe('Only these kinds of API'),
     methods: z.array(VERB_INPUT).max(max.methods).optional().describe(`Only operations with these verbs: ${verbs}`),
     labels: z
-      .record(z.string().regex(LABEL_LIMITS.key), z.string().min(LABEL_LIMITS.valueMinChars).max(LABEL_LIMITS.valueMaxChars))
+      .record(z.string().regex(LABEL_LIMITS.key), z.string().min(LABEL_LIMITS.valueMinChars).max(LABEL_LIMITS.valueMaxChars), {
+        // REST's words for a bad key (which key, and the rule), not zod's "Invalid key in record".
+        error: (issue) => (issue.code === 'invalid_key' ? labelProblem(String(issue.input), '') : undefined),
+      })
       .optional()
       .describe('Only APIs carrying every one of these labels, e.g. {"tier": "gold"} (keys lower case; values in any case)'),
     lifecycle: z
