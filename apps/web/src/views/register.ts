@@ -246,7 +246,9 @@ function registerFields(target: RegisterTarget) {
       labels.removeAttribute('aria-invalid');
     },
   });
-  const spec = h('textarea', { id: 'api-spec', rows: 14, required: !updating, spellcheck: false, value: target.current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above` });
+  const spec = h('textarea', {
+    id: 'api-spec', rows: 14, required: !updating, spellcheck: false, value: target.current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above`,
+  });
   const format = formatSelect('api-format');
   const file = specFilePicker(spec, name, version, addingVersion);
   return { name, version, lifecycle, team, description, labels, labelsError, spec, format, file };
