@@ -15,8 +15,62 @@ const MATCH_LABELS: Record<MatchBand, string> = { strong: 'strong match', partia
 /** The stages search can return: a retired API never is. */
 const SEARCHED_STAGES = LIFECYCLE_STAGES.filter((stage) => stage !== 'retired');
 
+/** What the URL chose to filter by. */
+interface Chosen {
+  methods: Set<string>;
+  kinds: Set<string>;
+  stages: Set<LifecycleStage>;
+  /** Labels chosen so far (label=key:value, repeated). */
+  labels: Labels;
+}
+
+function chosenInUrl(params: URLSearchParams): Chosen {
+  return {
+    methods: new Set(listParam(params, 'methods')),
+    kinds: new Set(listParam(params, 'kinds')),
+    stages: new Set(listParam(params, 'lifecycle').filter((stage): stage is LifecycleStage => (LIFECYCLE_STAGES as readonly string[]).includes(stage))),
+    labels: labelsFromParams(params),
+  };
+}
+
+/** The search request's filters: what the URL chose. */
+function requestFilters(params: URLSearchParams, chosen: Chosen): NonNullable<SearchRequest['filters']> {
+  return {
+    ...(params.get('team') ? { teamNames: [params.get('team')!] } : {}),
+    ...(params.get('tags') ? { tags: params.get('tags')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(chosen.methods.size ? { methods: [...chosen.methods] } : {}),
+    ...(chosen.kinds.size ? { kinds: [...chosen.kinds] } : {}),
+    ...(Object.keys(chosen.labels).length ? { labels: chosen.labels } : {}),
+    ...(chosen.stages.size ? { lifecycle: [...chosen.stages] } : {}),
+  };
+}
+
 /** One box, filters, and ranked API cards. The query and filters live in the URL (#/search?q=…). */
 export function searchView(ctx: ViewContext): void {
+  const { params } = ctx;
+  const chosen = chosenInUrl(params);
+  const { form, input, addLabel } = searchForm(ctx, chosen);
+  const results = h('section', { id: 'results', 'aria-live': 'polite' });
+  replace(ctx.main, h('h1', { class: 'visually-hidden' }, 'Search'), form, results);
+
+  const query = params.get('q') ?? '';
+  const filters = requestFilters(params, chosen);
+  const hasFilters = Object.keys(filters).length > 0;
+  if (!query && !hasFilters) {
+    replace(results, h('p', { class: 'empty' }, 'Describe what you need in your own words — what it should do, not its name. Press ', h('kbd', {}, '/'), ' to come back to the box from anywhere.'));
+    input.focus();
+    return;
+  }
+  const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
+  void runSearch(results, { token: ctx.session.token, user: ctx.session.claims.sub }, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading', addLabel);
+}
+
+/**
+ * The search form: the box, the team and tag boxes (with the org's as suggestions), the label
+ * filter and the checkbox groups. Submitting it navigates to the search it describes; `addLabel`
+ * (a card's label clicked) searches again with that label too.
+ */
+function searchForm(ctx: ViewContext, chosen: Chosen): { form: HTMLFormElement; input: HTMLInputElement; addLabel: (key: string, value: string) => void } {
   const { params } = ctx;
   const input = h('input', {
     id: 'search-input', type: 'search', name: 'q', value: params.get('q') ?? '', autocomplete: 'off',
@@ -27,31 +81,16 @@ export function searchView(ctx: ViewContext): void {
   const teamSuggestions = h('datalist', { id: 'team-suggestions' });
   const tagSuggestions = h('datalist', { id: 'tag-suggestions' });
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
-  const chosen = new Set(listParam(params, 'methods'));
-  const chosenKinds = new Set(listParam(params, 'kinds'));
-  const chosenStages = new Set(listParam(params, 'lifecycle').filter((stage): stage is LifecycleStage => (LIFECYCLE_STAGES as readonly string[]).includes(stage)));
-  // Labels chosen so far (label=key:value, repeated); a chip removed, or one clicked on a card, searches again.
-  const chosenLabels = labelsFromParams(params);
+  // A chip removed, or one clicked on a card, searches again.
   let nextLabels: Labels | undefined;
-  const labels = labelFilter({ id: 'filter-labels', chosen: chosenLabels, onRemove: (rest) => {
+  const labels = labelFilter({ id: 'filter-labels', chosen: chosen.labels, onRemove: (rest) => {
     nextLabels = rest;
     form.requestSubmit();
   } });
   const addLabel = (key: string, value: string) => {
-    nextLabels = { ...chosenLabels, [key]: value };
+    nextLabels = { ...chosen.labels, [key]: value };
     form.requestSubmit();
   };
-  // A box takes effect at once, as a filter does in any search page.
-  const box = (name: string, value: string, text: string, checked: boolean, className: string) =>
-    h('label', { class: className }, h('input', { type: 'checkbox', name, value, checked, onchange: () => form.requestSubmit() }), text);
-  // The known kinds, and any other the URL names (so it can be unticked).
-  const kindNames = [...new Set([...knownKinds().map((known) => known.kind), ...chosenKinds])];
-  const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosenKinds.has(kind), 'kind-filter'));
-  const methodGroups = verbGroups(chosenKinds, chosen).map(({ kind, verbs }) =>
-    h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.has(verb), 'method-filter'))));
-  const stageBoxes = SEARCHED_STAGES.map((stage) => box('lifecycle', stage, stage, chosenStages.has(stage), 'lifecycle-filter'));
-  const results = h('section', { id: 'results', 'aria-live': 'polite' });
-
   const form = h(
     'form',
     { class: 'search-form', role: 'search', onsubmit: (event: Event) => {
@@ -60,52 +99,50 @@ export function searchView(ctx: ViewContext): void {
       const labelsChosen = nextLabels ?? labels.read();
       nextLabels = undefined;
       if (!labelsChosen) return;
-      const next = new URLSearchParams();
-      if (input.value.trim()) next.set('q', input.value.trim());
-      if (team.value.trim()) next.set('team', team.value.trim());
-      if (tags.value.trim()) next.set('tags', tags.value.trim());
-      const ticked = (name: string) => [...form.querySelectorAll<HTMLInputElement>(`input[name=${name}]:checked`)].map((checkbox) => checkbox.value);
-      const kinds = ticked('kind');
-      // A verb of a kind no longer chosen would only hide every result: HTTP verbs stay, they are always offered.
-      const methods = ticked('method').filter((verb) => {
-        const kind = kindOfVerb(verb);
-        return kind === undefined || speaksHttp(kind) || kinds.includes(kind);
-      });
-      if (kinds.length) next.set('kinds', kinds.join(','));
-      if (methods.length) next.set('methods', methods.join(','));
-      const stages = ticked('lifecycle');
-      if (stages.length) next.set('lifecycle', stages.join(','));
-      for (const label of labelParams(labelsChosen)) next.append('label', label);
-      ctx.navigate(`#/search?${next}`);
+      ctx.navigate(`#/search?${searchParams(form, [input, team, tags], labelsChosen)}`);
     } },
     h('div', { class: 'search-row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Search')),
     h('div', { class: 'filters' },
       h('label', {}, 'Team ', team, teamSuggestions),
       h('label', {}, 'Tags ', tags, tagSuggestions),
       labels.element,
-      h('span', { class: 'kinds', role: 'group', 'aria-labelledby': 'kinds-label' }, h('span', { id: 'kinds-label' }, 'Kinds'), kindBoxes),
-      h('span', { class: 'methods', role: 'group', 'aria-labelledby': 'methods-label' }, h('span', { id: 'methods-label' }, 'Methods'), methodGroups),
-      h('span', { class: 'stages', role: 'group', 'aria-labelledby': 'stages-label' }, h('span', { id: 'stages-label' }, 'Lifecycle'), stageBoxes)),
+      checkboxGroups(chosen, () => form.requestSubmit())),
   );
-  replace(ctx.main, h('h1', { class: 'visually-hidden' }, 'Search'), form, results);
+  return { form, input, addLabel };
+}
 
-  const query = params.get('q') ?? '';
-  const filters: SearchRequest['filters'] = {
-    ...(params.get('team') ? { teamNames: [params.get('team')!] } : {}),
-    ...(params.get('tags') ? { tags: params.get('tags')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
-    ...(chosen.size ? { methods: [...chosen] } : {}),
-    ...(chosenKinds.size ? { kinds: [...chosenKinds] } : {}),
-    ...(Object.keys(chosenLabels).length ? { labels: chosenLabels } : {}),
-    ...(chosenStages.size ? { lifecycle: [...chosenStages] } : {}),
-  };
-  const hasFilters = Object.keys(filters).length > 0;
-  if (!query && !hasFilters) {
-    replace(results, h('p', { class: 'empty' }, 'Describe what you need in your own words — what it should do, not its name. Press ', h('kbd', {}, '/'), ' to come back to the box from anywhere.'));
-    input.focus();
-    return;
-  }
-  const request = { orgId: ctx.session.org, query, maxEndpoints: 5, ...(hasFilters ? { filters } : {}) };
-  void runSearch(results, { token: ctx.session.token, user: ctx.session.claims.sub }, request, query ? PAGE_SIZE : MAX_RESULTS, 'heading', addLabel);
+/** The kinds, methods and lifecycle boxes; a box takes effect at once (`onChange`), as a filter does in any search page. */
+function checkboxGroups(chosen: Chosen, onChange: () => void): HTMLElement[] {
+  const box = (name: string, value: string, text: string, checked: boolean, className: string) =>
+    h('label', { class: className }, h('input', { type: 'checkbox', name, value, checked, onchange: onChange }), text);
+  const group = (className: string, label: string, boxes: HTMLElement[]) =>
+    h('span', { class: className, role: 'group', 'aria-labelledby': `${className}-label` }, h('span', { id: `${className}-label` }, label), boxes);
+  // The known kinds, and any other the URL names (so it can be unticked).
+  const kindNames = [...new Set([...knownKinds().map((known) => known.kind), ...chosen.kinds])];
+  const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosen.kinds.has(kind), 'kind-filter'));
+  const methodGroups = verbGroups(chosen.kinds, chosen.methods).map(({ kind, verbs }) =>
+    h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.methods.has(verb), 'method-filter'))));
+  const stageBoxes = SEARCHED_STAGES.map((stage) => box('lifecycle', stage, stage, chosen.stages.has(stage), 'lifecycle-filter'));
+  return [group('kinds', 'Kinds', kindBoxes), group('methods', 'Methods', methodGroups), group('stages', 'Lifecycle', stageBoxes)];
+}
+
+/** The search the form describes, as the URL's parameters: its boxes' words (`q`, `team`, `tags`), the ticked boxes and `labels`. */
+function searchParams(form: HTMLFormElement, boxes: HTMLInputElement[], labels: Labels): URLSearchParams {
+  const next = new URLSearchParams();
+  for (const box of boxes) if (box.value.trim()) next.set(box.name, box.value.trim());
+  const ticked = (name: string) => [...form.querySelectorAll<HTMLInputElement>(`input[name=${name}]:checked`)].map((checkbox) => checkbox.value);
+  const kinds = ticked('kind');
+  // A verb of a kind no longer chosen would only hide every result: HTTP verbs stay, they are always offered.
+  const methods = ticked('method').filter((verb) => {
+    const kind = kindOfVerb(verb);
+    return kind === undefined || speaksHttp(kind) || kinds.includes(kind);
+  });
+  if (kinds.length) next.set('kinds', kinds.join(','));
+  if (methods.length) next.set('methods', methods.join(','));
+  const stages = ticked('lifecycle');
+  if (stages.length) next.set('lifecycle', stages.join(','));
+  for (const label of labelParams(labels)) next.append('label', label);
+  return next;
 }
 
 function listParam(params: URLSearchParams, name: string): string[] {
