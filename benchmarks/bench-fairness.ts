@@ -83,7 +83,8 @@ function caller(url: string): Caller {
 }
 
 async function lintedVersions(call: Caller, bearer: string, apiId: string): Promise<string[]> {
-  return ((await call(bearer, 'GET', `${APIS}/${apiId}/versions`)).body.items as { version: string; lint?: object }[]).filter((item) => item.lint).map((item) => item.version);
+  const items = (await call(bearer, 'GET', `${APIS}/${apiId}/versions`)).body.items as { version: string; lint?: object }[];
+  return items.filter((item) => item.lint).map((item) => item.version);
 }
 
 /** Registers org B's API and returns its rounds, after one untimed round whose lints it waits for. */
@@ -120,7 +121,9 @@ async function startOrgA(call: Caller, large: string, operations: number, versio
     }
   })();
   const adds = Promise.all(
-    Array.from({ length: versions }, (_, index) => call(large, 'POST', `${APIS}/${warehouseId}/versions`, { version: String(index + 2), spec: heavyOpenApi(String(index + 2), operations) })),
+    Array.from({ length: versions }, (_, index) =>
+      call(large, 'POST', `${APIS}/${warehouseId}/versions`, { version: String(index + 2), spec: heavyOpenApi(String(index + 2), operations) }),
+    ),
   );
   return { lint, lintWatch, adds };
 }

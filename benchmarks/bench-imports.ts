@@ -153,8 +153,12 @@ function importAll(base: string, specUrl: string, tokens: string[], callers: num
   );
 }
 
-function printImports(load: Awaited<ReturnType<typeof importUnderWatch>>, served: { requests: number; bodiesSent: number; cutShort: number }, rssBefore: number): void {
-  const { answers, health, hwm } = load;
+function printImports(
+  load: Awaited<ReturnType<typeof importUnderWatch>>,
+  served: { requests: number; bodiesSent: number; cutShort: number },
+  rssBefore: number,
+): void {
+  const { answers, health, peak, hwm, rssAfter } = load;
   console.log(`all answered in ${(load.allMs / 1000).toFixed(1)} s`);
   const byStatus = new Map<string, Answer[]>();
   for (const answer of answers) byStatus.set(answer.status, [...(byStatus.get(answer.status) ?? []), answer]);
@@ -165,7 +169,7 @@ function printImports(load: Awaited<ReturnType<typeof importUnderWatch>>, served
   }
   console.log(`spec server: asked ${served.requests} times, sent ${served.bodiesSent} bodies in full, ${served.cutShort} cut short by the gateway`);
   console.log(`/healthz under load: ${health.length} probes, p50 ${fmt(percentile(health, 50))} ms, p99 ${fmt(percentile(health, 99))} ms, max ${fmt(Math.max(...health))} ms`);
-  console.log(`gateway RSS: before ${mb(rssBefore)}, peak ${mb(Math.max(load.peak, hwm))} (VmHWM ${mb(hwm)}), ${SETTLE_MS / 1000} s after ${mb(load.rssAfter)}`);
+  console.log(`gateway RSS: before ${mb(rssBefore)}, peak ${mb(Math.max(peak, hwm))} (VmHWM ${mb(hwm)}), ${SETTLE_MS / 1000} s after ${mb(rssAfter)}`);
 }
 
 

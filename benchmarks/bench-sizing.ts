@@ -185,7 +185,12 @@ interface Sizing {
 
 /** The AI app's schema, as `npm run migrate` applies it; the data source joins `sources` (destroyed at the end). */
 async function migrate(url: string, sources: DataSource[]) {
-  const prepared = await prepareDataSource({ target: { url, pgliteDir: 'memory://', poolSize: 2, migrate: false }, entities: [], migrations: aiMigrations, migrationsTableName: 'ai_migrations' });
+  const prepared = await prepareDataSource({
+    target: { url, pgliteDir: 'memory://', poolSize: 2, migrate: false },
+    entities: [],
+    migrations: aiMigrations,
+    migrationsTableName: 'ai_migrations',
+  });
   const db = new DataSource({ ...prepared.options, migrationsRun: false, logging: ['warn'] });
   sources.push(db);
   await db.initialize();

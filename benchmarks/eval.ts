@@ -149,7 +149,14 @@ async function runFeedback(baseUrl: string, secret: string, queries: EvalQuery[]
 }
 
 /** The public relevance set's table: one row per mode. */
-async function measureModes(client: PlatformClient, queries: EvalQuery[], specs: number, specOfApi: Map<string, string>, modes: SearchMode[], showMisses: boolean): Promise<void> {
+async function measureModes(
+  client: PlatformClient,
+  queries: EvalQuery[],
+  specs: number,
+  specOfApi: Map<string, string>,
+  modes: SearchMode[],
+  showMisses: boolean,
+): Promise<void> {
   console.log(`\nPublic relevance set: ${queries.length} queries over ${specs} specs (${new Date().toISOString().slice(0, 10)})`);
   console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');

@@ -53,7 +53,13 @@ interface SoakState {
 }
 
 const secondsSince = (from: number) => (performance.now() - from) / 1000;
-const bodyOf = (orgId: string, index: number, revision: number): RegisterBody => ({ orgId, name: `Soak API ${index}`, version: '1', teamName: 'soak', spec: specOf(index, revision) });
+const bodyOf = (orgId: string, index: number, revision: number): RegisterBody => ({
+  orgId,
+  name: `Soak API ${index}`,
+  version: '1',
+  teamName: 'soak',
+  spec: specOf(index, revision),
+});
 
 /**
  * `npm run bench -- --soak`: many registrations with concurrent updates, deletes and searches,
@@ -71,7 +77,8 @@ export async function soak(client: PlatformClient, orgId: string, options: SoakO
   };
   const searcher = searchMeanwhile(client, orgId, state);
   const disruptions = scheduleDisruptions(options.disruptions ?? [], state);
-  await pool([...Array(options.registrations).keys()], options.concurrency, (index) => registerAndChurn(client, orgId, options, state, index, disruptions.whenDue));
+  const register = (index: number) => registerAndChurn(client, orgId, options, state, index, disruptions.whenDue);
+  await pool([...Array(options.registrations).keys()], options.concurrency, register);
   const submittedSeconds = secondsSince(state.started);
   try {
     await disruptions.done();
@@ -99,7 +106,8 @@ Soak of org "${orgId}": ${counts.registered} registrations, ${counts.updated} up
   search lists: ${check.listed} APIs (${check.searchMismatch} mismatched)
   found first by their own newest word: ${live.size - check.notFound}/${live.size}; deleted APIs still found: ${check.ghosts}/${deleted.size}`);
   const searchesHeld = options.disruptions ? 0 : [...failedSearches.values()].reduce((sum, { count }) => sum + count, 0);
-  const agreed = check.registryMismatch === 0 && check.notCompleted === 0 && check.searchMismatch === 0 && check.notFound === 0 && check.ghosts === 0 && counts.errors === 0 && searchesHeld === 0;
+  const agreed =
+    check.registryMismatch === 0 && check.notCompleted === 0 && check.searchMismatch === 0 && check.notFound === 0 && check.ghosts === 0 && counts.errors === 0 && searchesHeld === 0;
   console.log(agreed ? 'Registry and index agree exactly.' : 'DISAGREEMENT between registry and index (see above).');
   return agreed;
 }
@@ -142,7 +150,14 @@ function scheduleDisruptions(planned: NonNullable<SoakOptions['disruptions']>, s
 }
 
 /** Registration `index` (paced when asked), then an update or delete of an earlier API by chance. */
-async function registerAndChurn(client: PlatformClient, orgId: string, options: SoakOptions, state: SoakState, index: number, disruptWhenDue: () => void): Promise<void> {
+async function registerAndChurn(
+  client: PlatformClient,
+  orgId: string,
+  options: SoakOptions,
+  state: SoakState,
+  index: number,
+  disruptWhenDue: () => void,
+): Promise<void> {
   const { live, counts } = state;
   const slot = options.registrationsPerSecond ? state.started + (index * 1000) / options.registrationsPerSecond - performance.now() : 0;
   if (slot > 0) await new Promise((resolve) => setTimeout(resolve, slot));
