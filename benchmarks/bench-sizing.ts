@@ -131,221 +131,290 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
   process.once('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
   const sources: DataSource[] = [];
-  let provider: (EmbeddingProvider & { close?: () => Promise<void> }) | undefined;
   try {
     const started = performance.now();
     const environment = await describeServer(admin);
     console.log(`database ${dbName} on ${adminUrl.host}; ${environment.join('; ')}`);
+    const { prepared, db } = await migrate(url.toString(), sources);
+    const { catalogue, perApi } = await chunkCatalogue();
+    const { base, baseChunks } = pickBase(catalogue);
+    const embedded = await embedRealChunks(base);
+    const { modelId, dims } = embedded;
 
-    // The AI app's schema, as `npm run migrate` applies it.
-    const prepared = await prepareDataSource({ target: { url: url.toString(), pgliteDir: 'memory://', poolSize: 2, migrate: false }, entities: [], migrations: aiMigrations, migrationsTableName: 'ai_migrations' });
-    const db = new DataSource({ ...prepared.options, migrationsRun: false, logging: ['warn'] });
-    sources.push(db);
-    await db.initialize();
-    await db.runMigrations({ transaction: 'each' });
+    // Base APIs through the product's write path (one transaction each), HNSW in place.
+    const providers = { configured: { modelId, dimensions: dims } } as unknown as EmbeddingProviders;
+    const vectorIndex = new VectorIndexService(db, providers);
+    await vectorIndex.onApplicationBootstrap();
+    const storeMs = await storeBase(db, base, embedded.vectors, modelId, baseChunks);
+    await prepareCopySource(db);
+    const sizing: Sizing = { db, prepared, providers, vectorIndex, url: url.toString(), base, baseChunks, modelId, dims, queryVectors: embedded.queryVectors };
+    const { rows, probe } = await measureSizes(sizing);
 
-    // Real chunks of real specs, by the product's chunker.
-    const formats = defaultSpecFormats();
-    const catalogue: BaseApi[] = [];
-    for (const api of demoCatalogue()) {
-      const chunked = await chunksOf(formats, { spec: api.spec, facts: { name: api.name, version: api.version, teamName: api.teamName }, limits: DEFAULT_CHUNK_LIMITS });
-      if (!isRefusal(chunked)) catalogue.push({ ...api, kind: chunked.kind, chunks: chunked.chunks });
-    }
-    const perApi = catalogue.map((api) => api.chunks.length);
-    console.log(
-      `chunks per API over the demo catalogue (${catalogue.length} real APIs): mean ${(perApi.reduce((a, b) => a + b, 0) / perApi.length).toFixed(1)}, ` +
-        `median ${percentile(perApi, 50)}, p90 ${percentile(perApi, 90)}, max ${Math.max(...perApi)}`,
-    );
-    // Base APIs, in catalogue order, until --base-chunks (none larger than that on its own).
-    const base: BaseApi[] = [];
-    let baseChunks = 0;
-    for (const api of catalogue) {
-      if (baseChunks >= Number(values['base-chunks'])) break;
-      if (api.chunks.length > Number(values['base-chunks'])) continue;
-      base.push(api);
-      baseChunks += api.chunks.length;
-    }
+    report(rows, {
+      environment,
+      modelId,
+      embedPerSecond: embedded.chunks / embedded.seconds,
+      embedChunks: embedded.chunks,
+      storeMs,
+      catalogueApis: catalogue.length,
+      perApiMean: perApi.reduce((a, b) => a + b, 0) / perApi.length,
+      perApiMedian: percentile(perApi, 50),
+      probe,
+      queries: embedded.queryVectors.length,
+      minutes: (performance.now() - started) / 60_000,
+    });
+  } finally {
+    for (const source of sources) if (source.isInitialized) await source.destroy().catch(() => undefined);
+    await cleanup();
+  }
+}
 
-    provider = values.embed === 'hash' ? new HashEmbeddingProvider(512) : new LocalUseEmbeddingProvider(config.embeddings.batchSize, availableParallelism());
+/** What every size's measurement works on. */
+interface Sizing {
+  db: DataSource;
+  prepared: Awaited<ReturnType<typeof prepareDataSource>>;
+  providers: EmbeddingProviders;
+  vectorIndex: VectorIndexService;
+  url: string;
+  base: BaseApi[];
+  baseChunks: number;
+  modelId: string;
+  dims: number;
+  queryVectors: number[][];
+}
+
+/** The AI app's schema, as `npm run migrate` applies it; the data source joins `sources` (destroyed at the end). */
+async function migrate(url: string, sources: DataSource[]) {
+  const prepared = await prepareDataSource({
+    target: { url, pgliteDir: 'memory://', poolSize: 2, migrate: false },
+    entities: [],
+    migrations: aiMigrations,
+    migrationsTableName: 'ai_migrations',
+  });
+  const db = new DataSource({ ...prepared.options, migrationsRun: false, logging: ['warn'] });
+  sources.push(db);
+  await db.initialize();
+  await db.runMigrations({ transaction: 'each' });
+  return { prepared, db };
+}
+
+/** Real chunks of real specs, by the product's chunker. */
+async function chunkCatalogue(): Promise<{ catalogue: BaseApi[]; perApi: number[] }> {
+  const formats = defaultSpecFormats();
+  const catalogue: BaseApi[] = [];
+  for (const api of demoCatalogue()) {
+    const chunked = await chunksOf(formats, { spec: api.spec, facts: { name: api.name, version: api.version, teamName: api.teamName }, limits: DEFAULT_CHUNK_LIMITS });
+    if (!isRefusal(chunked)) catalogue.push({ ...api, kind: chunked.kind, chunks: chunked.chunks });
+  }
+  const perApi = catalogue.map((api) => api.chunks.length);
+  console.log(
+    `chunks per API over the demo catalogue (${catalogue.length} real APIs): mean ${(perApi.reduce((a, b) => a + b, 0) / perApi.length).toFixed(1)}, ` +
+      `median ${percentile(perApi, 50)}, p90 ${percentile(perApi, 90)}, max ${Math.max(...perApi)}`,
+  );
+  return { catalogue, perApi };
+}
+
+/** Base APIs, in catalogue order, until --base-chunks (none larger than that on its own). */
+function pickBase(catalogue: BaseApi[]): { base: BaseApi[]; baseChunks: number } {
+  const base: BaseApi[] = [];
+  let baseChunks = 0;
+  for (const api of catalogue) {
+    if (baseChunks >= Number(values['base-chunks'])) break;
+    if (api.chunks.length > Number(values['base-chunks'])) continue;
+    base.push(api);
+    baseChunks += api.chunks.length;
+  }
+  return { base, baseChunks };
+}
+
+/** The base chunks and the queries embedded (`--embed`), the model's speed measured on the chunks; the model closed after. */
+async function embedRealChunks(base: BaseApi[]) {
+  const provider: EmbeddingProvider & { close?: () => Promise<void> } =
+    values.embed === 'hash' ? new HashEmbeddingProvider(512) : new LocalUseEmbeddingProvider(config.embeddings.batchSize, availableParallelism());
+  try {
     const modelId = provider.modelId;
     const dims = provider.dimensions;
     if (provider instanceof LocalUseEmbeddingProvider) await provider.warmUp();
     const texts = base.flatMap((api) => api.chunks.map((chunk) => chunk.embedText));
     const embedStarted = performance.now();
     const vectors = await provider.embedDocuments(texts);
-    const embedSeconds = (performance.now() - embedStarted) / 1000;
-    console.log(`embedded ${texts.length} real chunks of ${base.length} APIs with ${modelId}: ${(texts.length / embedSeconds).toFixed(1)} chunks/s (${((embedSeconds * 1000) / texts.length).toFixed(1)} ms/chunk) on ${availableParallelism()} cores`);
+    const seconds = (performance.now() - embedStarted) / 1000;
+    console.log(`embedded ${texts.length} real chunks of ${base.length} APIs with ${modelId}: ${(texts.length / seconds).toFixed(1)} chunks/s (${((seconds * 1000) / texts.length).toFixed(1)} ms/chunk) on ${availableParallelism()} cores`);
     const queries = queryTexts(QUERY_COUNT);
     const queryVectors: number[][] = [];
     for (const query of queries) queryVectors.push(await provider.embedQuery(query));
+    return { modelId, dims, vectors, chunks: texts.length, seconds, queryVectors };
+  } finally {
     await provider.close?.();
-    provider = undefined;
+  }
+}
 
-    // Base APIs through the product's write path (one transaction each), HNSW in place.
-    const providers = { configured: { modelId, dimensions: dims } } as unknown as EmbeddingProviders;
-    const vectorIndex = new VectorIndexService(db, providers);
-    await vectorIndex.onApplicationBootstrap();
-    const storeStarted = performance.now();
-    let offset = 0;
-    for (const [index, api] of base.entries()) {
-      const apiId = syntheticUuid(index);
-      const orgId = orgOf(index);
-      const chunks = api.chunks.map((chunk, position) => ({ ...chunk, contentHash: contentHash(`${modelId}\n${chunk.embedText}`), embedding: vectors[offset + position] }));
-      offset += api.chunks.length;
-      await db.transaction(async (manager) => {
-        await manager.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec) VALUES ($1, 1, $2, $3, $4, $5, $6)`, [apiId, orgId, api.name, api.version, api.teamName, api.spec]);
-        await manager.query(
-          `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count, indexed_at, kind) VALUES ($1, $2, 1, 1, 'COMPLETED', $3, now(), $4)`,
-          [apiId, orgId, chunks.length, api.kind],
-        );
-        await insertChunks(manager, { apiId, orgId, revision: 1 }, modelId, chunks, null);
-        await countWords(manager, apiId, orgId, +1);
-      });
-    }
-    const storeMs = (performance.now() - storeStarted) / baseChunks;
-    console.log(`stored them with the product's insertChunks + countWords (every index in place): ${storeMs.toFixed(2)} ms/chunk`);
+/** The base APIs through the product's write path, one transaction each; returns ms per chunk. */
+async function storeBase(db: DataSource, base: BaseApi[], vectors: number[][], modelId: string, baseChunks: number): Promise<number> {
+  const storeStarted = performance.now();
+  let offset = 0;
+  for (const [index, api] of base.entries()) {
+    const apiId = syntheticUuid(index);
+    const orgId = orgOf(index);
+    const chunks = api.chunks.map((chunk, position) => ({ ...chunk, contentHash: contentHash(`${modelId}\n${chunk.embedText}`), embedding: vectors[offset + position] }));
+    offset += api.chunks.length;
+    await db.transaction(async (manager) => {
+      await manager.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec) VALUES ($1, 1, $2, $3, $4, $5, $6)`, [apiId, orgId, api.name, api.version, api.teamName, api.spec]);
+      await manager.query(
+        `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count, indexed_at, kind) VALUES ($1, $2, 1, 1, 'COMPLETED', $3, now(), $4)`,
+        [apiId, orgId, chunks.length, api.kind],
+      );
+      await insertChunks(manager, { apiId, orgId, revision: 1 }, modelId, chunks, null);
+      await countWords(manager, apiId, orgId, +1);
+    });
+  }
+  const storeMs = (performance.now() - storeStarted) / baseChunks;
+  console.log(`stored them with the product's insertChunks + countWords (every index in place): ${storeMs.toFixed(2)} ms/chunk`);
+  return storeMs;
+}
 
-    // What the copies are made of: the real rows just written.
-    await db.query(`CREATE TABLE public.sizing_base AS
+/** What the copies are made of: the real rows just written. */
+async function prepareCopySource(db: DataSource): Promise<void> {
+  await db.query(`CREATE TABLE public.sizing_base AS
       SELECT ((('x' || substr(c.api_id::text, 25, 12))::bit(48))::bigint - 1)::int AS base_api,
         row_number() OVER (PARTITION BY c.api_id ORDER BY c.chunk_key) - 1 AS ord,
         row_number() OVER (ORDER BY c.api_id, c.chunk_key) - 1 AS k, c.*
       FROM platform_ai.api_chunks c`);
-    await db.query(`CREATE INDEX ON public.sizing_base (base_api, ord)`);
-    await db.query(`CREATE INDEX ON public.sizing_base (k)`);
-    await db.query(`CREATE TABLE public.sizing_apis (api integer PRIMARY KEY, api_id uuid NOT NULL, org_id text NOT NULL, base_api integer NOT NULL)`);
+  await db.query(`CREATE INDEX ON public.sizing_base (base_api, ord)`);
+  await db.query(`CREATE INDEX ON public.sizing_base (k)`);
+  await db.query(`CREATE TABLE public.sizing_apis (api integer PRIMARY KEY, api_id uuid NOT NULL, org_id text NOT NULL, base_api integer NOT NULL)`);
+}
 
-    const rows: SizeRow[] = [];
-    let apis = base.length;
-    let chunks = baseChunks;
-    let probe: { tuples: number; bytes: number } | undefined;
-    for (const size of SIZES) {
-      if (size < chunks) throw new Error(`--chunks ${size} is below the ${chunks} real chunks; start higher`);
-      await vectorIndex.drop(modelId);
-      const fillStarted = performance.now();
-      ({ apis, chunks } = await fill(db, base, apis, chunks, size, dims, baseChunks));
-      await db.query(`VACUUM ANALYZE platform_ai.api_chunks`);
-      await db.query(`VACUUM ANALYZE platform_ai.chunk_terms`);
-      await db.query(`ANALYZE`);
-      const fillSeconds = (performance.now() - fillStarted) / 1000;
-      console.log(`filled to ${chunks} chunks (${apis} APIs) in ${fillSeconds.toFixed(0)} s`);
+/** Each size of `--chunks` in turn: filled, indexed, measured; the build's memory probed once. */
+async function measureSizes(sizing: Sizing): Promise<{ rows: SizeRow[]; probe: { tuples: number; bytes: number } | undefined }> {
+  const { db, modelId, dims, queryVectors } = sizing;
+  const rows: SizeRow[] = [];
+  let apis = sizing.base.length;
+  let chunks = sizing.baseChunks;
+  let probe: { tuples: number; bytes: number } | undefined;
+  for (const size of SIZES) {
+    if (size < chunks) throw new Error(`--chunks ${size} is below the ${chunks} real chunks; start higher`);
+    await sizing.vectorIndex.drop(modelId);
+    const fillStarted = performance.now();
+    ({ apis, chunks } = await fill(db, sizing.base, apis, chunks, size, dims, sizing.baseChunks));
+    await db.query(`VACUUM ANALYZE platform_ai.api_chunks`);
+    await db.query(`VACUUM ANALYZE platform_ai.chunk_terms`);
+    await db.query(`ANALYZE`);
+    const fillSeconds = (performance.now() - fillStarted) / 1000;
+    console.log(`filled to ${chunks} chunks (${apis} APIs) in ${fillSeconds.toFixed(0)} s`);
+    const buildSeconds = await buildIndex(sizing);
+    await db.query(`ANALYZE platform_ai.api_chunks`);
 
-      // The index as the product builds it, on a connection with the build's settings.
-      const build = new DataSource({
-        ...prepared.options,
-        migrationsRun: false,
-        logging: ['warn'],
-        extra: { max: 1, options: `-c maintenance_work_mem=${values['maintenance-work-mem']} -c max_parallel_maintenance_workers=${values['parallel-workers']}` },
-      } as typeof prepared.options);
-      await build.initialize();
-      const buildStarted = performance.now();
-      await new VectorIndexService(build, providers).onApplicationBootstrap();
-      const buildSeconds = (performance.now() - buildStarted) / 1000;
-      await build.destroy();
-      console.log(`HNSW built in ${buildSeconds.toFixed(1)} s (maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']})`);
-      await db.query(`ANALYZE platform_ai.api_chunks`);
-
-      const bytes = await sizes(db, modelId);
-      if (!values['no-probe-memory'] && !probe) probe = await probeBuildMemory(url.toString(), modelId, dims);
-
-      const searches = new SearchRepository(db);
-      const scope = (orgId: string): SearchScope => ({ orgId, model: modelId, dimensions: dims, filters: {} });
-      const nearest = (orgId: string, vector: number[], efSearch: number, limit: number, exact = false) =>
-        searches.inSnapshot(async (manager) => {
-          if (exact) await manager.query(`SET LOCAL enable_indexscan = off`);
-          return new ChunkRetriever(manager, scope(orgId)).vectorCandidates(vector, limit);
-        }, { efSearch, timeoutMs: 120_000 });
-      // Warm: the first pass reads the index from disk or the page cache into shared_buffers.
-      for (const vector of queryVectors) await nearest(BIG_ORG, vector, EF[EF.length - 1], CANDIDATES);
-
-      const latency: SizeRow['latency'] = {};
-      for (const efSearch of EF) {
-        const times: number[] = [];
-        for (const vector of queryVectors) {
-          const t0 = performance.now();
-          await nearest(BIG_ORG, vector, efSearch, CANDIDATES);
-          times.push(performance.now() - t0);
-        }
-        latency[efSearch] = { p50: percentile(times, 50), p95: percentile(times, 95) };
-      }
-      const recallVectors = queryVectors.slice(0, RECALL_QUERIES);
-      const recall: SizeRow['recall'] = {};
-      const truths: Set<string>[] = [];
-      const exactTimes: number[] = [];
-      for (const vector of recallVectors) {
-        const t0 = performance.now();
-        truths.push(new Set((await nearest(BIG_ORG, vector, EF[0], 10, true)).map((row) => row.id)));
-        exactTimes.push(performance.now() - t0);
-      }
-      for (const efSearch of EF) {
-        let found = 0;
-        let wanted = 0;
-        for (const [index, vector] of recallVectors.entries()) {
-          const ann = await nearest(BIG_ORG, vector, efSearch, 10);
-          found += ann.filter((row) => truths[index].has(row.id)).length;
-          wanted += truths[index].size;
-        }
-        recall[efSearch] = found / Math.max(1, wanted);
-      }
-
-      // A small org in the same index: pgvector filters after the scan (iterative scan, up to hnsw.max_scan_tuples).
-      const smallOrg = `org-small-0`;
-      const [{ count: smallChunks }] = await db.query(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1`, [smallOrg]);
-      const smallTimes: number[] = [];
-      let returned = 0;
-      let smallFound = 0;
-      let smallWanted = 0;
-      for (const [index, vector] of queryVectors.entries()) {
-        const t0 = performance.now();
-        const found = await nearest(smallOrg, vector, EF[0], CANDIDATES);
-        smallTimes.push(performance.now() - t0);
-        returned += found.length;
-        if (index < RECALL_QUERIES) {
-          const truth = new Set((await nearest(smallOrg, vector, EF[0], 10, true)).map((row) => row.id));
-          const ann = await nearest(smallOrg, vector, EF[0], 10);
-          smallFound += ann.filter((row) => truth.has(row.id)).length;
-          smallWanted += truth.size;
-        }
-      }
-      const row: SizeRow = {
-        chunks,
-        apis,
-        fillSeconds,
-        buildSeconds,
-        bytes,
-        latency,
-        recall,
-        exactMs: percentile(exactTimes, 50),
-        small: {
-          chunks: smallChunks,
-          p50: percentile(smallTimes, 50),
-          p95: percentile(smallTimes, 95),
-          returned: returned / queryVectors.length,
-          recall: smallFound / Math.max(1, smallWanted),
-        },
-      };
-      rows.push(row);
-      console.log(JSON.stringify(row));
-    }
-
-    report(rows, {
-      environment,
-      modelId,
-      embedPerSecond: texts.length / embedSeconds,
-      embedChunks: texts.length,
-      storeMs,
-      catalogueApis: catalogue.length,
-      perApiMean: perApi.reduce((a, b) => a + b, 0) / perApi.length,
-      perApiMedian: percentile(perApi, 50),
-      probe,
-      queries: queryVectors.length,
-      minutes: (performance.now() - started) / 60_000,
-    });
-  } finally {
-    await provider?.close?.();
-    for (const source of sources) if (source.isInitialized) await source.destroy().catch(() => undefined);
-    await cleanup();
+    const bytes = await sizes(db, modelId);
+    if (!values['no-probe-memory'] && !probe) probe = await probeBuildMemory(sizing.url, modelId, dims);
+    const nearest = nearestIn(db, modelId, dims);
+    // Warm: the first pass reads the index from disk or the page cache into shared_buffers.
+    for (const vector of queryVectors) await nearest(BIG_ORG, vector, EF[EF.length - 1], CANDIDATES);
+    const latency = await measureLatency(nearest, queryVectors);
+    const { recall, exactMs } = await measureRecall(nearest, queryVectors.slice(0, RECALL_QUERIES));
+    const small = await measureSmallOrg(db, nearest, queryVectors);
+    const row: SizeRow = { chunks, apis, fillSeconds, buildSeconds, bytes, latency, recall, exactMs, small };
+    rows.push(row);
+    console.log(JSON.stringify(row));
   }
+  return { rows, probe };
+}
+
+/** The index as the product builds it, on a connection with the build's settings; returns its seconds. */
+async function buildIndex({ prepared, providers }: Sizing): Promise<number> {
+  const build = new DataSource({
+    ...prepared.options,
+    migrationsRun: false,
+    logging: ['warn'],
+    extra: { max: 1, options: `-c maintenance_work_mem=${values['maintenance-work-mem']} -c max_parallel_maintenance_workers=${values['parallel-workers']}` },
+  } as typeof prepared.options);
+  await build.initialize();
+  const buildStarted = performance.now();
+  await new VectorIndexService(build, providers).onApplicationBootstrap();
+  const buildSeconds = (performance.now() - buildStarted) / 1000;
+  await build.destroy();
+  console.log(`HNSW built in ${buildSeconds.toFixed(1)} s (maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']})`);
+  return buildSeconds;
+}
+
+/** The product's vector search in an org (`exact`: with the index scan turned off, for the truth). */
+function nearestIn(db: DataSource, modelId: string, dims: number) {
+  const searches = new SearchRepository(db);
+  const scope = (orgId: string): SearchScope => ({ orgId, model: modelId, dimensions: dims, filters: {} });
+  return (orgId: string, vector: number[], efSearch: number, limit: number, exact = false) =>
+    searches.inSnapshot(async (manager) => {
+      if (exact) await manager.query(`SET LOCAL enable_indexscan = off`);
+      return new ChunkRetriever(manager, scope(orgId)).vectorCandidates(vector, limit);
+    }, { efSearch, timeoutMs: 120_000 });
+}
+
+type Nearest = ReturnType<typeof nearestIn>;
+
+/** Latency in the large org at each ef_search, one query at a time. */
+async function measureLatency(nearest: Nearest, queryVectors: number[][]): Promise<SizeRow['latency']> {
+  const latency: SizeRow['latency'] = {};
+  for (const efSearch of EF) {
+    const times: number[] = [];
+    for (const vector of queryVectors) {
+      const t0 = performance.now();
+      await nearest(BIG_ORG, vector, efSearch, CANDIDATES);
+      times.push(performance.now() - t0);
+    }
+    latency[efSearch] = { p50: percentile(times, 50), p95: percentile(times, 95) };
+  }
+  return latency;
+}
+
+/** Recall@10 in the large org at each ef_search against exact search, and the exact search's median time. */
+async function measureRecall(nearest: Nearest, recallVectors: number[][]): Promise<{ recall: SizeRow['recall']; exactMs: number }> {
+  const recall: SizeRow['recall'] = {};
+  const truths: Set<string>[] = [];
+  const exactTimes: number[] = [];
+  for (const vector of recallVectors) {
+    const t0 = performance.now();
+    truths.push(new Set((await nearest(BIG_ORG, vector, EF[0], 10, true)).map((row) => row.id)));
+    exactTimes.push(performance.now() - t0);
+  }
+  for (const efSearch of EF) {
+    let found = 0;
+    let wanted = 0;
+    for (const [index, vector] of recallVectors.entries()) {
+      const ann = await nearest(BIG_ORG, vector, efSearch, 10);
+      found += ann.filter((row) => truths[index].has(row.id)).length;
+      wanted += truths[index].size;
+    }
+    recall[efSearch] = found / Math.max(1, wanted);
+  }
+  return { recall, exactMs: percentile(exactTimes, 50) };
+}
+
+/** A small org in the same index: pgvector filters after the scan (iterative scan, up to hnsw.max_scan_tuples). */
+async function measureSmallOrg(db: DataSource, nearest: Nearest, queryVectors: number[][]): Promise<SizeRow['small']> {
+  const smallOrg = `org-small-0`;
+  const [{ count: smallChunks }] = await db.query(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1`, [smallOrg]);
+  const smallTimes: number[] = [];
+  let returned = 0;
+  let smallFound = 0;
+  let smallWanted = 0;
+  for (const [index, vector] of queryVectors.entries()) {
+    const t0 = performance.now();
+    const found = await nearest(smallOrg, vector, EF[0], CANDIDATES);
+    smallTimes.push(performance.now() - t0);
+    returned += found.length;
+    if (index < RECALL_QUERIES) {
+      const truth = new Set((await nearest(smallOrg, vector, EF[0], 10, true)).map((row) => row.id));
+      const ann = await nearest(smallOrg, vector, EF[0], 10);
+      smallFound += ann.filter((row) => truth.has(row.id)).length;
+      smallWanted += truth.size;
+    }
+  }
+  return {
+    chunks: smallChunks,
+    p50: percentile(smallTimes, 50),
+    p95: percentile(smallTimes, 95),
+    returned: returned / queryVectors.length,
+    recall: smallFound / Math.max(1, smallWanted),
+  };
 }
 
 /** Deterministic API ids: the API's number in the last 12 hex digits, plus one. */

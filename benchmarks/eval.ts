@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
-import { SEARCH_MODES, type SearchMode } from '#contracts';
+import { SEARCH_MODES, type SearchMode, type SearchResponse } from '#contracts';
 import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
 import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
@@ -40,7 +40,40 @@ interface RestbenchQuery {
  * `--kinds` run their own protocols (`eval-feedback.ts`) instead, and the tables too with `--tables`.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const options = parseOptions();
+  const tables = options.tables || !(options.feedback || options.kinds);
+  const modes = options.modes.split(',').map((mode) => mode.trim()) as SearchMode[];
+  if (!modes.every((mode) => SEARCH_MODES.includes(mode))) throw new Error(`--modes takes ${SEARCH_MODES.join(', ')}`);
+
+  const { client, baseUrl, secret } = await connect(options.url, options.feedback);
+  if (options.kinds) await runKinds(client, options.reindex);
+  if (!tables && !options.feedback) return;
+
+  const corpus = (JSON.parse(readFileSync(join(options.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus, EVAL_ORG), options.reindex);
+  const restbench = join(options.shared, 'benchmarks/restbench');
+  const restbenchApis = options['skip-restbench'] || !tables ? new Map<string, string>() : await registerRestbench(client, restbench, options.reindex);
+  const queries = readEvalQueries(options.shared, options.limit);
+
+  if (options.feedback) {
+    await runFeedback(baseUrl, secret, queries, specOfApi);
+    if (!tables) return;
+  }
+  await measureModes(client, queries, corpus.length, specOfApi, modes, options['show-misses']);
+  await measureCalibration(client, queries, specOfApi, modes, options.calibrate);
+
+  if (restbenchApis.size === 0) return;
+  const judged = await measureRestbench(client, restbench, restbenchApis, modes);
+  if (judged.cards.length === 0) return;
+  console.log('\nScore calibration on RestBench (the card of the API a query was written for is relevant, the other is not)');
+  console.log('| cards | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  printCalibration('RestBench', 'hybrid', judged.cards, judged.scores);
+  await printStrayStrong(client, queries);
+}
+
+function parseOptions() {
+  return parseArgs({
     options: {
       url: { type: 'string' },
       shared: { type: 'string', default: '../shared' },
@@ -54,111 +87,128 @@ async function main(): Promise<void> {
       kinds: { type: 'boolean', default: false },
       tables: { type: 'boolean', default: false },
     },
-  });
-  const tables = values.tables || !(values.feedback || values.kinds);
-  const modes = values.modes.split(',').map((mode) => mode.trim()) as SearchMode[];
-  if (!modes.every((mode) => SEARCH_MODES.includes(mode))) throw new Error(`--modes takes ${SEARCH_MODES.join(', ')}`);
+  }).values;
+}
 
+/** A client of the stack at `url` (by default the configured port, started here when nothing answers there). */
+async function connect(url: string | undefined, feedback: boolean): Promise<{ client: PlatformClient; baseUrl: string; secret: string }> {
   const config = loadGatewayConfig();
-  const baseUrl = values.url ?? `http://localhost:${config.port}`;
+  const baseUrl = url ?? `http://localhost:${config.port}`;
   if (!(await isReady(baseUrl).catch(() => false))) {
-    if (values.url) throw new Error(`no ready stack at ${baseUrl}`);
+    if (url) throw new Error(`no ready stack at ${baseUrl}`);
     console.log(`No stack at ${baseUrl}: starting one (DEMO_SEED=false) on the same data directory…`);
     // The flood sends ~7000 calls as one person: the per-caller rate limit must not be what is measured.
-    const limit = values.feedback ? { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000' } : {};
+    const limit = feedback ? { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '100000' } : {};
     await waitUntilReady(baseUrl, startStackProcesses({ ...process.env, DEMO_SEED: 'false', ...limit }), `http://127.0.0.1:${loadAiConfig().port}`);
   }
   const secret = devSigningSecret(config);
   const token = await signDevToken(secret, { sub: 'eval', orgs: [EVAL_ORG, RESTBENCH_ORG, EVAL_KINDS_ORG], roles: ['publisher'], ttlSeconds: 24 * 3600 });
-  const client = new PlatformClient(baseUrl, token);
+  return { client: new PlatformClient(baseUrl, token), baseUrl, secret };
+}
 
-  if (values.kinds) {
-    const kindsCorpus = (JSON.parse(readFileSync(join(evalDirectory(), 'kinds/corpus.json'), 'utf8')) as { specs: string[] }).specs;
-    const registrations = [...kindSpecRegistrations(evalDirectory(), EVAL_KINDS_ORG), ...corpusRegistrations(kindsCorpus, EVAL_KINDS_ORG)];
-    const keyOfApi = await registerAll(client, EVAL_KINDS_ORG, registrations, values.reindex);
-    await runKindsEval(client, EVAL_KINDS_ORG, readJsonLines<KindNeed>(join(evalDirectory(), 'kinds/needs.jsonl')), keyOfApi);
-  }
-  if (!tables && !values.feedback) return;
+/** `--kinds`: the kinds corpus in an org of its own, then its protocol (`eval-feedback.ts`). */
+async function runKinds(client: PlatformClient, reindex: boolean): Promise<void> {
+  const kindsCorpus = (JSON.parse(readFileSync(join(evalDirectory(), 'kinds/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const registrations = [...kindSpecRegistrations(evalDirectory(), EVAL_KINDS_ORG), ...corpusRegistrations(kindsCorpus, EVAL_KINDS_ORG)];
+  const keyOfApi = await registerAll(client, EVAL_KINDS_ORG, registrations, reindex);
+  await runKindsEval(client, EVAL_KINDS_ORG, readJsonLines<KindNeed>(join(evalDirectory(), 'kinds/needs.jsonl')), keyOfApi);
+}
 
-  const corpus = (JSON.parse(readFileSync(join(values.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
-  const reindex = values.reindex;
-  const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus, EVAL_ORG), reindex);
-  const restbench = join(values.shared, 'benchmarks/restbench');
-  const restbenchApis = values['skip-restbench'] || !tables
-    ? new Map<string, string>()
-    : await registerAll(
-        client,
-        RESTBENCH_ORG,
-        (['tmdb', 'spotify'] as const).map((name) => ({
-          key: name,
-          body: { orgId: RESTBENCH_ORG, name: name === 'tmdb' ? 'TMDB' : 'Spotify', version: '1', spec: readFileSync(join(restbench, `${name}_oas.json`), 'utf8') },
-        })),
-        reindex,
-      );
+function registerRestbench(client: PlatformClient, restbench: string, reindex: boolean): Promise<Map<string, string>> {
+  return registerAll(
+    client,
+    RESTBENCH_ORG,
+    (['tmdb', 'spotify'] as const).map((name) => ({
+      key: name,
+      body: { orgId: RESTBENCH_ORG, name: name === 'tmdb' ? 'TMDB' : 'Spotify', version: '1', spec: readFileSync(join(restbench, `${name}_oas.json`), 'utf8') },
+    })),
+    reindex,
+  );
+}
 
-  const queries = readFileSync(join(values.shared, 'eval/queries.jsonl'), 'utf8')
+/** The public set's queries, the first `limit` of them when given. */
+function readEvalQueries(shared: string, limit: string | undefined): EvalQuery[] {
+  return readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as EvalQuery)
-    .slice(0, values.limit ? Number(values.limit) : undefined);
+    .slice(0, limit ? Number(limit) : undefined);
+}
 
-  if (values.feedback) {
-    const person = async (sub: string) =>
-      new PlatformClient(baseUrl, await signDevToken(secret, { sub, orgs: [EVAL_ORG], roles: ['admin'], ttlSeconds: 24 * 3600 }));
-    await runFeedbackEval({
-      orgId: EVAL_ORG,
-      queries: pairParaphrases(queries, readJsonLines<Paraphrase>(join(evalDirectory(), 'paraphrases.jsonl'))),
-      specOfApi,
-      person,
-      concurrency: FEEDBACK_CONCURRENCY,
-    });
-    if (!tables) return;
-  }
+/** `--feedback`: simulated people, each an admin of the eval org with a token of their own. */
+async function runFeedback(baseUrl: string, secret: string, queries: EvalQuery[], specOfApi: Map<string, string>): Promise<void> {
+  const person = async (sub: string) =>
+    new PlatformClient(baseUrl, await signDevToken(secret, { sub, orgs: [EVAL_ORG], roles: ['admin'], ttlSeconds: 24 * 3600 }));
+  await runFeedbackEval({
+    orgId: EVAL_ORG,
+    queries: pairParaphrases(queries, readJsonLines<Paraphrase>(join(evalDirectory(), 'paraphrases.jsonl'))),
+    specOfApi,
+    person,
+    concurrency: FEEDBACK_CONCURRENCY,
+  });
+}
 
-  console.log(`\nPublic relevance set: ${queries.length} queries over ${corpus.length} specs (${new Date().toISOString().slice(0, 10)})`);
+/** The public relevance set's table: one row per mode. */
+async function measureModes(
+  client: PlatformClient,
+  queries: EvalQuery[],
+  specs: number,
+  specOfApi: Map<string, string>,
+  modes: SearchMode[],
+  showMisses: boolean,
+): Promise<void> {
+  console.log(`\nPublic relevance set: ${queries.length} queries over ${specs} specs (${new Date().toISOString().slice(0, 10)})`);
   console.log('| mode | success@1 | success@5 | success@10 | MRR@10 | nDCG@10 | recall@10 | op-recall@5 | p50 ms | p95 ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const mode of modes) {
-    const perQuery: ReturnType<typeof scoreRanking>[] = [];
-    const opRecalls: number[] = [];
-    const latencies: number[] = [];
-    const misses: string[] = [];
-    for (const query of queries) {
-      const started = performance.now();
-      const response = await client.search({ orgId: EVAL_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 5 });
-      latencies.push(performance.now() - started);
-      const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
-      perQuery.push(scoreRanking(ranked, query.relevant));
-      if (values['show-misses'] && perQuery.at(-1)!.success5 === 0) {
-        const wanted = Object.keys(query.relevant).filter((id) => query.relevant[id] === 2);
-        misses.push(`  ${query.qid} "${query.query}"\n    wanted ${wanted.join(', ')}\n    got    ${ranked.slice(0, 5).join(', ')}`);
-      }
-      if (query.type === 'operation') {
-        const recalls = response.results.flatMap((result) => {
-          const gold = query.operations[specOfApi.get(result.apiId) ?? ''];
-          return query.relevant[specOfApi.get(result.apiId) ?? ''] === 2 && gold?.length
-            ? [operationRecall(result.endpoints.map((e) => `${e.method} ${e.path}`), gold, 5)]
-            : [];
-        });
-        opRecalls.push(mean(recalls));
-      }
+  for (const mode of modes) await measureMode(client, queries, specOfApi, mode, showMisses);
+}
+
+async function measureMode(client: PlatformClient, queries: EvalQuery[], specOfApi: Map<string, string>, mode: SearchMode, showMisses: boolean): Promise<void> {
+  const perQuery: ReturnType<typeof scoreRanking>[] = [];
+  const opRecalls: number[] = [];
+  const latencies: number[] = [];
+  const misses: string[] = [];
+  for (const query of queries) {
+    const started = performance.now();
+    const response = await client.search({ orgId: EVAL_ORG, query: query.query, mode, maxResults: 10, maxEndpoints: 5 });
+    latencies.push(performance.now() - started);
+    const ranked = response.results.map((result) => specOfApi.get(result.apiId) ?? result.apiId);
+    perQuery.push(scoreRanking(ranked, query.relevant));
+    if (showMisses && perQuery.at(-1)!.success5 === 0) {
+      const wanted = Object.keys(query.relevant).filter((id) => query.relevant[id] === 2);
+      misses.push(`  ${query.qid} "${query.query}"\n    wanted ${wanted.join(', ')}\n    got    ${ranked.slice(0, 5).join(', ')}`);
     }
-    if (misses.length > 0) console.log(`Queries of mode ${mode} with no fully relevant API in the top 5:\n${misses.join('\n')}`);
-    const avg = (key: keyof ReturnType<typeof scoreRanking>) => mean(perQuery.map((m) => m[key])).toFixed(3);
-    console.log(
-      `| ${mode} | ${avg('success1')} | ${avg('success5')} | ${avg('success10')} | ${avg('mrr10')} | ${avg('ndcg10')} | ${avg('recall10')} | ${mean(opRecalls).toFixed(3)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 95).toFixed(0)} |`,
-    );
+    if (query.type === 'operation') opRecalls.push(mean(goldOperationRecalls(query, response.results, specOfApi)));
   }
+  if (misses.length > 0) console.log(`Queries of mode ${mode} with no fully relevant API in the top 5:\n${misses.join('\n')}`);
+  const avg = (key: keyof ReturnType<typeof scoreRanking>) => mean(perQuery.map((m) => m[key])).toFixed(3);
+  console.log(
+    `| ${mode} | ${avg('success1')} | ${avg('success5')} | ${avg('success10')} | ${avg('mrr10')} | ${avg('ndcg10')} | ${avg('recall10')} | ${mean(opRecalls).toFixed(3)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 95).toFixed(0)} |`,
+  );
+}
 
-  await measureCalibration(client, queries, specOfApi, modes, values.calibrate);
+/** Operation recall@5 of each fully relevant card with gold operations. */
+function goldOperationRecalls(query: EvalQuery, results: SearchResponse['results'], specOfApi: Map<string, string>): number[] {
+  return results.flatMap((result) => {
+    const gold = query.operations[specOfApi.get(result.apiId) ?? ''];
+    return query.relevant[specOfApi.get(result.apiId) ?? ''] === 2 && gold?.length
+      ? [operationRecall(result.endpoints.map((e) => `${e.method} ${e.path}`), gold, 5)]
+      : [];
+  });
+}
 
-  if (restbenchApis.size === 0) return;
+/** RestBench's table, and the hybrid cards judged on the way for its calibration. */
+async function measureRestbench(
+  client: PlatformClient,
+  restbench: string,
+  restbenchApis: Map<string, string>,
+  modes: SearchMode[],
+): Promise<{ cards: JudgedCard[]; scores: number[] }> {
   console.log('\nRestBench: gold operations among the first k endpoints of the API\'s card (maxEndpoints 10)');
   console.log('| mode | TMDB op-recall@5 | TMDB op-recall@10 | Spotify op-recall@5 | Spotify op-recall@10 |');
   console.log('|---|---|---|---|---|');
   const apiIdOf = new Map([...restbenchApis].map(([apiId, key]) => [key, apiId]));
-  const restbenchCards: JudgedCard[] = [];
-  const restbenchScores: number[] = [];
+  const judged = { cards: [] as JudgedCard[], scores: [] as number[] };
   for (const mode of modes) {
     const cells: string[] = [];
     for (const name of ['tmdb', 'spotify'] as const) {
@@ -170,8 +220,8 @@ async function main(): Promise<void> {
         const card = response.results.find((result) => result.apiId === apiIdOf.get(name));
         if (mode === 'hybrid') {
           response.results.forEach((result, rank) => {
-            restbenchCards.push({ queryId: `${name}:${query.query}`, rank, evidence: result.evidence!, grade: result.apiId === apiIdOf.get(name) ? 2 : 0 });
-            restbenchScores.push(result.relevanceScore);
+            judged.cards.push({ queryId: `${name}:${query.query}`, rank, evidence: result.evidence!, grade: result.apiId === apiIdOf.get(name) ? 2 : 0 });
+            judged.scores.push(result.relevanceScore);
           });
         }
         const endpoints = card?.endpoints.map((e) => `${e.method} ${e.path}`) ?? [];
@@ -182,13 +232,11 @@ async function main(): Promise<void> {
     }
     console.log(`| ${mode} | ${cells.join(' | ')} |`);
   }
-  if (restbenchCards.length === 0) return;
-  console.log('\nScore calibration on RestBench (the card of the API a query was written for is relevant, the other is not)');
-  console.log('| cards | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  printCalibration('RestBench', 'hybrid', restbenchCards, restbenchScores);
+  return judged;
+}
 
-  // Queries written for other APIs: few of them are about films or music.
+/** Queries written for other APIs: few of them are about films or music, so few top cards should be strong. */
+async function printStrayStrong(client: PlatformClient, queries: EvalQuery[]): Promise<void> {
   const strayStrong: string[] = [];
   for (const query of queries) {
     const [top] = (await client.search({ orgId: RESTBENCH_ORG, query: query.query, maxResults: 1 })).results;
