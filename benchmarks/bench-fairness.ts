@@ -27,7 +27,9 @@ type Round = { registration: Call; report: Call };
  * (LOG_LEVEL=warn shows the gateway's warnings, a background lint that failed among them.)
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, operations: { type: 'string', default: '2000' }, versions: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '3' }, operations: { type: 'string', default: '2000' }, versions: { type: 'string', default: '3' } },
+  });
   const rounds = Number(values.rounds);
   const { app, config, url } = await startGateway();
   const token = (org: string) => signDevToken(devSigningSecret(config), { sub: `bench-${org}`, orgs: [org], roles: ['publisher'], ttlSeconds: 3600 });
@@ -95,7 +97,10 @@ async function prepareOrgB(call: Caller, small: string): Promise<() => Promise<R
   /** One round of org B: a new version (its registration), then the change report from the one before. */
   const round = async () => {
     version += 1;
-    const registration = await call(small, 'POST', `${APIS}/${notesId}/versions`, { version: String(version), spec: smallOpenApi(String(version), version % 2 === 0) });
+    const registration = await call(small, 'POST', `${APIS}/${notesId}/versions`, {
+      version: String(version),
+      spec: smallOpenApi(String(version), version % 2 === 0),
+    });
     const report = await call(small, 'GET', `${APIS}/${notesId}/changes?from=${version - 1}&to=${version}`);
     return { registration, report };
   };
@@ -138,17 +143,47 @@ function printFairness(
   // Each took its own time from the start (they were sent at once), whenever they were awaited.
   const addsMs = Math.max(...added.map((item) => item.ms));
   const row = (name: string, calls: Call[]) =>
-    `| ${name} | ${calls.map((item) => `${(item.ms / 1000).toFixed(2)} s${item.status >= 300 ? ` (${item.status})` : ''}`).join(', ')} | ${(percentile(calls.map((item) => item.ms), 50) / 1000).toFixed(2)} s |`;
-  console.log(`Org A: ${load.operations}-operation spec (${JSON.stringify(heavyOpenApi('1', load.operations)).length} bytes), ${load.versions} more versions registered at once`);
-  console.log(`Org A: lint of version 1 saved after ${lintMs === undefined ? 'more than 300 s' : `${(lintMs / 1000).toFixed(1)} s`}; its ${load.versions} registrations took ${(addsMs / 1000).toFixed(1)} s (each ${added.map((item) => `${(item.ms / 1000).toFixed(1)} s, ${item.status}`).join('; ')})`);
-  for (const item of added) for (const warning of (item.body.warnings as string[] | undefined) ?? []) console.log(`Org A's registration warned: ${warning.slice(0, 200)}`);
+    `| ${name} | ${calls.map((item) => `${(item.ms / 1000).toFixed(2)} s${item.status >= 300 ? ` (${item.status})` : ''}`).join(', ')} | ${(
+      percentile(
+        calls.map((item) => item.ms),
+        50,
+      ) / 1000
+    ).toFixed(2)} s |`;
+  console.log(
+    `Org A: ${load.operations}-operation spec (${JSON.stringify(heavyOpenApi('1', load.operations)).length} bytes), ${load.versions} more versions registered at once`,
+  );
+  console.log(
+    `Org A: lint of version 1 saved after ${lintMs === undefined ? 'more than 300 s' : `${(lintMs / 1000).toFixed(1)} s`}; its ${load.versions} registrations took ${(addsMs / 1000).toFixed(1)} s (each ${added.map((item) => `${(item.ms / 1000).toFixed(1)} s, ${item.status}`).join('; ')})`,
+  );
+  for (const item of added)
+    for (const warning of (item.body.warnings as string[] | undefined) ?? []) console.log(`Org A's registration warned: ${warning.slice(0, 200)}`);
   console.log(`Org B's rounds under load before A's lint was saved: ${loaded.filter((item) => !item.lintDone).length} of ${load.rounds}\n`);
   console.log('| org B | each | p50 |');
   console.log('|---|---|---|');
-  console.log(row('registration, quiet', quiet.map((item) => item.registration)));
-  console.log(row('change report, quiet', quiet.map((item) => item.report)));
-  console.log(row("registration, during A's work", loaded.map((item) => item.registration)));
-  console.log(row("change report, during A's work", loaded.map((item) => item.report)));
+  console.log(
+    row(
+      'registration, quiet',
+      quiet.map((item) => item.registration),
+    ),
+  );
+  console.log(
+    row(
+      'change report, quiet',
+      quiet.map((item) => item.report),
+    ),
+  );
+  console.log(
+    row(
+      "registration, during A's work",
+      loaded.map((item) => item.registration),
+    ),
+  );
+  console.log(
+    row(
+      "change report, during A's work",
+      loaded.map((item) => item.report),
+    ),
+  );
   const refused = loaded.flatMap((item) => [item.registration, item.report]).filter((item) => item.status >= 300);
   for (const item of refused) console.log(`refused ${item.status}: ${JSON.stringify(item.body.detail ?? item.body).slice(0, 200)}`);
 }

@@ -38,7 +38,9 @@ export async function governanceBench(specIds: string[], count: number, timeoutM
       const report = isRefusal(compared) ? `refused: ${compared.refused.slice(0, 60)}` : `${changeMs.toFixed(0)} ms`;
       console.log(`| ${id} | ${(bytes / 1024).toFixed(0)} kB | ${operationCount(text)} | ${lintMs.toFixed(0)} ms | ${findings} | ${report} |`);
     }
-    console.log(`\nLint: p50 ${percentile(lint, 50).toFixed(0)} ms, p95 ${percentile(lint, 95).toFixed(0)} ms; change report: p50 ${percentile(changes, 50).toFixed(0)} ms, p95 ${percentile(changes, 95).toFixed(0)} ms (${largest.length} specs)`);
+    console.log(
+      `\nLint: p50 ${percentile(lint, 50).toFixed(0)} ms, p95 ${percentile(lint, 95).toFixed(0)} ms; change report: p50 ${percentile(changes, 50).toFixed(0)} ms, p95 ${percentile(changes, 95).toFixed(0)} ms (${largest.length} specs)`,
+    );
     await wideSchemaReports(threads);
   } finally {
     await threads.close();
@@ -53,9 +55,19 @@ export async function governanceBench(specIds: string[], count: number, timeoutM
 async function wideSchemaReports(threads: SpecThreads): Promise<void> {
   console.log('\n| wide schema, every field retyped | operations | breaking (expected) | complete | time |');
   console.log('|---|---|---|---|---|');
-  for (const [outer, inner, operations] of [[2, 25, 1], [30, 30, 1], [100, 100, 1], [30, 30, 200], [5, 5, 5000]]) {
+  for (const [outer, inner, operations] of [
+    [2, 25, 1],
+    [30, 30, 1],
+    [100, 100, 1],
+    [30, 30, 200],
+    [5, 5, 5000],
+  ]) {
     const started = performance.now();
-    const report = await threads.run('changeReportOf', { from: { text: wideSpec(outer, inner, operations, 'string') }, to: { text: wideSpec(outer, inner, operations, 'integer') }, maxChars: 20_000 });
+    const report = await threads.run('changeReportOf', {
+      from: { text: wideSpec(outer, inner, operations, 'string') },
+      to: { text: wideSpec(outer, inner, operations, 'integer') },
+      maxChars: 20_000,
+    });
     const ms = (performance.now() - started).toFixed(0);
     const found = isRefusal(report) ? `refused: ${report.refused.slice(0, 60)}` : `${report.breaking} (${outer * inner * operations})`;
     const complete = isRefusal(report) ? '' : report.complete ? 'yes' : `no: ${report.incompleteReason?.slice(0, 80)}`;
@@ -70,7 +82,11 @@ function wideSpec(outer: number, inner: number, operations: number, type: string
     openapi: '3.0.3',
     info: { title: 'Wide', version: '1' },
     paths: Object.fromEntries(Array.from({ length: operations }, (_, index) => [`/wide/${index}`, { get: { responses: { 200: ok } } }])),
-    components: { schemas: { Wide: { type: 'object', properties: fields(outer, () => ({ type: 'object', properties: fields(inner, () => ({ type, description: 'A field' })) })) } } },
+    components: {
+      schemas: {
+        Wide: { type: 'object', properties: fields(outer, () => ({ type: 'object', properties: fields(inner, () => ({ type, description: 'A field' })) })) },
+      },
+    },
   });
 }
 

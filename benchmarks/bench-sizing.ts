@@ -73,7 +73,11 @@ if (!values.url) {
   process.exit(2);
 }
 
-const SIZES = values.chunks.split(',').map((size) => Number(size.trim())).filter((size) => size > 0).sort((a, b) => a - b);
+const SIZES = values.chunks
+  .split(',')
+  .map((size) => Number(size.trim()))
+  .filter((size) => size > 0)
+  .sort((a, b) => a - b);
 const config = loadAiConfig({ ...process.env, AI_SERVICE_TOKEN: process.env.AI_SERVICE_TOKEN ?? 'bench-sizing', DATABASE_URL: values.url });
 /** The product's default first (HNSW_EF_SEARCH), then a higher one. */
 const EF = values.ef ? values.ef.split(',').map(Number) : [config.hnswEfSearch, 800];
@@ -203,7 +207,11 @@ async function chunkCatalogue(): Promise<{ catalogue: BaseApi[]; perApi: number[
   const formats = defaultSpecFormats();
   const catalogue: BaseApi[] = [];
   for (const api of demoCatalogue()) {
-    const chunked = await chunksOf(formats, { spec: api.spec, facts: { name: api.name, version: api.version, teamName: api.teamName }, limits: DEFAULT_CHUNK_LIMITS });
+    const chunked = await chunksOf(formats, {
+      spec: api.spec,
+      facts: { name: api.name, version: api.version, teamName: api.teamName },
+      limits: DEFAULT_CHUNK_LIMITS,
+    });
     if (!isRefusal(chunked)) catalogue.push({ ...api, kind: chunked.kind, chunks: chunked.chunks });
   }
   const perApi = catalogue.map((api) => api.chunks.length);
@@ -239,7 +247,9 @@ async function embedRealChunks(base: BaseApi[]) {
     const embedStarted = performance.now();
     const vectors = await provider.embedDocuments(texts);
     const seconds = (performance.now() - embedStarted) / 1000;
-    console.log(`embedded ${texts.length} real chunks of ${base.length} APIs with ${modelId}: ${(texts.length / seconds).toFixed(1)} chunks/s (${((seconds * 1000) / texts.length).toFixed(1)} ms/chunk) on ${availableParallelism()} cores`);
+    console.log(
+      `embedded ${texts.length} real chunks of ${base.length} APIs with ${modelId}: ${(texts.length / seconds).toFixed(1)} chunks/s (${((seconds * 1000) / texts.length).toFixed(1)} ms/chunk) on ${availableParallelism()} cores`,
+    );
     const queries = queryTexts(QUERY_COUNT);
     const queryVectors: number[][] = [];
     for (const query of queries) queryVectors.push(await provider.embedQuery(query));
@@ -256,10 +266,21 @@ async function storeBase(db: DataSource, base: BaseApi[], vectors: number[][], m
   for (const [index, api] of base.entries()) {
     const apiId = syntheticUuid(index);
     const orgId = orgOf(index);
-    const chunks = api.chunks.map((chunk, position) => ({ ...chunk, contentHash: contentHash(`${modelId}\n${chunk.embedText}`), embedding: vectors[offset + position] }));
+    const chunks = api.chunks.map((chunk, position) => ({
+      ...chunk,
+      contentHash: contentHash(`${modelId}\n${chunk.embedText}`),
+      embedding: vectors[offset + position],
+    }));
     offset += api.chunks.length;
     await db.transaction(async (manager) => {
-      await manager.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec) VALUES ($1, 1, $2, $3, $4, $5, $6)`, [apiId, orgId, api.name, api.version, api.teamName, api.spec]);
+      await manager.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec) VALUES ($1, 1, $2, $3, $4, $5, $6)`, [
+        apiId,
+        orgId,
+        api.name,
+        api.version,
+        api.teamName,
+        api.spec,
+      ]);
       await manager.query(
         `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count, indexed_at, kind) VALUES ($1, $2, 1, 1, 'COMPLETED', $3, now(), $4)`,
         [apiId, orgId, chunks.length, api.kind],
@@ -333,7 +354,9 @@ async function buildIndex({ prepared, providers }: Sizing): Promise<number> {
   await new VectorIndexService(build, providers).onApplicationBootstrap();
   const buildSeconds = (performance.now() - buildStarted) / 1000;
   await build.destroy();
-  console.log(`HNSW built in ${buildSeconds.toFixed(1)} s (maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']})`);
+  console.log(
+    `HNSW built in ${buildSeconds.toFixed(1)} s (maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']})`,
+  );
   return buildSeconds;
 }
 
@@ -342,10 +365,13 @@ function nearestIn(db: DataSource, modelId: string, dims: number) {
   const searches = new SearchRepository(db);
   const scope = (orgId: string): SearchScope => ({ orgId, model: modelId, dimensions: dims, filters: {} });
   return (orgId: string, vector: number[], efSearch: number, limit: number, exact = false) =>
-    searches.inSnapshot(async (manager) => {
-      if (exact) await manager.query(`SET LOCAL enable_indexscan = off`);
-      return new ChunkRetriever(manager, scope(orgId)).vectorCandidates(vector, limit);
-    }, { efSearch, timeoutMs: 120_000 });
+    searches.inSnapshot(
+      async (manager) => {
+        if (exact) await manager.query(`SET LOCAL enable_indexscan = off`);
+        return new ChunkRetriever(manager, scope(orgId)).vectorCandidates(vector, limit);
+      },
+      { efSearch, timeoutMs: 120_000 },
+    );
 }
 
 type Nearest = ReturnType<typeof nearestIn>;
@@ -427,7 +453,15 @@ function syntheticUuid(api: number): string {
  * the last one cut short. Chunk rows with perturbed vectors, then their postings, word counts,
  * status rows and spec copies, all as `INSERT … SELECT` over a range of APIs.
  */
-async function fill(db: DataSource, base: BaseApi[], apis: number, chunks: number, target: number, dims: number, baseRows: number): Promise<{ apis: number; chunks: number }> {
+async function fill(
+  db: DataSource,
+  base: BaseApi[],
+  apis: number,
+  chunks: number,
+  target: number,
+  dims: number,
+  baseRows: number,
+): Promise<{ apis: number; chunks: number }> {
   // Uniform noise per dimension in [-a/2, a/2]: standard deviation a/√12, so norm ≈ a·√(d/12).
   const amplitude = (NOISE * Math.sqrt(12)) / Math.sqrt(dims);
   // Another real chunk, chosen by the API and the chunk, for `blended`.
@@ -566,7 +600,10 @@ async function probeBuildMemory(url: string, modelId: string, dims: number): Pro
 /** The repository's own query sets: the eval paraphrases and the kinds needs, in turn, `count` of them. */
 function queryTexts(count: number): string[] {
   const root = join(process.cwd(), 'eval');
-  const lines = (path: string) => readFileSync(join(root, path), 'utf8').split('\n').filter((line) => line.trim());
+  const lines = (path: string) =>
+    readFileSync(join(root, path), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim());
   const paraphrases = lines('paraphrases.jsonl').flatMap((line) => {
     const row = JSON.parse(line) as { tuning: string; check: string };
     return [row.tuning, row.check];
@@ -579,14 +616,18 @@ function queryTexts(count: number): string[] {
 async function describeServer(admin: pg.Client): Promise<string[]> {
   const settings = ['shared_buffers', 'effective_cache_size', 'work_mem', 'max_parallel_workers'];
   const [{ server, vector }] = (
-    await admin.query(`SELECT current_setting('server_version') AS server, (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS vector`)
+    await admin.query(
+      `SELECT current_setting('server_version') AS server, (SELECT default_version FROM pg_available_extensions WHERE name = 'vector') AS vector`,
+    )
   ).rows;
   const shown: string[] = [];
   for (const name of settings) shown.push(`${name} ${(await admin.query(`SELECT current_setting($1) AS value`, [name])).rows[0].value}`);
   return [
     `PostgreSQL ${server}, pgvector ${vector}`,
     ...shown,
-    `${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} at start`,
+    `${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')} at start`,
   ];
 }
 
@@ -620,23 +661,69 @@ function report(rows: SizeRow[], context: Context): void {
     blended: `real ${context.modelId} vectors + ${BLEND} × another real chunk's vector + noise of norm ${NOISE}`,
   }[VECTORS];
   console.log(`\n## Sizing (${new Date().toISOString().slice(0, 10)}, ${context.minutes.toFixed(1)} min)\n`);
-  console.log(`${context.environment.join('; ')}. Vectors: ${vectors}. HNSW build: maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']}.\n`);
-  const header = ['measure', ...rows.map((row) => `${row.chunks.toLocaleString('en-US')} chunks`), ...rows.map((row) => `bytes/chunk at ${row.chunks / 1000}k`)];
+  console.log(
+    `${context.environment.join('; ')}. Vectors: ${vectors}. HNSW build: maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']}.\n`,
+  );
+  const header = [
+    'measure',
+    ...rows.map((row) => `${row.chunks.toLocaleString('en-US')} chunks`),
+    ...rows.map((row) => `bytes/chunk at ${row.chunks / 1000}k`),
+  ];
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
   const line = (name: string, value: (row: SizeRow) => string, bytes?: (row: SizeRow) => number) =>
     console.log(`| ${name} | ${rows.map(value).join(' | ')} | ${rows.map((row) => (bytes ? perChunk(bytes(row), row.chunks) : '')).join(' | ')} |`);
   line('APIs (orgs: 1 large + small ones)', (row) => `${row.apis.toLocaleString('en-US')} (${SMALL_ORGS + 1})`);
-  line('api_chunks heap', (row) => mb(row.bytes.heap), (row) => row.bytes.heap);
-  line('api_chunks TOAST', (row) => mb(row.bytes.toast), (row) => row.bytes.toast);
-  line('HNSW index', (row) => mb(row.bytes.hnsw), (row) => row.bytes.hnsw);
-  line('full-text GIN index', (row) => mb(row.bytes.gin), (row) => row.bytes.gin);
-  line('all api_chunks indexes', (row) => mb(row.bytes.indexes), (row) => row.bytes.indexes);
-  line('api_chunks total', (row) => mb(row.bytes.chunks_total), (row) => row.bytes.chunks_total);
-  line('keyword postings (chunk_terms, with indexes)', (row) => `${mb(row.bytes.postings)} (${(row.bytes.posting_rows / row.chunks).toFixed(1)} rows/chunk)`, (row) => row.bytes.postings);
-  line('spec copies (api_specs)', (row) => mb(row.bytes.specs), (row) => row.bytes.specs);
-  line('API word counts, status, lexicon', (row) => mb(row.bytes.per_api), (row) => row.bytes.per_api);
-  line('whole platform_ai schema', (row) => mb(row.bytes.schema_total), (row) => row.bytes.schema_total);
+  line(
+    'api_chunks heap',
+    (row) => mb(row.bytes.heap),
+    (row) => row.bytes.heap,
+  );
+  line(
+    'api_chunks TOAST',
+    (row) => mb(row.bytes.toast),
+    (row) => row.bytes.toast,
+  );
+  line(
+    'HNSW index',
+    (row) => mb(row.bytes.hnsw),
+    (row) => row.bytes.hnsw,
+  );
+  line(
+    'full-text GIN index',
+    (row) => mb(row.bytes.gin),
+    (row) => row.bytes.gin,
+  );
+  line(
+    'all api_chunks indexes',
+    (row) => mb(row.bytes.indexes),
+    (row) => row.bytes.indexes,
+  );
+  line(
+    'api_chunks total',
+    (row) => mb(row.bytes.chunks_total),
+    (row) => row.bytes.chunks_total,
+  );
+  line(
+    'keyword postings (chunk_terms, with indexes)',
+    (row) => `${mb(row.bytes.postings)} (${(row.bytes.posting_rows / row.chunks).toFixed(1)} rows/chunk)`,
+    (row) => row.bytes.postings,
+  );
+  line(
+    'spec copies (api_specs)',
+    (row) => mb(row.bytes.specs),
+    (row) => row.bytes.specs,
+  );
+  line(
+    'API word counts, status, lexicon',
+    (row) => mb(row.bytes.per_api),
+    (row) => row.bytes.per_api,
+  );
+  line(
+    'whole platform_ai schema',
+    (row) => mb(row.bytes.schema_total),
+    (row) => row.bytes.schema_total,
+  );
   line('fill (bulk SQL, not timed as indexing)', (row) => `${row.fillSeconds.toFixed(0)} s`);
   line('HNSW build', (row) => `${row.buildSeconds.toFixed(1)} s`);
   for (const ef of EF) {
@@ -644,13 +731,24 @@ function report(rows: SizeRow[], context: Context): void {
   }
   for (const ef of EF) line(`recall@10 vs exact, large org, ef_search ${ef}`, (row) => row.recall[ef].toFixed(3));
   line('exact search p50 ms, large org (no index)', (row) => ms(row.exactMs));
-  line(`small org: chunks, p50 / p95 ms, candidates returned of ${CANDIDATES}, recall@10 (ef ${EF[0]})`, (row) =>
-    `${row.small.chunks.toLocaleString('en-US')}; ${ms(row.small.p50)} / ${ms(row.small.p95)}; ${row.small.returned.toFixed(0)}; ${row.small.recall.toFixed(3)}`,
+  line(
+    `small org: chunks, p50 / p95 ms, candidates returned of ${CANDIDATES}, recall@10 (ef ${EF[0]})`,
+    (row) =>
+      `${row.small.chunks.toLocaleString('en-US')}; ${ms(row.small.p50)} / ${ms(row.small.p95)}; ${row.small.returned.toFixed(0)}; ${row.small.recall.toFixed(3)}`,
   );
-  console.log(`\nLatency: the product's vectorCandidates (${CANDIDATES} nearest chunks of the org) in its search transaction (SET LOCAL hnsw.iterative_scan, hnsw.ef_search, statement_timeout), ${context.queries} queries one at a time after a warm pass; recall@10 on the first ${RECALL_QUERIES}; the large org holds half of the chunks.`);
-  console.log(`Chunks per API: mean ${context.perApiMean.toFixed(1)}, median ${context.perApiMedian} over the demo catalogue's ${context.catalogueApis} real APIs.`);
-  console.log(`Embedding (${context.modelId}): ${context.embedPerSecond.toFixed(1)} chunks/s over ${context.embedChunks} real chunks; store (insertChunks + countWords, PostgreSQL): ${context.storeMs.toFixed(2)} ms/chunk.`);
-  if (context.probe) console.log(`HNSW build memory: the graph outgrew 16 MB of maintenance_work_mem after ${context.probe.tuples} tuples: ${Math.round(context.probe.bytes)} bytes per vector.`);
+  console.log(
+    `\nLatency: the product's vectorCandidates (${CANDIDATES} nearest chunks of the org) in its search transaction (SET LOCAL hnsw.iterative_scan, hnsw.ef_search, statement_timeout), ${context.queries} queries one at a time after a warm pass; recall@10 on the first ${RECALL_QUERIES}; the large org holds half of the chunks.`,
+  );
+  console.log(
+    `Chunks per API: mean ${context.perApiMean.toFixed(1)}, median ${context.perApiMedian} over the demo catalogue's ${context.catalogueApis} real APIs.`,
+  );
+  console.log(
+    `Embedding (${context.modelId}): ${context.embedPerSecond.toFixed(1)} chunks/s over ${context.embedChunks} real chunks; store (insertChunks + countWords, PostgreSQL): ${context.storeMs.toFixed(2)} ms/chunk.`,
+  );
+  if (context.probe)
+    console.log(
+      `HNSW build memory: the graph outgrew 16 MB of maintenance_work_mem after ${context.probe.tuples} tuples: ${Math.round(context.probe.bytes)} bytes per vector.`,
+    );
 }
 
 main().catch((error: unknown) => {

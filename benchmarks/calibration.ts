@@ -51,7 +51,10 @@ export function fitCalibration(cards: JudgedCard[], features: Feature[]): Releva
     if (Math.max(...delta.map(Math.abs)) < 1e-9) break;
   }
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  return { intercept: round(beta[0]), weights: Object.fromEntries(features.map((feature, j) => [feature, round(beta[j + 1])])) as RelevanceCalibration['weights'] };
+  return {
+    intercept: round(beta[0]),
+    weights: Object.fromEntries(features.map((feature, j) => [feature, round(beta[j + 1])])) as RelevanceCalibration['weights'],
+  };
 }
 
 /**
@@ -88,7 +91,10 @@ export function crossValidated(cards: JudgedCard[], training: JudgedCard[], feat
   const foldOf = new Map(queries.map((queryId, index) => [queryId, index % folds]));
   const relevance = new Array<number>(cards.length);
   for (let fold = 0; fold < folds; fold++) {
-    const calibration = fitCalibration(training.filter((card) => foldOf.get(card.queryId) !== fold), features);
+    const calibration = fitCalibration(
+      training.filter((card) => foldOf.get(card.queryId) !== fold),
+      features,
+    );
     cards.forEach((card, index) => {
       if (foldOf.get(card.queryId) === fold) relevance[index] = calibratedRelevance(card.evidence, calibration);
     });

@@ -32,7 +32,12 @@ export async function chaosSoak(registrations: number, model: 'hash' | 'local'):
   let agreed = false;
   try {
     const orgId = `chaos-${Date.now()}`;
-    const token = await signDevToken(devSigningSecret(loadGatewayConfig(stack.env)), { sub: 'bench-chaos', orgs: [orgId], roles: ['publisher'], ttlSeconds: 6 * 3600 });
+    const token = await signDevToken(devSigningSecret(loadGatewayConfig(stack.env)), {
+      sub: 'bench-chaos',
+      orgs: [orgId],
+      roles: ['publisher'],
+      ttlSeconds: 6 * 3600,
+    });
     stack.clockStarts();
     agreed = await soak(new PlatformClient(stack.gatewayUrl, token), orgId, {
       registrations,

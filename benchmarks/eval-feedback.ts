@@ -98,9 +98,7 @@ export function seedOf(text: string): number {
  * rank order), one judged 0 or not judged for the query, chosen by the qid's seed.
  */
 export function chooseFloodApi(qid: string, rankedApiIds: string[], grades: Grades, specOfApi: Map<string, string>): string | undefined {
-  const wrong = rankedApiIds
-    .slice(FLOOD_RANKS.from - 1, FLOOD_RANKS.to)
-    .filter((apiId) => !grades[specOfApi.get(apiId) ?? apiId]);
+  const wrong = rankedApiIds.slice(FLOOD_RANKS.from - 1, FLOOD_RANKS.to).filter((apiId) => !grades[specOfApi.get(apiId) ?? apiId]);
   return wrong.length > 0 ? wrong[seedOf(qid) % wrong.length] : undefined;
 }
 
@@ -118,7 +116,11 @@ export function isVotedNeed(qid: string): boolean {
  */
 export function unrelatedNeeds<Q extends JudgedQuery>(query: Q, wrongSpec: string, queries: Q[], count: number): Q[] {
   const others = queries.filter((other) => other.qid !== query.qid && !other.relevant[wrongSpec]);
-  return others.map((other) => ({ other, order: seedOf(`${query.qid}:${other.qid}`) })).sort((a, b) => a.order - b.order).slice(0, count).map(({ other }) => other);
+  return others
+    .map((other) => ({ other, order: seedOf(`${query.qid}:${other.qid}`) }))
+    .sort((a, b) => a.order - b.order)
+    .slice(0, count)
+    .map(({ other }) => other);
 }
 
 /** 1-based rank of `id` in `ranked`, or `cap` when it is not there. */
@@ -152,7 +154,9 @@ export async function eachLimit<T>(items: T[], concurrency: number, work: (item:
 
 /** Registrations of `eval/kinds/specs` as `eval/kinds/apis.json` names them, keyed by file name. */
 export function kindSpecRegistrations(directory: string, orgId: string): { key: string; body: RegisterBody }[] {
-  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as { apis: { file: string; name: string; version: string; teamName: string }[] };
+  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as {
+    apis: { file: string; name: string; version: string; teamName: string }[];
+  };
   return apis.map(({ file, ...api }) => ({ key: file, body: { orgId, ...api, spec: readFileSync(join(directory, 'kinds/specs', file), 'utf8') } }));
 }
 
@@ -231,7 +235,9 @@ async function learningRun(options: FeedbackEvalOptions, admin: PlatformClient):
   const after = await measure();
 
   console.log(`\nLearning from feedback: the newcomer's searches (maxResults ${TOP_RANKS}) before and after the votes, judged by the public query's grades`);
-  console.log('| searches | queries | success@1 | success@5 | nDCG@10 | nDCG@10 up / down | target mean rank (11 = not in top 10) | top 10 with feedback evidence | p95 ms |');
+  console.log(
+    '| searches | queries | success@1 | success@5 | nDCG@10 | nDCG@10 up / down | target mean rank (11 = not in top 10) | top 10 with feedback evidence | p95 ms |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const merged: { name: string; was: Searched[]; now: Searched[] }[] = [];
   GROUPS.forEach((group, index) => {
@@ -244,9 +250,16 @@ async function learningRun(options: FeedbackEvalOptions, admin: PlatformClient):
   for (const { name, was, now } of merged) {
     const avg = (runs: Searched[], key: keyof QueryMetrics) => mean(runs.map((run) => run.metrics[key])).toFixed(3);
     const ranks = (runs: Searched[]) => mean(runs.flatMap((run) => (run.targetRank === undefined ? [] : [run.targetRank]))).toFixed(2);
-    const { improved, worsened } = countChanges(was.map((run) => run.metrics.ndcg10), now.map((run) => run.metrics.ndcg10));
+    const { improved, worsened } = countChanges(
+      was.map((run) => run.metrics.ndcg10),
+      now.map((run) => run.metrics.ndcg10),
+    );
     const seen = (runs: Searched[]) => runs.filter((run) => run.feedbackSeen).length;
-    const p95 = (runs: Searched[]) => percentile(runs.map((run) => run.ms), 95).toFixed(0);
+    const p95 = (runs: Searched[]) =>
+      percentile(
+        runs.map((run) => run.ms),
+        95,
+      ).toFixed(0);
     console.log(
       `| ${name} | ${was.length} | ${avg(was, 'success1')} → ${avg(now, 'success1')} | ${avg(was, 'success5')} → ${avg(now, 'success5')} | ` +
         `${avg(was, 'ndcg10')} → ${avg(now, 'ndcg10')} | ${improved} / ${worsened} | ${ranks(was)} → ${ranks(now)} | ${seen(was)} → ${seen(now)} | ${p95(was)} → ${p95(now)} |`,
@@ -290,7 +303,8 @@ interface SybilRanks {
 async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, accounts: number): Promise<void> {
   const { orgId, queries, concurrency } = options;
   const observer = await options.person('observer');
-  const rankedIds = async (text: string) => (await observer.search({ orgId, query: text, maxResults: WIDE_RANKS, maxEndpoints: 1 })).results.map((result) => result.apiId);
+  const rankedIds = async (text: string) =>
+    (await observer.search({ orgId, query: text, maxResults: WIDE_RANKS, maxEndpoints: 1 })).results.map((result) => result.apiId);
   const ranksOf = async (query: ParaphrasedQuery, apiId: string, unrelated: ParaphrasedQuery[]): Promise<SybilRanks> => {
     const rank = async (text: string) => rankOr(await rankedIds(text), apiId, WIDE_RANKS + 1);
     return {
@@ -342,7 +356,13 @@ async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, acc
     );
   }
   const top3 = after.flatMap((ranks, index) =>
-    ranks.unrelated.flatMap((rank, other) => (rank <= 3 ? [`  ${targets[index].unrelated[other].qid} (sybils voted on ${targets[index].query.qid}): rank ${rank} (was ${targets[index].before.unrelated[other]})`] : [])),
+    ranks.unrelated.flatMap((rank, other) =>
+      rank <= 3
+        ? [
+            `  ${targets[index].unrelated[other].qid} (sybils voted on ${targets[index].query.qid}): rank ${rank} (was ${targets[index].before.unrelated[other]})`,
+          ]
+        : [],
+    ),
   );
   if (top3.length > 0) console.log(`The wrong API in the top 3 of an unrelated need (there should be none):\n${top3.join('\n')}`);
 }
@@ -361,15 +381,32 @@ export async function runKindsEval(client: PlatformClient, orgId: string, needs:
     const ranked = response.results.map((result) => keyOfApi.get(result.apiId) ?? result.apiId);
     const rank = rankOr(ranked, need.expected, TOP_RANKS + 1);
     const card = response.results[rank - 1];
-    const groups = [need.kind, ...(need.event ? ['event needs (any kind)'] : []), ...(need.event && need.kind === 'asyncapi' ? ['event needs answered by AsyncAPI'] : []), 'all'];
+    const groups = [
+      need.kind,
+      ...(need.event ? ['event needs (any kind)'] : []),
+      ...(need.event && need.kind === 'asyncapi' ? ['event needs answered by AsyncAPI'] : []),
+      'all',
+    ];
     for (const group of groups) {
       row(group).s1.push(rank === 1 ? 1 : 0);
       row(group).s5.push(rank <= 5 ? 1 : 0);
-      if (card) row(group).ops.push(operationRecall(card.endpoints.map((e) => `${e.method} ${e.path}`), need.operations, 5));
+      if (card)
+        row(group).ops.push(
+          operationRecall(
+            card.endpoints.map((e) => `${e.method} ${e.path}`),
+            need.operations,
+            5,
+          ),
+        );
     }
-    if (rank > 5) misses.push(`  ${need.id} "${need.query}"\n    wanted ${need.expected} (rank ${rank > TOP_RANKS ? '>10' : rank})\n    got    ${ranked.slice(0, 3).join(', ')}`);
+    if (rank > 5)
+      misses.push(
+        `  ${need.id} "${need.query}"\n    wanted ${need.expected} (rank ${rank > TOP_RANKS ? '>10' : rank})\n    got    ${ranked.slice(0, 3).join(', ')}`,
+      );
   }
-  console.log(`\nKinds: ${needs.length} needs in org "${orgId}" (maxResults ${TOP_RANKS}, maxEndpoints 5); op-recall@5 over the needs whose API is among the cards`);
+  console.log(
+    `\nKinds: ${needs.length} needs in org "${orgId}" (maxResults ${TOP_RANKS}, maxEndpoints 5); op-recall@5 over the needs whose API is among the cards`,
+  );
   console.log('| needs of | needs | success@1 | success@5 | op-recall@5 (cards) |');
   console.log('|---|---|---|---|---|');
   const order = ['openapi', 'asyncapi', 'graphql', 'grpc', 'mcp', 'event needs (any kind)', 'event needs answered by AsyncAPI', 'all'];

@@ -28,8 +28,7 @@ export function scoreRanking(ranked: string[], grades: Grades): QueryMetrics {
 
 /** Graded nDCG@10: gain 2^grade − 1, discount log2(rank + 1), normalised by the ideal order. */
 export function ndcg(top10: string[], grades: Grades): number {
-  const dcg = (gradesInOrder: number[]) =>
-    gradesInOrder.slice(0, 10).reduce((sum, grade, index) => sum + (2 ** grade - 1) / Math.log2(index + 2), 0);
+  const dcg = (gradesInOrder: number[]) => gradesInOrder.slice(0, 10).reduce((sum, grade, index) => sum + (2 ** grade - 1) / Math.log2(index + 2), 0);
   const ideal = dcg(Object.values(grades).sort((a, b) => b - a));
   return ideal > 0 ? dcg(top10.map((id) => grades[id] ?? 0)) / ideal : 0;
 }

@@ -4,7 +4,17 @@ import { parseArgs } from 'node:util';
 import { loadAiConfig, loadGatewayConfig } from '#config';
 import { SEARCH_MODES, type SearchMode, type SearchResponse } from '#contracts';
 import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
-import { type BandRow, bandTable, crossValidated, type Feature, fitCalibration, type JudgedCard, separation, trainingCards, withoutAnswers } from './calibration.js';
+import {
+  type BandRow,
+  bandTable,
+  crossValidated,
+  type Feature,
+  fitCalibration,
+  type JudgedCard,
+  separation,
+  trainingCards,
+  withoutAnswers,
+} from './calibration.js';
 import { type Grades, mean, operationRecall, percentile, scoreRanking } from './eval-metrics.js';
 import { PlatformClient, PlatformError, type RegisterBody } from '../apps/cli/src/platform-client.js';
 import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/src/ranking/ranking.config.js';
@@ -12,7 +22,16 @@ import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from '../apps/cli/src/stack-processes.js';
 import { EVAL_KINDS_ORG, EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
-import { evalDirectory, type KindNeed, kindSpecRegistrations, pairParaphrases, type Paraphrase, readJsonLines, runFeedbackEval, runKindsEval } from './eval-feedback.js';
+import {
+  evalDirectory,
+  type KindNeed,
+  kindSpecRegistrations,
+  pairParaphrases,
+  type Paraphrase,
+  readJsonLines,
+  runFeedbackEval,
+  runKindsEval,
+} from './eval-feedback.js';
 
 const INDEXING_TIMEOUT_MS = 4 * 3600_000;
 const REGISTER_CONCURRENCY = 4;
@@ -192,7 +211,13 @@ function goldOperationRecalls(query: EvalQuery, results: SearchResponse['results
   return results.flatMap((result) => {
     const gold = query.operations[specOfApi.get(result.apiId) ?? ''];
     return query.relevant[specOfApi.get(result.apiId) ?? ''] === 2 && gold?.length
-      ? [operationRecall(result.endpoints.map((e) => `${e.method} ${e.path}`), gold, 5)]
+      ? [
+          operationRecall(
+            result.endpoints.map((e) => `${e.method} ${e.path}`),
+            gold,
+            5,
+          ),
+        ]
       : [];
   });
 }
@@ -204,7 +229,7 @@ async function measureRestbench(
   restbenchApis: Map<string, string>,
   modes: SearchMode[],
 ): Promise<{ cards: JudgedCard[]; scores: number[] }> {
-  console.log('\nRestBench: gold operations among the first k endpoints of the API\'s card (maxEndpoints 10)');
+  console.log("\nRestBench: gold operations among the first k endpoints of the API's card (maxEndpoints 10)");
   console.log('| mode | TMDB op-recall@5 | TMDB op-recall@10 | Spotify op-recall@5 | Spotify op-recall@10 |');
   console.log('|---|---|---|---|---|');
   const apiIdOf = new Map([...restbenchApis].map(([apiId, key]) => [key, apiId]));
@@ -252,8 +277,16 @@ async function printStrayStrong(client: PlatformClient, queries: EvalQuery[]): P
  * of 50 cards). With `calibrate`, the same for calibrations fitted on these cards (cross-validated
  * by query), and the coefficients fitted on all of them, for `ranking.config.ts`.
  */
-async function measureCalibration(client: PlatformClient, queries: EvalQuery[], specOfApi: Map<string, string>, modes: SearchMode[], calibrate: boolean): Promise<void> {
-  console.log('\nScore calibration: AUC of relevanceScore (fully relevant against irrelevant cards), and per match band the cards in it (share judged fully relevant)');
+async function measureCalibration(
+  client: PlatformClient,
+  queries: EvalQuery[],
+  specOfApi: Map<string, string>,
+  modes: SearchMode[],
+  calibrate: boolean,
+): Promise<void> {
+  console.log(
+    '\nScore calibration: AUC of relevanceScore (fully relevant against irrelevant cards), and per match band the cards in it (share judged fully relevant)',
+  );
   console.log('| cards | mode | AUC | top card strong | top card partial | top card weak | all cards strong | all cards partial | all cards weak |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   const fitted: string[] = [];
@@ -273,8 +306,19 @@ async function measureCalibration(client: PlatformClient, queries: EvalQuery[], 
     const calibration = Object.values(RELEVANCE_CALIBRATIONS).find(
       (candidate) => typeof candidate !== 'string' && Math.abs(calibratedRelevance(wide[0].evidence, candidate) - served[0]) < 1e-3,
     ) as RelevanceCalibration | undefined;
-    printCalibration('judged searches', mode, answered, served.filter((_, index) => wide[index].rank < 10));
-    if (calibration) printCalibration('answers taken out', mode, unanswered, unanswered.map((card) => calibratedRelevance(card.evidence, calibration)));
+    printCalibration(
+      'judged searches',
+      mode,
+      answered,
+      served.filter((_, index) => wide[index].rank < 10),
+    );
+    if (calibration)
+      printCalibration(
+        'answers taken out',
+        mode,
+        unanswered,
+        unanswered.map((card) => calibratedRelevance(card.evidence, calibration)),
+      );
     if (!calibrate) continue;
     const training = trainingCards(wide);
     const features = CALIBRATION_FEATURES[mode];
@@ -299,8 +343,13 @@ function printCalibration(set: string, mode: SearchMode, cards: JudgedCard[], re
   const cells = (rows: BandRow[]) => rows.map((row) => `${row.cards} (${percent(row.full)})`);
   const auc = separation(cards, relevance);
   const topIndexes = cards.flatMap((card, index) => (card.rank === 0 ? [index] : []));
-  const top = bandTable(topIndexes.map((index) => cards[index]), topIndexes.map((index) => relevance[index]));
-  console.log(`| ${set} | ${mode} | ${Number.isNaN(auc) ? '–' : auc.toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`);
+  const top = bandTable(
+    topIndexes.map((index) => cards[index]),
+    topIndexes.map((index) => relevance[index]),
+  );
+  console.log(
+    `| ${set} | ${mode} | ${Number.isNaN(auc) ? '–' : auc.toFixed(3)} | ${cells(top).join(' | ')} | ${cells(bandTable(cards, relevance)).join(' | ')} |`,
+  );
 }
 
 /** One registration per corpus spec: title, version, provider as team; titles made unique (`distinctNames`). */
@@ -350,10 +399,12 @@ async function registerAll(
     INDEXING_TIMEOUT_MS,
   );
   const keyOf = new Map(registrations.map(({ key, body }) => [identity(body.name, body.version), key]));
-  return new Map(records.flatMap((record) => {
-    const key = keyOf.get(identity(record.name, record.version));
-    return key ? [[record.apiId, key] as [string, string]] : [];
-  }));
+  return new Map(
+    records.flatMap((record) => {
+      const key = keyOf.get(identity(record.name, record.version));
+      return key ? [[record.apiId, key] as [string, string]] : [];
+    }),
+  );
 }
 
 main()

@@ -28,7 +28,13 @@ function specOf(index: number, revision: number): object {
     info: { title: `Soak API ${index}`, version: '1', description: `Synthetic API ${index} (${marker(index, revision)}).` },
     paths: {
       [`/items${index}`]: { get: { summary: `List the items of ${marker(index, revision)}`, responses: { 200: { description: 'ok' } } } },
-      [`/items${index}/{id}`]: { delete: { summary: `Remove one item of API ${index}`, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'gone' } } } },
+      [`/items${index}/{id}`]: {
+        delete: {
+          summary: `Remove one item of API ${index}`,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 204: { description: 'gone' } },
+        },
+      },
     },
   };
 }
@@ -36,9 +42,11 @@ function specOf(index: number, revision: number): object {
 /** Runs `tasks` with at most `limit` in flight. */
 async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
 }
 
 /** What the soak did and saw, shared by its phases. */
@@ -107,7 +115,13 @@ Soak of org "${orgId}": ${counts.registered} registrations, ${counts.updated} up
   found first by their own newest word: ${live.size - check.notFound}/${live.size}; deleted APIs still found: ${check.ghosts}/${deleted.size}`);
   const searchesHeld = options.disruptions ? 0 : [...failedSearches.values()].reduce((sum, { count }) => sum + count, 0);
   const agreed =
-    check.registryMismatch === 0 && check.notCompleted === 0 && check.searchMismatch === 0 && check.notFound === 0 && check.ghosts === 0 && counts.errors === 0 && searchesHeld === 0;
+    check.registryMismatch === 0 &&
+    check.notCompleted === 0 &&
+    check.searchMismatch === 0 &&
+    check.notFound === 0 &&
+    check.ghosts === 0 &&
+    counts.errors === 0 &&
+    searchesHeld === 0;
   console.log(agreed ? 'Registry and index agree exactly.' : 'DISAGREEMENT between registry and index (see above).');
   return agreed;
 }
@@ -184,7 +198,8 @@ async function registerAndChurn(
     counts.errors++;
     console.error(`  operation failed: ${(error as Error).message}`);
   }
-  if ((index + 1) % 50 === 0) console.log(`  ${index + 1}/${options.registrations} registered, ${counts.updated} updated, ${counts.deleted} deleted, ${counts.searches} searches`);
+  if ((index + 1) % 50 === 0)
+    console.log(`  ${index + 1}/${options.registrations} registered, ${counts.updated} updated, ${counts.deleted} deleted, ${counts.searches} searches`);
 }
 
 /** The four checks of the agreement, as counts of what disagrees. */
@@ -195,10 +210,14 @@ async function checkAgreement(client: PlatformClient, orgId: string, records: Ap
   const registryMismatch = [...expectedIds].filter((id) => !registryIds.has(id)).length + [...registryIds].filter((id) => !expectedIds.has(id)).length;
   // 2. Each is COMPLETED at its latest revision (the status says PENDING while an older one is indexed).
   const byId = new Map<string, ApiRecord>(records.map((record) => [record.apiId, record]));
-  const notCompleted = [...live.values()].filter(({ apiId, revision }) => byId.get(apiId)?.indexing?.status !== 'COMPLETED' || byId.get(apiId)?.revision !== revision);
+  const notCompleted = [...live.values()].filter(
+    ({ apiId, revision }) => byId.get(apiId)?.indexing?.status !== 'COMPLETED' || byId.get(apiId)?.revision !== revision,
+  );
   for (const { apiId, revision } of notCompleted.slice(0, 10)) {
     const record = byId.get(apiId);
-    console.log(`  not indexed: ${apiId} r${revision}: ${record ? `registry r${record.revision}, ${JSON.stringify(record.indexing ?? 'no status')}` : 'missing from the registry'}`);
+    console.log(
+      `  not indexed: ${apiId} r${revision}: ${record ? `registry r${record.revision}, ${JSON.stringify(record.indexing ?? 'no status')}` : 'missing from the registry'}`,
+    );
   }
   // 3. Search lists exactly the live APIs.
   const listed = await client.search({ orgId, query: '', maxResults: 50 });

@@ -21,7 +21,9 @@ export function heavyOpenApi(version: string, operations = 2000, fields = 50): o
   const paths: Record<string, object> = {};
   for (let index = 0; index < operations; index += 1) {
     const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-    paths[`/things${index}/{id}`] = { get: { operationId: `getThing${index}`, summary: `Read thing ${index}`, parameters: [id], responses: { '200': { description: 'The thing', content } } } };
+    paths[`/things${index}/{id}`] = {
+      get: { operationId: `getThing${index}`, summary: `Read thing ${index}`, parameters: [id], responses: { '200': { description: 'The thing', content } } },
+    };
   }
   return { openapi: '3.0.3', info: { title: 'Warehouse', version }, paths, components: { schemas: { Thing: { type: 'object', properties, example } } } };
 }
@@ -31,7 +33,11 @@ export function smallOpenApi(version: string, withDelete = false): object {
   const ok = { '200': { description: 'OK' } };
   const item: Record<string, object> = { get: { operationId: 'getNote', summary: 'Read a note', responses: ok } };
   if (withDelete) item.delete = { operationId: 'deleteNote', summary: 'Delete a note', responses: ok };
-  return { openapi: '3.0.3', info: { title: 'Notes', version }, paths: { '/notes': { get: { operationId: 'listNotes', summary: 'List notes', responses: ok } }, '/notes/{id}': item } };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Notes', version },
+    paths: { '/notes': { get: { operationId: 'listNotes', summary: 'List notes', responses: ok } }, '/notes/{id}': item },
+  };
 }
 
 /** An OpenAPI document of about `bytes`, in operations with long descriptions, as real large specs are. */

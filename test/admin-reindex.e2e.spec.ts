@@ -5,9 +5,26 @@ const ORG = 'acme';
 const OTHER_ORG = 'globex';
 const API_COUNT = 20;
 const TOPICS = [
-  'invoices', 'shipments', 'weather forecasts', 'flight bookings', 'hotel rooms', 'payroll runs', 'support tickets',
-  'video streams', 'parking spaces', 'library loans', 'vaccination records', 'wine cellars', 'bike rentals',
-  'concert tickets', 'tax returns', 'recipes', 'job postings', 'solar panels', 'pet adoptions', 'exam results',
+  'invoices',
+  'shipments',
+  'weather forecasts',
+  'flight bookings',
+  'hotel rooms',
+  'payroll runs',
+  'support tickets',
+  'video streams',
+  'parking spaces',
+  'library loans',
+  'vaccination records',
+  'wine cellars',
+  'bike rentals',
+  'concert tickets',
+  'tax returns',
+  'recipes',
+  'job postings',
+  'solar panels',
+  'pet adoptions',
+  'exam results',
 ];
 
 /** A small spec with three operations about one topic. */
@@ -46,13 +63,14 @@ describe('Admin re-index', () => {
   let brokenId: string;
 
   const browse = async (): Promise<{ totalFound: number; results: Card[] }> => {
-    const response = await http().post('/api-management/ai/search').set('authorization', `Bearer ${admin}`)
+    const response = await http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${admin}`)
       .send({ orgId: ORG, query: '', maxResults: 50, maxEndpoints: 10 });
     expect(response.status).toBe(200);
     return response.body;
   };
-  const progressOf = (reindexId: string, token = admin) =>
-    http().get(`/api-management/ai/admin/reindex/${reindexId}`).set('authorization', `Bearer ${token}`);
+  const progressOf = (reindexId: string, token = admin) => http().get(`/api-management/ai/admin/reindex/${reindexId}`).set('authorization', `Bearer ${token}`);
 
   beforeAll(async () => {
     // hash: the searches list whole cards by an empty query; no ranking is tested.
@@ -61,15 +79,26 @@ describe('Admin re-index', () => {
     admin = await stack.token([ORG], ['admin']);
     outsiderAdmin = await stack.token([OTHER_ORG], ['admin']);
     for (const [index, topic] of TOPICS.slice(0, API_COUNT).entries()) {
-      const created = await http().post('/api-management/apis').set('authorization', `Bearer ${admin}`)
+      const created = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${admin}`)
         .send({ orgId: ORG, name: `${topic} API`, version: '1', spec: specAbout(topic, index) });
       expect(created.status).toBe(201);
       apiIds.push(created.body.apiId);
     }
-    const broken = await http().post('/api-management/apis').set('authorization', `Bearer ${admin}`).send({
-      orgId: ORG, name: 'Broken refs', version: '1',
-      spec: { openapi: '3.0.3', info: { title: 'Broken', version: '1' }, paths: { '/x': { get: { responses: { 200: { $ref: '#/components/responses/Missing' } } } } } },
-    });
+    const broken = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${admin}`)
+      .send({
+        orgId: ORG,
+        name: 'Broken refs',
+        version: '1',
+        spec: {
+          openapi: '3.0.3',
+          info: { title: 'Broken', version: '1' },
+          paths: { '/x': { get: { responses: { 200: { $ref: '#/components/responses/Missing' } } } } },
+        },
+      });
     brokenId = broken.body.apiId;
     for (const apiId of [...apiIds, brokenId]) await waitForStatus(stack, admin, apiId, ['COMPLETED', 'FAILED'], 120_000);
   }, 180_000);
@@ -93,7 +122,7 @@ describe('Admin re-index', () => {
 
     const seen: { queued: number; done: number; failed: number }[] = [];
     let searches = 0;
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
       // Every search during the run sees all 20 APIs, each with all three endpoints.
       const cards = await browse();
       searches += 1;
@@ -127,18 +156,27 @@ describe('Admin re-index', () => {
   }, 180_000);
 
   it('should re-index only the APIs named, and refuse APIs and runs of other orgs', async () => {
-    const started = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${admin}`).send({ apiIds: apiIds.slice(0, 2) });
+    const started = await http()
+      .post('/api-management/ai/admin/reindex')
+      .set('authorization', `Bearer ${admin}`)
+      .send({ apiIds: apiIds.slice(0, 2) });
     expect(started.status).toBe(202);
     expect(started.body.queued).toBe(2);
 
-    const foreign = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${outsiderAdmin}`).send({ apiIds: [apiIds[0]] });
+    const foreign = await http()
+      .post('/api-management/ai/admin/reindex')
+      .set('authorization', `Bearer ${outsiderAdmin}`)
+      .send({ apiIds: [apiIds[0]] });
     expect(foreign.status).toBe(404);
     expect((await progressOf(started.body.reindexId, outsiderAdmin)).status).toBe(404);
     const notMember = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${outsiderAdmin}`).send({ orgId: ORG });
     expect(notMember.status).toBe(403);
     expect((await progressOf('not-a-run')).status).toBe(404);
 
-    const invalid = await http().post('/api-management/ai/admin/reindex').set('authorization', `Bearer ${admin}`).send({ apiIds: ['x'], extra: 1 });
+    const invalid = await http()
+      .post('/api-management/ai/admin/reindex')
+      .set('authorization', `Bearer ${admin}`)
+      .send({ apiIds: ['x'], extra: 1 });
     expect(invalid.status).toBe(400);
   });
 });

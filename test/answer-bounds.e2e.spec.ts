@@ -39,14 +39,21 @@ describe('Answer bounds on hostile documents', () => {
   const get = (path: string) => http().get(path).set('authorization', `Bearer ${reader}`);
   const post = (path: string, body: object) => http().post(path).set('authorization', `Bearer ${reader}`).send(body);
   const mcp = (id: number, method: string, params: object) =>
-    http().post('/mcp').set('authorization', `Bearer ${reader}`).set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id, method, params });
+    http()
+      .post('/mcp')
+      .set('authorization', `Bearer ${reader}`)
+      .set('accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id, method, params });
 
   beforeAll(async () => {
     stack = await startStack({ env: { OPERATION_DETAIL_MAX_CHARS: String(DETAIL_MAX_CHARS) } });
     const publisher = await stack.token([ORG], ['publisher']);
     reader = await stack.token([ORG], ['reader']);
     for (const bomb of answerBombs()) {
-      const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: bomb.name, version: '1', spec: bomb.spec });
+      const response = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name: bomb.name, version: '1', spec: bomb.spec });
       expect({ name: bomb.name, status: response.status, detail: response.body.detail }).toEqual({ name: bomb.name, status: 201, detail: undefined });
       apis.push({ name: bomb.name, apiId: response.body.apiId, query: bomb.query });
     }
@@ -83,7 +90,9 @@ describe('Answer bounds on hostile documents', () => {
         // A path cut in the list (the 100,000-character one) cannot name its operation: the others can.
         const named = (endpoints.body.items as { method: string; path: string }[]).filter(({ path }) => !path.endsWith('…')).slice(0, 3);
         for (const { method, path } of named) {
-          await measure(`GET /operations/detail (${name})`, () => get(`/api-management/apis/${apiId}/operations/detail?${new URLSearchParams({ method, path })}`));
+          await measure(`GET /operations/detail (${name})`, () =>
+            get(`/api-management/apis/${apiId}/operations/detail?${new URLSearchParams({ method, path })}`),
+          );
           await measure(`MCP get_operation (${name})`, () => mcp(id++, 'tools/call', { name: 'get_operation', arguments: { apiId, method, path } }));
         }
         const max = { maxResults: SEARCH_LIMITS.maxResults.max, maxEndpoints: SEARCH_LIMITS.maxEndpoints.max };
@@ -92,7 +101,9 @@ describe('Answer bounds on hostile documents', () => {
         await measure(`MCP get_api (${name})`, () => mcp(id++, 'tools/call', { name: 'get_api', arguments: { apiId } }));
         await measure(`MCP resource (${name})`, () => mcp(id++, 'resources/read', { uri: `api-spec://${apiId}` }));
       }
-      await measure('POST /ai/search (browse)', () => post('/api-management/ai/search', { orgId: ORG, query: '', maxEndpoints: SEARCH_LIMITS.maxEndpoints.max }));
+      await measure('POST /ai/search (browse)', () =>
+        post('/api-management/ai/search', { orgId: ORG, query: '', maxEndpoints: SEARCH_LIMITS.maxEndpoints.max }),
+      );
     } finally {
       walking = false;
       await probe;

@@ -39,7 +39,11 @@ describe('PATCH /api-management/apis/:apiId', () => {
     const found = await as(reader).post('/api-management/ai/search', { orgId: ORG, query, maxResults: 20 }).expect(200);
     return (found.body.results as { apiId: string }[]).find((result) => result.apiId === apiId);
   };
-  const specRevision = async (apiId: string) => (await as(reader).get(`${apis}/${apiId}/versions`).expect(200)).body.items.map((item: { version: string; revision: number }) => [item.version, item.revision]);
+  const specRevision = async (apiId: string) =>
+    (await as(reader).get(`${apis}/${apiId}/versions`).expect(200)).body.items.map((item: { version: string; revision: number }) => [
+      item.version,
+      item.revision,
+    ]);
 
   beforeAll(async () => {
     stack = await startStack();
@@ -47,7 +51,15 @@ describe('PATCH /api-management/apis/:apiId', () => {
     reader = await stack.token([ORG], ['reader']);
     outsider = await stack.token([OTHER_ORG], ['publisher']);
     const created = await as(publisher)
-      .post(apis, { orgId: ORG, name: 'Shipments', version: '1.0.0', teamName: 'logistics', description: 'Parcels and carriers', labels: { tier: 'silver' }, spec: shipments })
+      .post(apis, {
+        orgId: ORG,
+        name: 'Shipments',
+        version: '1.0.0',
+        teamName: 'logistics',
+        description: 'Parcels and carriers',
+        labels: { tier: 'silver' },
+        spec: shipments,
+      })
       .expect(201);
     shipmentsId = created.body.apiId;
     await indexed(shipmentsId);
@@ -62,7 +74,9 @@ describe('PATCH /api-management/apis/:apiId', () => {
     const before = await as(reader).get(`${apis}/${shipmentsId}`).expect(200);
     const embedded = await embeddedTexts();
     expect(embedded).toBeGreaterThan(0);
-    const patched = await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: { tier: 'gold', 'cost-center': 'CC-7' } }).expect(200);
+    const patched = await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { labels: { tier: 'gold', 'cost-center': 'CC-7' } })
+      .expect(200);
     expect(patched.body).toMatchObject({
       apiId: shipmentsId,
       name: 'Shipments',
@@ -85,8 +99,13 @@ describe('PATCH /api-management/apis/:apiId', () => {
     await indexed(shipmentsId);
     // Only the API's own chunk holds the description: it alone is embedded again, not the operations'.
     expect(await embeddedTexts()).toBe(embedded + 1);
-    expect(await card('book a parcel shipment', shipmentsId)).toMatchObject({ teamName: 'fulfilment', description: 'Book parcels with carriers and print labels' });
-    const byTeam = await as(reader).post('/api-management/ai/search', { orgId: ORG, query: 'parcel', filters: { teamNames: ['fulfilment'] } }).expect(200);
+    expect(await card('book a parcel shipment', shipmentsId)).toMatchObject({
+      teamName: 'fulfilment',
+      description: 'Book parcels with carriers and print labels',
+    });
+    const byTeam = await as(reader)
+      .post('/api-management/ai/search', { orgId: ORG, query: 'parcel', filters: { teamNames: ['fulfilment'] } })
+      .expect(200);
     expect(byTeam.body.results.map((result: { apiId: string }) => result.apiId)).toEqual([shipmentsId]);
 
     const cleared = await as(publisher).patch(`${apis}/${shipmentsId}`, { teamName: null, description: null }).expect(200);
@@ -103,7 +122,9 @@ describe('PATCH /api-management/apis/:apiId', () => {
   it('should make no revision and index nothing when nothing changes', async () => {
     const before = (await as(reader).get(`${apis}/${shipmentsId}`).expect(200)).body;
     // The same labels in another order, and the same name in its own case.
-    const same = await as(publisher).patch(`${apis}/${shipmentsId}`, { name: 'Shipments', labels: { tier: 'gold', 'cost-center': 'CC-7' } }).expect(200);
+    const same = await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { name: 'Shipments', labels: { tier: 'gold', 'cost-center': 'CC-7' } })
+      .expect(200);
     expect(same.body.revision).toBe(before.revision);
     expect(same.body.indexing.status).toBe('COMPLETED');
   });
@@ -117,7 +138,7 @@ describe('PATCH /api-management/apis/:apiId', () => {
     expect(await card('book a parcel shipment', shipmentsId)).toMatchObject({ apiName: 'Parcel Shipments' });
   });
 
-  it('should set the recommended version\'s stage by the versions route\'s rules', async () => {
+  it("should set the recommended version's stage by the versions route's rules", async () => {
     await as(publisher).patch(`${apis}/${shipmentsId}/versions/1.0.0`, { lifecycle: 'deprecated', sunsetDate: '2027-03-31' }).expect(200);
     // Retired in one step: the sunset date goes with deprecation.
     const retired = await as(publisher).patch(`${apis}/${shipmentsId}`, { lifecycle: 'retired' }).expect(200);
@@ -131,18 +152,27 @@ describe('PATCH /api-management/apis/:apiId', () => {
   it('should refuse a spec, unknown fields, bad values and an empty body with a 400', async () => {
     const withSpec = await as(publisher).patch(`${apis}/${shipmentsId}`, { spec: shipments }).expect(400);
     expect(withSpec.body.detail).toContain('property spec should not exist');
-    for (const field of ['orgId', 'version', 'format', 'sunsetDate']) await as(publisher).patch(`${apis}/${shipmentsId}`, { [field]: 'x' }).expect(400);
+    for (const field of ['orgId', 'version', 'format', 'sunsetDate'])
+      await as(publisher)
+        .patch(`${apis}/${shipmentsId}`, { [field]: 'x' })
+        .expect(400);
     const empty = await as(publisher).patch(`${apis}/${shipmentsId}`, {}).expect(400);
     expect(empty.body.detail).toBe('Nothing to change: give one of name, teamName, description, labels, lifecycle (a new spec is a PUT)');
     await as(publisher).patch(`${apis}/${shipmentsId}`, { name: '   ' }).expect(400);
     await as(publisher).patch(`${apis}/${shipmentsId}`, { name: null }).expect(400);
-    await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: { Tier: 'gold' } }).expect(400);
-    await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: ['tier:gold'] }).expect(400);
+    await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { labels: { Tier: 'gold' } })
+      .expect(400);
+    await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { labels: ['tier:gold'] })
+      .expect(400);
     await as(publisher).patch(`${apis}/${shipmentsId}`, { lifecycle: 'sunset' }).expect(400);
-    await as(publisher).patch(`${apis}/${shipmentsId}`, { teamName: 'x'.repeat(101) }).expect(400);
+    await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { teamName: 'x'.repeat(101) })
+      .expect(400);
   });
 
-  it('should be a publisher\'s, in the API\'s own org', async () => {
+  it("should be a publisher's, in the API's own org", async () => {
     await as(reader).patch(`${apis}/${shipmentsId}`, { teamName: 'readers' }).expect(403);
     await as(outsider).patch(`${apis}/${shipmentsId}`, { teamName: 'outsiders' }).expect(404);
     await as(publisher).patch(`${apis}/00000000-0000-4000-8000-000000000000`, { teamName: 'nobody' }).expect(404);
@@ -150,7 +180,9 @@ describe('PATCH /api-management/apis/:apiId', () => {
 
   it('should clear every label with {} or null', async () => {
     expect((await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: {} }).expect(200)).body.labels).toEqual({});
-    await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: { tier: 'gold' } }).expect(200);
+    await as(publisher)
+      .patch(`${apis}/${shipmentsId}`, { labels: { tier: 'gold' } })
+      .expect(200);
     expect((await as(publisher).patch(`${apis}/${shipmentsId}`, { labels: null }).expect(200)).body.labels).toEqual({});
   });
 });

@@ -18,7 +18,11 @@ describe('API kinds end to end (OpenAPI, AsyncAPI, GraphQL, gRPC)', () => {
   let outsider: string;
   const ids: Record<string, string> = {};
   const http = () => request(stack.gateway.getHttpServer());
-  const search = (body: object) => http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, ...body });
+  const search = (body: object) =>
+    http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, ...body });
 
   beforeAll(async () => {
     stack = await startStack({ env: { EMBEDDINGS_PROVIDER: 'local' } });
@@ -38,13 +42,21 @@ describe('API kinds end to end (OpenAPI, AsyncAPI, GraphQL, gRPC)', () => {
       { key: 'grpc', name: 'Payments', spec: readFixture('payments.proto') },
     ];
     for (const api of apis) {
-      const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: api.name, version: '1', spec: api.spec });
+      const created = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name: api.name, version: '1', spec: api.spec });
       expect({ name: api.name, status: created.status, kind: created.body.kind }).toEqual({ name: api.name, status: 201, kind: api.key });
       ids[api.key] = created.body.apiId;
     }
     for (const api of apis) {
       const status = await waitForStatus(stack, publisher, ids[api.key], ['COMPLETED', 'FAILED'], 240_000);
-      expect({ name: api.name, status: status.status, kind: status.kind, error: status.error }).toEqual({ name: api.name, status: 'COMPLETED', kind: api.key, error: undefined });
+      expect({ name: api.name, status: status.status, kind: status.kind, error: status.error }).toEqual({
+        name: api.name,
+        status: 'COMPLETED',
+        kind: api.key,
+        error: undefined,
+      });
     }
   }, 300_000);
 
@@ -61,7 +73,7 @@ describe('API kinds end to end (OpenAPI, AsyncAPI, GraphQL, gRPC)', () => {
     expect(first.endpoints[0]).toMatchObject({ method, path });
   });
 
-  it('should filter by kind and by any kind\'s verb', async () => {
+  it("should filter by kind and by any kind's verb", async () => {
     const byKind = await search({ query: 'payments', filters: { kinds: ['grpc', 'graphql'] } });
     expect(new Set(byKind.body.results.map((card: { kind: string }) => card.kind))).toEqual(new Set(['grpc', 'graphql']));
     const byVerb = await search({ query: '', filters: { methods: ['MUTATION'] } });
@@ -86,7 +98,10 @@ describe('API kinds end to end (OpenAPI, AsyncAPI, GraphQL, gRPC)', () => {
       .set('authorization', `Bearer ${publisher}`);
     expect(detail.status).toBe(200);
     expect(detail.body.parameters).toEqual([expect.objectContaining({ name: 'input', in: 'argument', required: true })]);
-    const refund = await http().get(`/api-management/apis/${ids.grpc}/operations/detail`).query({ operationId: 'PaymentService.Refund' }).set('authorization', `Bearer ${publisher}`);
+    const refund = await http()
+      .get(`/api-management/apis/${ids.grpc}/operations/detail`)
+      .query({ operationId: 'PaymentService.Refund' })
+      .set('authorization', `Bearer ${publisher}`);
     expect(refund.body.requestBody.content[0].schema.properties).toHaveProperty('payment_id');
     const spec = await http().get(`/api-management/apis/${ids.grpc}/spec?download=true`).set('authorization', `Bearer ${publisher}`);
     expect(spec.headers['content-disposition']).toBe('attachment; filename="Payments-1.proto"');
@@ -101,11 +116,20 @@ describe('API kinds end to end (OpenAPI, AsyncAPI, GraphQL, gRPC)', () => {
       [{ spec: 'type Query { a: String }', format: 'openapi' }, /OpenAPI/],
     ];
     for (const [body, reason] of cases) {
-      const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Bad', version: '1', ...body });
+      const response = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name: 'Bad', version: '1', ...body });
       expect({ status: response.status, detail: response.body.detail }).toEqual({ status: 422, detail: expect.stringMatching(reason) });
     }
-    const unknown = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Bad', version: '1', spec: 'x', format: 'wsdl' });
-    expect({ status: unknown.status, detail: unknown.body.detail }).toEqual({ status: 400, detail: expect.stringMatching(/format must be one of openapi, asyncapi, grpc, graphql/) });
+    const unknown = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Bad', version: '1', spec: 'x', format: 'wsdl' });
+    expect({ status: unknown.status, detail: unknown.body.detail }).toEqual({
+      status: 400,
+      detail: expect.stringMatching(/format must be one of openapi, asyncapi, grpc, graphql/),
+    });
   });
 
   it("should show nothing of another org's APIs, whatever their kind", async () => {

@@ -30,13 +30,21 @@ const githubMcp = {
     {
       name: 'list_pull_requests',
       description: 'List the pull requests of a repository, open ones first.',
-      inputSchema: { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' }, state: { type: 'string', enum: ['open', 'closed', 'all'] } }, required: ['owner', 'repo'] },
+      inputSchema: {
+        type: 'object',
+        properties: { owner: { type: 'string' }, repo: { type: 'string' }, state: { type: 'string', enum: ['open', 'closed', 'all'] } },
+        required: ['owner', 'repo'],
+      },
       annotations: { readOnlyHint: true },
     },
     {
       name: 'get_file_contents',
       description: 'Get the contents of a file from a repository.',
-      inputSchema: { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' }, path: { type: 'string' } }, required: ['owner', 'repo', 'path'] },
+      inputSchema: {
+        type: 'object',
+        properties: { owner: { type: 'string' }, repo: { type: 'string' }, path: { type: 'string' } },
+        required: ['owner', 'repo', 'path'],
+      },
       annotations: { readOnlyHint: true },
     },
   ],
@@ -66,7 +74,10 @@ describe('API kind mcp end to end', () => {
   });
 
   it('should register an MCP tools/list answer as kind mcp, index it, find its tool, and detail it over REST and MCP', async () => {
-    for (const [key, name, spec] of [['mcp', 'GitHub MCP', githubMcp], ['pets', 'Pets', petsSpec]] as const) {
+    for (const [key, name, spec] of [
+      ['mcp', 'GitHub MCP', githubMcp],
+      ['pets', 'Pets', petsSpec],
+    ] as const) {
       const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name, version: '1', spec });
       expect({ status: created.status, kind: created.body.kind }).toEqual({ status: 201, kind: key === 'mcp' ? 'mcp' : 'openapi' });
       ids[key] = created.body.apiId;
@@ -76,13 +87,19 @@ describe('API kind mcp end to end', () => {
       expect({ status: status.status, error: status.error }).toEqual({ status: 'COMPLETED', error: undefined });
     }
 
-    const search = await http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, query: 'create an issue in a repository' });
+    const search = await http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, query: 'create an issue in a repository' });
     expect(search.status).toBe(200);
     const [first] = search.body.results;
     expect({ apiId: first.apiId, kind: first.kind }).toEqual({ apiId: ids.mcp, kind: 'mcp' });
     expect(first.endpoints[0]).toMatchObject({ method: 'TOOL', path: 'create_issue' });
 
-    const byKind = await http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, query: 'pets', filters: { kinds: ['mcp'], methods: ['TOOL'] } });
+    const byKind = await http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, query: 'pets', filters: { kinds: ['mcp'], methods: ['TOOL'] } });
     expect(byKind.body.results.map((card: { apiId: string }) => card.apiId)).toEqual([ids.mcp]);
 
     const detail = await http()
@@ -91,12 +108,9 @@ describe('API kind mcp end to end', () => {
       .set('authorization', `Bearer ${publisher}`);
     expect(detail.status).toBe(200);
     expect(detail.body).toMatchObject({ method: 'TOOL', path: 'create_issue', operationId: 'create_issue', summary: 'Create issue' });
-    expect(detail.body.parameters.map((parameter: { name: string; in: string; required: boolean }) => `${parameter.name} ${parameter.in} ${parameter.required}`)).toEqual([
-      'owner argument true',
-      'repo argument true',
-      'title argument true',
-      'labels argument false',
-    ]);
+    expect(
+      detail.body.parameters.map((parameter: { name: string; in: string; required: boolean }) => `${parameter.name} ${parameter.in} ${parameter.required}`),
+    ).toEqual(['owner argument true', 'repo argument true', 'title argument true', 'labels argument false']);
     expect(detail.body.responses[0]).toMatchObject({ status: 'result', content: [{ mediaType: 'application/json', schema: { type: 'object' } }] });
 
     const mcp = await http()

@@ -56,9 +56,16 @@ describe('API kinds (AI app)', () => {
   let close: () => Promise<void>;
   const http = () => request(app.getHttpServer());
   const search = (body: Record<string, unknown>) =>
-    http().post('/search').set(InternalHeader.ServiceToken, config.serviceToken).send({ orgId: ORG, ...body });
+    http()
+      .post('/search')
+      .set(InternalHeader.ServiceToken, config.serviceToken)
+      .send({ orgId: ORG, ...body });
   const status = (apiId: string, revision = 1) =>
-    http().get(`/indexing-status/${apiId}`).set(InternalHeader.ServiceToken, config.serviceToken).set(InternalHeader.ApiOrg, ORG).set(InternalHeader.ApiRevision, String(revision));
+    http()
+      .get(`/indexing-status/${apiId}`)
+      .set(InternalHeader.ServiceToken, config.serviceToken)
+      .set(InternalHeader.ApiOrg, ORG)
+      .set(InternalHeader.ApiRevision, String(revision));
   const cards = (response: { body: SearchResponse }) => response.body.results.map((card) => [card.apiName, card.kind]);
 
   beforeAll(async () => {
@@ -81,12 +88,23 @@ describe('API kinds (AI app)', () => {
     const store = app.get(IndexStoreRepository);
     const provider = await app.get(EmbeddingModelsService).serving();
     const vectors = await provider.embedDocuments(githubChunks.map((chunk) => chunk.embedText));
-    const github: IndexApiJob = { apiId: GITHUB, orgId: ORG, revision: 1, name: 'GitHub', version: '4', spec: 'type Query { pullRequest(number: Int!): String }', format: 'graphql' };
+    const github: IndexApiJob = {
+      apiId: GITHUB,
+      orgId: ORG,
+      revision: 1,
+      name: 'GitHub',
+      version: '4',
+      spec: 'type Query { pullRequest(number: Int!): String }',
+      format: 'graphql',
+    };
     expect(await store.beginRevision(github)).toBe(true);
     const chunks = githubChunks.map((chunk, index) => ({ ...chunk, contentHash: contentHash(chunk.embedText), embedding: vectors[index] }));
     expect(await store.replaceChunks(github, [{ model: provider.modelId, chunks }], { kind: 'graphql', warnings: [] })).toBe(0);
 
-    await until(async () => (await status(PETS)).body.status, (state) => state === 'COMPLETED' || state === 'FAILED');
+    await until(
+      async () => (await status(PETS)).body.status,
+      (state) => state === 'COMPLETED' || state === 'FAILED',
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -140,7 +158,10 @@ describe('API kinds (AI app)', () => {
   });
 
   it("should count the org's kinds in the facets", async () => {
-    const facets = await http().post('/facets').set(InternalHeader.ServiceToken, config.serviceToken).send({ orgIds: [ORG] });
+    const facets = await http()
+      .post('/facets')
+      .set(InternalHeader.ServiceToken, config.serviceToken)
+      .send({ orgIds: [ORG] });
     expect(facets.status).toBe(200);
     expect(facets.body.kinds).toEqual([
       { name: 'graphql', apiCount: 1 },
@@ -193,7 +214,9 @@ describe('API kinds (gateway)', () => {
   });
 
   it("should list every plugin's kind in plugin order, with its verbs, parts and file extensions", async () => {
-    const response = await http().get('/api-management/kinds').set('authorization', `Bearer ${await stack.token([ORG], ['reader'])}`);
+    const response = await http()
+      .get('/api-management/kinds')
+      .set('authorization', `Bearer ${await stack.token([ORG], ['reader'])}`);
     expect(response.status).toBe(200);
     const formats = defaultSpecFormats().all;
     expect(response.body).toEqual({
@@ -215,15 +238,20 @@ describe('API kinds (gateway)', () => {
     });
   });
 
-  it('should answer any org\'s caller with any role: the kinds are the platform\'s, not an org\'s', async () => {
-    for (const [orgs, roles] of [[['elsewhere'], ['reader']], [[ORG], ['admin']]] as const) {
-      const response = await http().get('/api-management/kinds').set('authorization', `Bearer ${await stack.token([...orgs], [...roles])}`);
+  it("should answer any org's caller with any role: the kinds are the platform's, not an org's", async () => {
+    for (const [orgs, roles] of [
+      [['elsewhere'], ['reader']],
+      [[ORG], ['admin']],
+    ] as const) {
+      const response = await http()
+        .get('/api-management/kinds')
+        .set('authorization', `Bearer ${await stack.token([...orgs], [...roles])}`);
       expect(response.status).toBe(200);
       expect(response.body.items).toHaveLength(defaultSpecFormats().all.length);
     }
   });
 
-  it('should be in the gateway\'s own OpenAPI document, with its schema and problem responses', async () => {
+  it("should be in the gateway's own OpenAPI document, with its schema and problem responses", async () => {
     const document = (await http().get('/docs/openapi.json')).body;
     const route = document.paths['/api-management/kinds'].get;
     expect(route.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiKindsResponseDoc' });

@@ -113,9 +113,19 @@ describe('bad input', () => {
     });
 
     it('should still take a spec nested as deep as the spec checks allow, and leave deeper ones to them', async () => {
-      const atLimit = await register({ orgId: ORG, name: 'At the nesting limit', version: '1', spec: tinySpec({ 'x-deep': deepExtension(SPEC_LIMITS.maxDepth) }) });
+      const atLimit = await register({
+        orgId: ORG,
+        name: 'At the nesting limit',
+        version: '1',
+        spec: tinySpec({ 'x-deep': deepExtension(SPEC_LIMITS.maxDepth) }),
+      });
       expect({ status: atLimit.status, detail: atLimit.body.detail }).toEqual({ status: 201, detail: undefined });
-      const deeper = await register({ orgId: ORG, name: 'Past the nesting limit', version: '1', spec: tinySpec({ 'x-deep': deepExtension(SPEC_LIMITS.maxDepth + 1) }) });
+      const deeper = await register({
+        orgId: ORG,
+        name: 'Past the nesting limit',
+        version: '1',
+        spec: tinySpec({ 'x-deep': deepExtension(SPEC_LIMITS.maxDepth + 1) }),
+      });
       expectProblem(deeper, 422, /nested more than 200 levels/);
     });
   });
@@ -218,7 +228,8 @@ describe('development sign-in from the network', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ orgs: [ORG], roles: ['admin'] }),
     });
-  const devLoginOffered = async (host: string, port: number) => ((await (await fetch(`http://${host}:${port}/auth/info`)).json()) as { devLogin: boolean }).devLogin;
+  const devLoginOffered = async (host: string, port: number) =>
+    ((await (await fetch(`http://${host}:${port}/auth/info`)).json()) as { devLogin: boolean }).devLogin;
 
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();

@@ -44,6 +44,8 @@ describe('scripts/build-if-stale.mjs', () => {
     const later = new Date(Date.now() + 5000);
     utimesSync(join(project, 'apps/web/main.ts'), later, later);
     const changed = run();
-    expect(changed.stderr.split('\n')[0]).toBe('Building (apps/web/main.ts changed since the last build): compiling the apps and the web UI, which takes up to half a minute…');
+    expect(changed.stderr.split('\n')[0]).toBe(
+      'Building (apps/web/main.ts changed since the last build): compiling the apps and the web UI, which takes up to half a minute…',
+    );
   });
 });

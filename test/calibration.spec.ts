@@ -3,7 +3,7 @@ import { bandTable, crossValidated, fitCalibration, type JudgedCard, separation,
 /** Cards whose chance of being relevant is σ(−4 + 6·similarity), drawn with a fixed generator. */
 function syntheticCards(count: number): JudgedCard[] {
   let seed = 7;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   return Array.from({ length: count }, (_, index) => {
     const similarity = random();
     const relevant = random() < 1 / (1 + Math.exp(-(-4 + 6 * similarity)));
@@ -31,9 +31,14 @@ describe(crossValidated.name, () => {
 });
 
 describe(withoutAnswers.name, () => {
-  const card = (queryId: string, rank: number, relative: number, grade: number): JudgedCard => ({ queryId, rank, evidence: { relative, similarity: 0.5 }, grade });
+  const card = (queryId: string, rank: number, relative: number, grade: number): JudgedCard => ({
+    queryId,
+    rank,
+    evidence: { relative, similarity: 0.5 },
+    grade,
+  });
 
-  it('should keep each search\'s irrelevant cards, ranked again and scored against the best of them', () => {
+  it("should keep each search's irrelevant cards, ranked again and scored against the best of them", () => {
     const cards = [card('a', 0, 1, 2), card('a', 1, 0.8, 0), card('a', 2, 0.4, 1), card('a', 3, 0.2, 0), card('b', 0, 1, 0)];
     expect(withoutAnswers(cards)).toEqual([
       { ...card('a', 0, 1, 0), evidence: { relative: 1, similarity: 0.5 } },
@@ -44,7 +49,11 @@ describe(withoutAnswers.name, () => {
 
   it('should weigh the searches as they were above those without their answers', () => {
     const cards = [card('a', 0, 1, 2), card('a', 1, 0.5, 0)];
-    expect(trainingCards(cards).map((c) => [c.grade, c.evidence.relative, c.weight])).toEqual([[2, 1, 2], [0, 0.5, 2], [0, 1, 1]]);
+    expect(trainingCards(cards).map((c) => [c.grade, c.evidence.relative, c.weight])).toEqual([
+      [2, 1, 2],
+      [0, 0.5, 2],
+      [0, 1, 1],
+    ]);
   });
 });
 

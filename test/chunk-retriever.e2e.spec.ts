@@ -93,7 +93,7 @@ describe('search SQL (PGlite)', () => {
     await database?.close();
   });
 
-  it("should give each named API its nearest chunks of the model by exact similarity, however far they are", async () => {
+  it('should give each named API its nearest chunks of the model by exact similarity, however far they are', async () => {
     const chunks = await nearestChunksOf(new SearchSnapshot(db.manager, scope()), [1, 0, 0], [NEAR, FAR], 2);
     const byApi = (apiId: string) => chunks.filter((chunk) => chunk.apiId === apiId).sort((a, b) => b.score - a.score);
     expect(byApi(NEAR).map((chunk) => [chunk.level, chunk.score])).toEqual([
@@ -163,10 +163,12 @@ describe('search SQL (PGlite)', () => {
 
   it("should filter by kind, searching and browsing, and give each card its API's kind", async () => {
     const initech = (filters: SearchScope['filters']) => new SearchSnapshot(db.manager, { orgId: 'initech', model: MODEL, dimensions: 3, filters });
-    expect((await allApis(initech({}), 10)).map((api) => [api.apiId, api.kind]).sort()).toEqual([
-      [BILLING, 'graphql'],
-      [CROWD, 'openapi'],
-    ].sort());
+    expect((await allApis(initech({}), 10)).map((api) => [api.apiId, api.kind]).sort()).toEqual(
+      [
+        [BILLING, 'graphql'],
+        [CROWD, 'openapi'],
+      ].sort(),
+    );
     const graphql = initech({ kinds: ['graphql'] });
     expect((await allApis(graphql, 10)).map((api) => api.apiId)).toEqual([BILLING]);
     expect(new Set((await vectorCandidates(graphql, [1, 0, 0], 10)).map((chunk) => chunk.apiId))).toEqual(new Set([BILLING]));

@@ -48,12 +48,17 @@ const compose = composeCommand();
   it('should give every app service settings its config accepts, and only settings the code reads', () => {
     const read = new Set<string>();
     const set = new Set<string>();
-    const recording = (environment: Record<string, string>) =>
-      new Proxy(environment, { get: (target, key: string) => (read.add(key), target[key]) });
+    const recording = (environment: Record<string, string>) => new Proxy(environment, { get: (target, key: string) => (read.add(key), target[key]) });
     for (const [name, service] of Object.entries(services)) {
       const entry = service.command?.join(' ') ?? '';
       const environment = service.environment ?? {};
-      const loaders = entry.includes('apps/ai/') ? [loadAiConfig] : entry.includes('apps/gateway/') ? [loadGatewayConfig] : name === 'migrate' ? [loadAiConfig, loadGatewayConfig] : [];
+      const loaders = entry.includes('apps/ai/')
+        ? [loadAiConfig]
+        : entry.includes('apps/gateway/')
+          ? [loadGatewayConfig]
+          : name === 'migrate'
+            ? [loadAiConfig, loadGatewayConfig]
+            : [];
       for (const load of loaders) expect(() => load(recording(environment))).not.toThrow();
       if (loaders.length > 0) Object.keys(environment).forEach((key) => set.add(key));
     }

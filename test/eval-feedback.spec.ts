@@ -53,7 +53,10 @@ describe('chooseFloodApi', () => {
 });
 
 describe('pairParaphrases', () => {
-  const queries = [{ qid: 'q1', query: 'a', relevant: {} }, { qid: 'q2', query: 'b', relevant: {} }];
+  const queries = [
+    { qid: 'q1', query: 'a', relevant: {} },
+    { qid: 'q2', query: 'b', relevant: {} },
+  ];
 
   it('should give each query its own paraphrases and leave out those of other queries', () => {
     const paired = pairParaphrases(queries, [
@@ -61,12 +64,20 @@ describe('pairParaphrases', () => {
       { qid: 'q9', tuning: 'z1', check: 'z2' },
       { qid: 'q1', tuning: 'a1', check: 'a2' },
     ]);
-    expect(paired.map(({ qid, tuning, check }) => [qid, tuning, check])).toEqual([['q1', 'a1', 'a2'], ['q2', 'b1', 'b2']]);
+    expect(paired.map(({ qid, tuning, check }) => [qid, tuning, check])).toEqual([
+      ['q1', 'a1', 'a2'],
+      ['q2', 'b1', 'b2'],
+    ]);
   });
 
   it('should refuse a query without paraphrases, a qid given twice, and an empty paraphrase', () => {
     expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: 'a1', check: 'a2' }])).toThrow('none for q2');
-    expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: 'a', check: 'b' }, { qid: 'q1', tuning: 'c', check: 'd' }])).toThrow('q1 is given twice');
+    expect(() =>
+      pairParaphrases(queries, [
+        { qid: 'q1', tuning: 'a', check: 'b' },
+        { qid: 'q1', tuning: 'c', check: 'd' },
+      ]),
+    ).toThrow('q1 is given twice');
     expect(() => pairParaphrases(queries, [{ qid: 'q1', tuning: ' ', check: 'b' }])).toThrow('q1 lacks');
   });
 });
@@ -82,7 +93,11 @@ describe('voted and unvoted needs', () => {
   });
 
   it('should watch needs that do not judge the wrong API relevant, never the need itself', () => {
-    const queries = qids.slice(0, 12).map((qid, index): { qid: string; query: string; relevant: Record<string, number> } => ({ qid, query: qid, relevant: index % 3 === 0 ? { wrong: 1 } : {} }));
+    const queries = qids.slice(0, 12).map((qid, index): { qid: string; query: string; relevant: Record<string, number> } => ({
+      qid,
+      query: qid,
+      relevant: index % 3 === 0 ? { wrong: 1 } : {},
+    }));
     const unrelated = unrelatedNeeds(queries[1], 'wrong', queries, 5);
     expect(unrelated).toHaveLength(5);
     expect(unrelated.every((query) => query.qid !== 'q001' && !query.relevant.wrong)).toBe(true);

@@ -50,7 +50,9 @@ const CATALOGUE: { name: string; spec: string }[] = [
   },
   {
     name: 'Mail',
-    spec: spec('Mail', 'Send transactional email such as receipts and password reset links.', [['post', '/mail/send', 'Send an email to one or more recipients']]),
+    spec: spec('Mail', 'Send transactional email such as receipts and password reset links.', [
+      ['post', '/mail/send', 'Send an email to one or more recipients'],
+    ]),
   },
   {
     name: 'Payments',
@@ -107,13 +109,20 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     reader = await person('reader');
     admin = await stack.token([ORG], ['admin'], { sub: 'admin' });
     for (const { name, spec: text } of CATALOGUE) {
-      const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name, version: '1.0.0', spec: text });
+      const created = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name, version: '1.0.0', spec: text });
       expect(created.status).toBe(201);
       apiIds.set(name, created.body.apiId);
     }
-    const other = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: OTHER_ORG, name: 'SMS Gateway', version: '1.0.0', spec: CATALOGUE[1].spec });
+    const other = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: OTHER_ORG, name: 'SMS Gateway', version: '1.0.0', spec: CATALOGUE[1].spec });
     otherOrgApi = other.body.apiId;
-    for (const apiId of [...apiIds.values(), otherOrgApi]) await expect(waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000)).resolves.toMatchObject({ status: 'COMPLETED' });
+    for (const apiId of [...apiIds.values(), otherOrgApi])
+      await expect(waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000)).resolves.toMatchObject({ status: 'COMPLETED' });
     baseline = (await search(reader, NEW_WORDS)).results;
   }, 240_000);
 
@@ -135,7 +144,9 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
 
     expect((await vote(reader, { searchId: answer.searchId, apiId: verify, helpful: true })).status).toBe(204);
     // Any API of the org, also one the search did not return; with an operation.
-    expect((await vote(reader, { searchId: answer.searchId, apiId: apiIds.get('Weather'), operation: { method: 'get', path: '/forecast' }, helpful: false })).status).toBe(204);
+    expect(
+      (await vote(reader, { searchId: answer.searchId, apiId: apiIds.get('Weather'), operation: { method: 'get', path: '/forecast' }, helpful: false })).status,
+    ).toBe(204);
 
     const problems: [object, number, RegExp][] = [
       [{ searchId: 'not-a-uuid', apiId: verify, helpful: true }, 400, /searchId/],
@@ -169,7 +180,10 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     const seen = await report();
     expect(seen).toMatchObject({ orgId: ORG, signals: 2, people: 1 });
     expect(seen.recent).toEqual(
-      expect.arrayContaining([expect.objectContaining({ apiId: verify, helpful: true, signal: 'vote', query: PAST_NEED }), expect.objectContaining({ operation: { method: 'GET', path: '/forecast' } })]),
+      expect.arrayContaining([
+        expect.objectContaining({ apiId: verify, helpful: true, signal: 'vote', query: PAST_NEED }),
+        expect.objectContaining({ operation: { method: 'GET', path: '/forecast' } }),
+      ]),
     );
     expect(JSON.stringify(seen)).not.toContain('reader');
     expect(await erase()).toEqual({ orgId: ORG, signals: 2 });
@@ -190,7 +204,13 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     const after = await search(await person('newcomer'), NEW_WORDS);
     expect(rankOf(after, chosen.apiId)).toBe(0);
     const card = after.results[0];
-    expect(card.evidence?.feedback).toMatchObject({ helpful: 3, opened: 0, notHelpful: 0, moved: 2, reason: 'Up 2 places: 3 people voted it the answer for this need' });
+    expect(card.evidence?.feedback).toMatchObject({
+      helpful: 3,
+      opened: 0,
+      notHelpful: 0,
+      moved: 2,
+      reason: 'Up 2 places: 3 people voted it the answer for this need',
+    });
     expect(card.relevanceScore).toBeGreaterThan(chosen.relevanceScore);
     // The operation they chose leads the card.
     expect(card.endpoints[0]).toMatchObject({ method, path });
@@ -203,7 +223,7 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     expect(weather.results.find((result) => result.apiId === chosen.apiId)?.evidence?.feedback).toBeUndefined();
   });
 
-  it('should lift what people chose for the same need in other words to fourth place at best, never above the content\'s top 3', async () => {
+  it("should lift what people chose for the same need in other words to fourth place at best, never above the content's top 3", async () => {
     // The card last for the newcomer's words, and one of the content's top 3.
     const [chosen, top] = [baseline.at(-1)!, baseline[1]];
     // The model's need matching is fitted in the background, started by the first vote (or this report): until then, the same need only.
@@ -219,7 +239,9 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     const evidence = after.results[3].evidence!.feedback!;
     expect(evidence).toMatchObject({ helpful: 3, moved: baseline.length - 4 });
     expect(evidence.similarity).toBeGreaterThan(0.6);
-    expect(evidence.reason).toMatch(/^Up \d places: 3 people voted it the answer for this need in other words \(similarity 0\.\d+\); votes for other words never lift an API above the 3 the content ranks first$/);
+    expect(evidence.reason).toMatch(
+      /^Up \d places: 3 people voted it the answer for this need in other words \(similarity 0\.\d+\); votes for other words never lift an API above the 3 the content ranks first$/,
+    );
     // Already among the top 3: it stays where the content put it.
     expect(rankOf(after, top.apiId)).toBe(1);
     expect(after.results[1].evidence?.feedback).toMatchObject({ helpful: 3, moved: 0 });
@@ -257,7 +279,11 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     }
     const after = await search(reader, NEW_WORDS);
     expect(rankOf(after, first.apiId)).toBeGreaterThan(0);
-    expect(after.results.find((result) => result.apiId === first.apiId)?.evidence?.feedback).toMatchObject({ helpful: 0, notHelpful: 3, reason: expect.stringMatching(/^Down \d places?: 3 people said it was not what they needed for this need$/) });
+    expect(after.results.find((result) => result.apiId === first.apiId)?.evidence?.feedback).toMatchObject({
+      helpful: 0,
+      notHelpful: 3,
+      reason: expect.stringMatching(/^Down \d places?: 3 people said it was not what they needed for this need$/),
+    });
   });
 
   it('should count an agent opening an API that its search returned as a signal (MCP)', async () => {
@@ -284,7 +310,9 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
   it("should record an agent's rate_result as its vote, in place of the opened signal it gave, and refuse a bad rating in words (MCP)", async () => {
     const connect = async (token: string) => {
       const connected = new Client({ name: 'feedback-e2e', version: '1.0.0' });
-      await connected.connect(new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await connected.connect(
+        new StreamableHTTPClientTransport(new URL(`${stack.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
       return connected;
     };
     const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -292,7 +320,10 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     const outsider = await connect(await person('outsider-agent', [OTHER_ORG]));
     try {
       const searched = (await client.callTool({ name: 'search_apis', arguments: { query: PAST_NEED, orgId: ORG } })) as CallToolResult;
-      const { searchId, results } = searched.structuredContent as { searchId: string; results: { apiId: string; endpoints: { method: string; path: string }[] }[] };
+      const { searchId, results } = searched.structuredContent as {
+        searchId: string;
+        results: { apiId: string; endpoints: { method: string; path: string }[] }[];
+      };
       const wrong = results[0].apiId;
       await client.callTool({ name: 'get_api', arguments: { apiId: wrong } });
       const { method, path } = results[0].endpoints[0];
@@ -308,17 +339,40 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
 
       // An operation, its method in any case.
       const verify = apiIds.get('Verify')!;
-      const withOperation = (await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, operation: { method: 'post', path: '/verifications' }, helpful: true } })) as CallToolResult;
+      const withOperation = (await client.callTool({
+        name: 'rate_result',
+        arguments: { searchId, apiId: verify, operation: { method: 'post', path: '/verifications' }, helpful: true },
+      })) as CallToolResult;
       expect(text(withOperation)).toBe(`Recorded: POST /verifications of API ${verify} answered "${PAST_NEED}".`);
       expect((await report()).recent).toEqual(
-        expect.arrayContaining([expect.objectContaining({ apiId: verify, operation: { method: 'POST', path: '/verifications' }, helpful: true, signal: 'vote' })]),
+        expect.arrayContaining([
+          expect.objectContaining({ apiId: verify, operation: { method: 'POST', path: '/verifications' }, helpful: true, signal: 'vote' }),
+        ]),
       );
 
       const refusals: [CallToolResult, RegExp][] = [
-        [(await client.callTool({ name: 'rate_result', arguments: { searchId: '00000000-0000-4000-8000-000000000000', apiId: verify, helpful: true } })) as CallToolResult, /^Search "00000000-0000-4000-8000-000000000000" is unknown/],
-        [(await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: otherOrgApi, helpful: true } })) as CallToolResult, /not in the search's org/],
-        [(await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, operation: { method: 'GET', path: '/invented' }, helpful: true } })) as CallToolResult, /has no operation GET \/invented/],
-        [(await outsider.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, helpful: true } })) as CallToolResult, /org you are not a member of/],
+        [
+          (await client.callTool({
+            name: 'rate_result',
+            arguments: { searchId: '00000000-0000-4000-8000-000000000000', apiId: verify, helpful: true },
+          })) as CallToolResult,
+          /^Search "00000000-0000-4000-8000-000000000000" is unknown/,
+        ],
+        [
+          (await client.callTool({ name: 'rate_result', arguments: { searchId, apiId: otherOrgApi, helpful: true } })) as CallToolResult,
+          /not in the search's org/,
+        ],
+        [
+          (await client.callTool({
+            name: 'rate_result',
+            arguments: { searchId, apiId: verify, operation: { method: 'GET', path: '/invented' }, helpful: true },
+          })) as CallToolResult,
+          /has no operation GET \/invented/,
+        ],
+        [
+          (await outsider.callTool({ name: 'rate_result', arguments: { searchId, apiId: verify, helpful: true } })) as CallToolResult,
+          /org you are not a member of/,
+        ],
       ];
       for (const [refused, message] of refusals) {
         expect(refused.isError).toBe(true);
@@ -332,7 +386,7 @@ describe('Search that learns from what people pick (local model, PGlite, Redis)'
     }
   });
 
-  it('should answer exactly as before any feedback once the org\'s feedback is erased', async () => {
+  it("should answer exactly as before any feedback once the org's feedback is erased", async () => {
     const after = (await search(reader, NEW_WORDS)).results;
     expect(after.map((card) => [card.apiId, card.relevanceScore])).toEqual(baseline.map((card) => [card.apiId, card.relevanceScore]));
     expect(after.every((card) => card.evidence?.feedback === undefined)).toBe(true);
@@ -345,7 +399,8 @@ describe('Feedback window and search log lag', () => {
   let token: string;
   let apiId: string;
   const http = () => request(stack.gateway.getHttpServer());
-  const feedback = (searchId: string) => http().post('/api-management/ai/feedback').set('authorization', `Bearer ${token}`).send({ searchId, apiId, helpful: true });
+  const feedback = (searchId: string) =>
+    http().post('/api-management/ai/feedback').set('authorization', `Bearer ${token}`).send({ searchId, apiId, helpful: true });
   const timed = async <T>(call: () => Promise<T>) => {
     const started = Date.now();
     return { answer: await call(), ms: Date.now() - started };
@@ -356,7 +411,10 @@ describe('Feedback window and search log lag', () => {
     // 0.00005 days: 4.3 s.
     stack = await startStack({ env: { FEEDBACK_WINDOW_DAYS: '0.00005' } });
     token = await stack.token([ORG], ['publisher']);
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send({ orgId: ORG, ...CATALOGUE[0], version: '1.0.0' });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${token}`)
+      .send({ orgId: ORG, ...CATALOGUE[0], version: '1.0.0' });
     apiId = created.body.apiId;
     await waitForStatus(stack, token, apiId);
   }, 120_000);
@@ -377,7 +435,7 @@ describe('Feedback window and search log lag', () => {
 
   // Another AI replica answered the search and logs it after answering: the feedback (an agent's
   // next call, through another gateway and AI replica) can come first.
-  it('should accept feedback that arrives before the search\'s log row commits', async () => {
+  it("should accept feedback that arrives before the search's log row commits", async () => {
     const searchId = newSearchId();
     const logged = new Promise((resolve) => setTimeout(resolve, 300)).then(() =>
       stack.ai!.get(DataSource).query(`INSERT INTO platform_ai.searches (id, org_id, query) VALUES ($1, $2, $3)`, [searchId, ORG, PAST_NEED]),

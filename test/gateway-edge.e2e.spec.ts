@@ -11,7 +11,15 @@ const tinySpec = (title: string) =>
   JSON.stringify({
     openapi: '3.0.3',
     info: { title, version: '1.0.0', description: 'Looks up the weather forecast for a city' },
-    paths: { '/forecast/{city}': { get: { summary: 'Get the forecast of a city', parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'The forecast' } } } } },
+    paths: {
+      '/forecast/{city}': {
+        get: {
+          summary: 'Get the forecast of a city',
+          parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'The forecast' } },
+        },
+      },
+    },
   });
 
 /** Who calls: every kind of bad token, a member of another org with every role, and each role of the org. */
@@ -42,7 +50,8 @@ let counter = 0;
 const ROUTES: Route[] = [
   {
     name: 'POST /api-management/apis',
-    call: (http, _f, token) => withToken(http().post('/api-management/apis'), token).send({ orgId: ORG, name: `Weather ${++counter}`, version: '1', spec: tinySpec('Weather') }),
+    call: (http, _f, token) =>
+      withToken(http().post('/api-management/apis'), token).send({ orgId: ORG, name: `Weather ${++counter}`, version: '1', spec: tinySpec('Weather') }),
     expected: { ...UNAUTHENTICATED, otherOrg: 403, reader: 403, publisher: 201, admin: 201 },
   },
   {
@@ -63,7 +72,12 @@ const ROUTES: Route[] = [
   {
     name: 'PUT /api-management/apis/:apiId',
     call: async (http, f, token) =>
-      withToken(http().put(`/api-management/apis/${await f.freshApiId()}`), token).send({ orgId: ORG, name: `Weather ${++counter}`, version: '2', spec: tinySpec('Weather v2') }),
+      withToken(http().put(`/api-management/apis/${await f.freshApiId()}`), token).send({
+        orgId: ORG,
+        name: `Weather ${++counter}`,
+        version: '2',
+        spec: tinySpec('Weather v2'),
+      }),
     expected: { ...UNAUTHENTICATED, otherOrg: 404, reader: 403, publisher: 200, admin: 200 },
   },
   {
@@ -136,7 +150,9 @@ describe('Gateway edge: identity provider tokens, roles and tenancy on every rou
     });
 
     const create = async () => {
-      const created = await http().post('/api-management/apis').set('authorization', `Bearer ${tokens.admin}`)
+      const created = await http()
+        .post('/api-management/apis')
+        .set('authorization', `Bearer ${tokens.admin}`)
         .send({ orgId: ORG, name: `Fixture ${++counter}`, version: '1', spec: tinySpec('Weather fixture') });
       expect(created.status).toBe(201);
       return created.body.apiId as string;
@@ -204,11 +220,15 @@ describe('Gateway edge: identity provider tokens, roles and tenancy on every rou
 
   it('should index its own OpenAPI document and find it', async () => {
     const document = (await http().get('/docs/openapi.json')).body;
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${tokens.publisher}`)
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${tokens.publisher}`)
       .send({ orgId: ORG, name: 'API discovery platform', version: '1', spec: document });
     expect(created.status).toBe(201);
     await expect(waitForStatus(stack, tokens.reader!, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
-    const found = await http().post('/api-management/ai/search').set('authorization', `Bearer ${tokens.reader}`)
+    const found = await http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${tokens.reader}`)
       .send({ orgId: ORG, query: 're-index the APIs of an org' });
     expect(found.body.results[0]).toMatchObject({ apiId: created.body.apiId });
     expect(found.body.results[0].endpoints[0]).toMatchObject({ method: 'POST', path: '/api-management/ai/admin/reindex' });
@@ -279,7 +299,7 @@ describe('Gateway edge: limits and CORS', () => {
     expect((await http().get('/healthz')).status).toBe(200);
   });
 
-  it('should share a caller\'s budget across gateways of one Redis', async () => {
+  it("should share a caller's budget across gateways of one Redis", async () => {
     // A second gateway: the same Redis keys and token secret, its own process state.
     const twin = await startStack({
       withoutAi: true,
@@ -303,20 +323,28 @@ describe('Gateway edge: limits and CORS', () => {
   it('should refuse a spec over the limit with 413 naming the limit', async () => {
     const publisher = await stack.token([ORG], ['publisher'], { sub: 'big' });
     const spec = JSON.stringify({ openapi: '3.0.3', info: { title: 'Big', version: '1', description: 'x'.repeat(4000) }, paths: {} });
-    const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
+    const response = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, name: 'Big', version: '1', spec });
     expect(response.status).toBe(413);
     expect(response.body.detail).toContain('2048 bytes');
 
-    const huge = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
-      .set('content-type', 'application/json').send(JSON.stringify({ orgId: ORG, name: 'Huge', version: '1', spec: 'y'.repeat(200_000) }));
+    const huge = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ orgId: ORG, name: 'Huge', version: '1', spec: 'y'.repeat(200_000) }));
     expect(huge.status).toBe(413);
     expect(huge.body.detail).toMatch(/limit of [\d,]+ bytes/);
   });
 
   it('should refuse a 12 MB body to feedback with 413 at once, without waiting for the rest of it, declared or chunked', async () => {
     // 64 KB of a declared 12 MB (the rest never sent), and 128 KB of a chunked body: answered all the same.
-    for (const [declared, only] of [[true, 64 * 1024], [false, 128 * 1024]] as const) {
+    for (const [declared, only] of [
+      [true, 64 * 1024],
+      [false, 128 * 1024],
+    ] as const) {
       const refused = await sendBody(stack.url, 'POST', '/api-management/ai/feedback', 12 * 1024 * 1024, { declared, only });
       expect(refused).toMatchObject({ status: 413, type: expect.stringMatching(/^application\/problem\+json/) });
       expect(refused.detail).toBe('The request body is larger than the limit of 65,536 bytes for POST /api-management/ai/feedback');

@@ -10,7 +10,10 @@ const SPEC_MAX_BYTES = 10 * 1024 * 1024;
 /** A stack trace or a path of this server, which no answer or status may show. */
 function internals(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  return [/\n/, /node_modules/, /\s+at\s+\S+\s+\(/, /:\d+:\d+\b/].find((pattern) => pattern.test(text))?.source ?? (text.includes(process.cwd()) ? 'the working directory' : undefined);
+  return (
+    [/\n/, /node_modules/, /\s+at\s+\S+\s+\(/, /:\d+:\d+\b/].find((pattern) => pattern.test(text))?.source ??
+    (text.includes(process.cwd()) ? 'the working directory' : undefined)
+  );
 }
 
 describe('Hostile and broken specs', () => {
@@ -62,17 +65,27 @@ describe('Hostile and broken specs', () => {
     for (const { name, apiId, expect: outcome } of accepted) {
       const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000);
       expect({ name, internals: internals(status.error) }).toEqual({ name, internals: undefined });
-      if ('failed' in outcome) expect({ name, status: status.status, error: status.error }).toEqual({ name, status: 'FAILED', error: expect.stringMatching(outcome.failed) });
+      if ('failed' in outcome)
+        expect({ name, status: status.status, error: status.error }).toEqual({ name, status: 'FAILED', error: expect.stringMatching(outcome.failed) });
       else expect({ name, status: status.status, error: status.error }).toEqual({ name, status: 'COMPLETED', error: undefined });
     }
 
     expect(canaryHits).toBe(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // The worker and the API are still fine: a normal spec goes through, and the stack is ready.
-    const normal = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({
-      orgId: ORG, name: 'After the storm', version: '1',
-      spec: { openapi: '3.0.3', info: { title: 'Calm', version: '1' }, paths: { '/calm': { get: { summary: 'Stay calm', responses: { 200: { description: 'ok' } } } } } },
-    });
+    const normal = await request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({
+        orgId: ORG,
+        name: 'After the storm',
+        version: '1',
+        spec: {
+          openapi: '3.0.3',
+          info: { title: 'Calm', version: '1' },
+          paths: { '/calm': { get: { summary: 'Stay calm', responses: { 200: { description: 'ok' } } } } },
+        },
+      });
     await expect(waitForStatus(stack, publisher, normal.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
     expect((await request(stack.gateway.getHttpServer()).get('/readyz')).status).toBe(200);
   }, 300_000);

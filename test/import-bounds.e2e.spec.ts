@@ -9,7 +9,6 @@ const ORG = 'acme';
 const SPEC_BYTES = 2 * 1024 * 1024;
 const IMPORT_TIMEOUT_MS = 4000;
 
-
 /**
  * A spec server on 127.0.0.1 that holds `/large.json` answers until the gate opens, so that what
  * the gateway admitted is still in flight while the rest arrive; it counts the bodies it sent.
@@ -20,7 +19,9 @@ async function gatedSpecServer(spec: string) {
   const state = { requested: 0, bodiesSent: 0, closedEarly: 0 };
   const server: Server = createServer((req: IncomingMessage, res) => {
     if (req.url === '/small.json') {
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ openapi: '3.0.3', info: { title: 'Small', version: '1' }, paths: {} }));
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ openapi: '3.0.3', info: { title: 'Small', version: '1' }, paths: {} }));
     }
     if (req.url === '/missing.json') return void res.writeHead(404).end();
     state.requested += 1;
@@ -56,7 +57,13 @@ describe('Bounded imports from a URL', () => {
       signal,
     });
     const body = (await response.json()) as { detail?: string };
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), body, ms: Date.now() - started };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      type: response.headers.get('content-type'),
+      body,
+      ms: Date.now() - started,
+    };
   };
   const healthzMs = async () => {
     const started = Date.now();
@@ -133,7 +140,9 @@ describe('Bounded imports from a URL', () => {
 
     // A client that leaves: the gateway stops its fetch at once, well before the timeout.
     const leaving = new AbortController();
-    const left = [importAs('dee', 'Left 1', '/hang', leaving.signal), importAs('dee', 'Left 2', '/hang', leaving.signal)].map((answer) => answer.catch(() => 'aborted'));
+    const left = [importAs('dee', 'Left 1', '/hang', leaving.signal), importAs('dee', 'Left 2', '/hang', leaving.signal)].map((answer) =>
+      answer.catch(() => 'aborted'),
+    );
     await until(() => specs.state.requested >= 8);
     const closedBefore = specs.state.closedEarly;
     leaving.abort();
@@ -147,7 +156,7 @@ describe('Bounded imports from a URL', () => {
 
 /** Waits for `done` by polling every 20 ms (what is awaited is another process's or socket's doing). */
 async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !done(); ) {
+  for (const deadline = Date.now() + timeoutMs; !done();) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

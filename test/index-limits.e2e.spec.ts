@@ -9,9 +9,17 @@ const operation = (summary: string, description = '') => ({ get: { summary, desc
 /** Tens of thousands of schemas, each with a few described fields. */
 function manySchemas(count: number) {
   const schemas = Object.fromEntries(
-    Array.from({ length: count }, (_, i) => [`Record${i}`, { type: 'object', description: `Record number ${i}`, properties: { id: { type: 'string' }, [`field${i}`]: { type: 'string', description: 'A value' } } }]),
+    Array.from({ length: count }, (_, i) => [
+      `Record${i}`,
+      { type: 'object', description: `Record number ${i}`, properties: { id: { type: 'string' }, [`field${i}`]: { type: 'string', description: 'A value' } } },
+    ]),
   );
-  return { openapi: '3.0.3', info: { title: 'Registry of records', version: '1' }, paths: { '/records': operation('List the records') }, components: { schemas } };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Registry of records', version: '1' },
+    paths: { '/records': operation('List the records') },
+    components: { schemas },
+  };
 }
 
 /** An operation whose summary and description are a novel, a schema described at length, and one with 3,000 fields. */
@@ -59,7 +67,11 @@ describe('Index limits per API', () => {
     const started = Date.now();
     const records = await register(BIG, 'Records', manySchemas(20_000));
     const terms = await register(BIG, 'Terms', hugeText());
-    const small = await register(SMALL, 'Weather', { openapi: '3.0.3', info: { title: 'Weather', version: '1' }, paths: { '/forecast': operation('Get the weather forecast for a city') } });
+    const small = await register(SMALL, 'Weather', {
+      openapi: '3.0.3',
+      info: { title: 'Weather', version: '1' },
+      paths: { '/forecast': operation('Get the weather forecast for a city') },
+    });
 
     // The AI app answers its health probe at once throughout (parsing, embedding and SQL run off its
     // main thread), and a status call soon: the chunks are written in short transactions.
@@ -86,7 +98,10 @@ describe('Index limits per API', () => {
     // Unbounded, a 32k-character summary took a minute in the model, and 100k schemas more than 20.
     expect(Date.now() - started).toBeLessThan(240_000);
 
-    expect(recordsStatus).toMatchObject({ status: 'COMPLETED', warnings: ['Indexed the first 1,000 of 20,000 schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search'] });
+    expect(recordsStatus).toMatchObject({
+      status: 'COMPLETED',
+      warnings: ['Indexed the first 1,000 of 20,000 schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search'],
+    });
     expect(recordsStatus.chunkCount).toBe(1003);
     // Texts are shown and embedded in bounded excerpts; a list of 3,000 field names is cut for the model.
     expect(termsStatus).toMatchObject({ status: 'COMPLETED', warnings: ['1 chunk was embedded from its first 2,000 characters (EMBED_MAX_CHARS)'] });

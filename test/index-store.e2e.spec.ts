@@ -31,7 +31,7 @@ function operations(words: string[]): EmbeddedChunk[] {
  * transactions as a generation search does not see, then made live in one; word statistics stay
  * exact; an interrupted write leaves nothing search can see and is cleared by the next one.
  */
-describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
+describe("IndexStoreRepository swapping an API's chunks (PGlite)", () => {
   let database: AiTestDatabase;
   let db: DataSource;
   let store: IndexStoreRepository;
@@ -44,7 +44,12 @@ describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
   };
   const paths = async () => (await retriever().endpoints([API])).map((row) => row.path).sort();
   const lexicon = async () =>
-    Object.fromEntries(((await db.query(`SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1`, [ORG])) as { word: string; chunk_count: number }[]).map((row) => [row.word, row.chunk_count]));
+    Object.fromEntries(
+      ((await db.query(`SELECT word, chunk_count FROM platform_ai.lexicon WHERE org_id = $1`, [ORG])) as { word: string; chunk_count: number }[]).map((row) => [
+        row.word,
+        row.chunk_count,
+      ]),
+    );
 
   beforeAll(async () => {
     database = await migratedAiDatabase();
@@ -61,7 +66,7 @@ describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
     await database?.close();
   });
 
-  it('should replace an API\'s chunks with a revision\'s, keeping the word statistics exact', async () => {
+  it("should replace an API's chunks with a revision's, keeping the word statistics exact", async () => {
     expect(await index(1, ['invoices', 'refunds'])).toBe(0);
     expect(await paths()).toEqual(['/invoices', '/refunds']);
     expect(await index(2, ['invoices', 'payouts', 'disputes'])).toBe(2);
@@ -89,7 +94,17 @@ describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
     expect(await paths()).toEqual(['/disputes', '/invoices', '/payouts']);
     const nearest = await retriever().vectorCandidates([1, 0, 0], 10);
     expect(nearest).toHaveLength(3);
-    const keyword = await retriever().keywordCandidates({ terms: [{ lexeme: 'chargeback', weight: 1, chunkCount: 1, root: 'chargeback', cover: 1 }], matchTerms: ['chargeback'], namesUnknownThing: false, warnings: [], unknownWeight: 0 }, 10, [API]);
+    const keyword = await retriever().keywordCandidates(
+      {
+        terms: [{ lexeme: 'chargeback', weight: 1, chunkCount: 1, root: 'chargeback', cover: 1 }],
+        matchTerms: ['chargeback'],
+        namesUnknownThing: false,
+        warnings: [],
+        unknownWeight: 0,
+      },
+      10,
+      [API],
+    );
     expect(keyword).toEqual([]);
     const methods = new ChunkRetriever(db.manager, { orgId: ORG, model: MODEL, dimensions: 3, filters: { methods: ['GET'] } });
     expect((await methods.endpoints([API])).map((row) => row.path)).not.toContain('/chargebacks');
@@ -112,7 +127,9 @@ describe('IndexStoreRepository swapping an API\'s chunks (PGlite)', () => {
   it('should write nothing for a revision that is no longer the newest, or for a deleted API', async () => {
     await store.markDeleted({ apiId: API, orgId: ORG, revision: 4 });
     expect(await store.replaceChunks(job(3), [{ model: MODEL, chunks: operations(['ledgers']) }], { kind: 'openapi', warnings: [] })).toBeUndefined();
-    expect(await db.query(`SELECT count(*)::int AS rows FROM platform_ai.api_chunks WHERE generation IS NOT NULL AND path = '/ledgers'`)).toEqual([{ rows: 0 }]);
+    expect(await db.query(`SELECT count(*)::int AS rows FROM platform_ai.api_chunks WHERE generation IS NOT NULL AND path = '/ledgers'`)).toEqual([
+      { rows: 0 },
+    ]);
     await store.deleteApi({ apiId: API, orgId: ORG, revision: 4 });
     expect(await db.query(`SELECT count(*)::int AS rows FROM platform_ai.api_chunks WHERE api_id = $1`, [API])).toEqual([{ rows: 0 }]);
     expect(await lexicon()).toEqual({});

@@ -168,7 +168,11 @@ function gauges(): Map<string, string[]> {
       const body = text.slice(match.index, text.indexOf('registers', match.index));
       const name = /name:\s*'([^']+)'/.exec(body)?.[1];
       const labels = /labelNames:\s*\[([^\]]*)\]/.exec(body)?.[1] ?? '';
-      if (name) found.set(name, [...labels.matchAll(/'([^']+)'/g)].map((label) => label[1]));
+      if (name)
+        found.set(
+          name,
+          [...labels.matchAll(/'([^']+)'/g)].map((label) => label[1]),
+        );
     }
   }
   return found;
@@ -298,14 +302,18 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
   };
 
   function containerPort(container: Container, port: number | string): number | undefined {
-    return typeof port === 'number' ? container.ports?.find((entry) => entry.containerPort === port)?.containerPort : container.ports?.find((entry) => entry.name === port)?.containerPort;
+    return typeof port === 'number'
+      ? container.ports?.find((entry) => entry.containerPort === port)?.containerPort
+      : container.ports?.find((entry) => entry.name === port)?.containerPort;
   }
 
   /** The port the app listens on, as its config reads it. */
   function listenPort(container: Container): number {
     const app = appOf(container);
     const env = Object.fromEntries([...settings(container)].flatMap(([key, setting]) => ('value' in setting ? [[key, setting.value]] : [])));
-    return app === 'gateway' ? loadGatewayConfig({ ...env, AUTH_JWT_SECRET: 'x'.repeat(32), AI_SERVICE_TOKEN: 't' }).port : loadAiConfig({ ...env, AI_SERVICE_TOKEN: 't' }).port;
+    return app === 'gateway'
+      ? loadGatewayConfig({ ...env, AUTH_JWT_SECRET: 'x'.repeat(32), AI_SERVICE_TOKEN: 't' }).port
+      : loadAiConfig({ ...env, AI_SERVICE_TOKEN: 't' }).port;
   }
 
   beforeAll(() => {
@@ -380,8 +388,15 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
             // A secret compose always sets (its URL, a required token) is required here too; an optional one may be absent.
             const required = composeValue !== '';
             if (!setting && !required) continue;
-            const expected = { secret: secretExample.metadata.name, key: name, optional: required ? false : (setting as { optional?: boolean } | undefined)?.optional };
-            if (JSON.stringify(setting) !== JSON.stringify(expected)) differing.push(`${object.metadata.name}: ${name} should come from Secret ${expected.secret}${required ? ' (not optional)' : ''}, got ${JSON.stringify(setting)}`);
+            const expected = {
+              secret: secretExample.metadata.name,
+              key: name,
+              optional: required ? false : (setting as { optional?: boolean } | undefined)?.optional,
+            };
+            if (JSON.stringify(setting) !== JSON.stringify(expected))
+              differing.push(
+                `${object.metadata.name}: ${name} should come from Secret ${expected.secret}${required ? ' (not optional)' : ''}, got ${JSON.stringify(setting)}`,
+              );
           } else if (composeValue !== '' && (!setting || !('value' in setting) || setting.value !== composeValue)) {
             differing.push(`${object.metadata.name}: ${name} is "${composeValue}" in compose, ${JSON.stringify(setting)} here`);
           }
@@ -393,7 +408,7 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
     for (const data of configMaps.values()) expect(Object.keys(data).filter((key) => SECRET_VARS.has(key))).toEqual([]);
   });
 
-  it("should give each role a configuration its app accepts, every setting of which it reads", () => {
+  it('should give each role a configuration its app accepts, every setting of which it reads', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'k8s-config-'));
     const testSecrets: Record<string, string> = {
       DATABASE_URL: 'postgres://platform:secret@postgres:5432/platform',
@@ -411,7 +426,10 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
           );
           Object.keys(environment).forEach((key) => set.add(key));
           // DATA_DIR holds generated dev secrets when none is configured: not this machine's /tmp.
-          const recording = new Proxy<Record<string, string | undefined>>({ ...environment, DATA_DIR: dataDir }, { get: (target, key: string) => (read.add(key), target[key]) });
+          const recording = new Proxy<Record<string, string | undefined>>(
+            { ...environment, DATA_DIR: dataDir },
+            { get: (target, key: string) => (read.add(key), target[key]) },
+          );
           const app = appOf(container);
           const loaders = app === 'ai' ? [loadAiConfig] : app === 'gateway' ? [loadGatewayConfig] : [loadAiConfig, loadGatewayConfig];
           for (const load of loaders) expect(() => load(recording)).not.toThrow();
@@ -426,7 +444,11 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
   it('should leave migrations to the Job: DATABASE_MIGRATE=false in every long-running app', () => {
     const deployments = all('Deployment') as Workload[];
     expect(deployments.length).toBeGreaterThanOrEqual(3);
-    for (const object of deployments) expect({ name: object.metadata.name, DATABASE_MIGRATE: valueOf(containerOf(object), 'DATABASE_MIGRATE') }).toEqual({ name: object.metadata.name, DATABASE_MIGRATE: 'false' });
+    for (const object of deployments)
+      expect({ name: object.metadata.name, DATABASE_MIGRATE: valueOf(containerOf(object), 'DATABASE_MIGRATE') }).toEqual({
+        name: object.metadata.name,
+        DATABASE_MIGRATE: 'false',
+      });
     const migrate = containerOf(workload('migrate')!);
     expect(migrate.command).toEqual(['node', 'dist/apps/cli/src/migrate.js']);
   });
@@ -456,15 +478,21 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
     const backends = new Map<string, Workload>();
     for (const service of services) {
       const selected = (all('Deployment') as Workload[]).filter((object) => selects(service.spec.selector, object.spec.template.metadata?.labels));
-      expect({ service: service.metadata.name, selects: selected.map((object) => object.metadata.name) }).toEqual({ service: service.metadata.name, selects: [service.metadata.name] });
+      expect({ service: service.metadata.name, selects: selected.map((object) => object.metadata.name) }).toEqual({
+        service: service.metadata.name,
+        selects: [service.metadata.name],
+      });
       const container = containerOf(selected[0]);
       for (const port of service.spec.ports) {
-        expect({ service: service.metadata.name, targetPort: containerPort(container, port.targetPort ?? port.port) }).toEqual({ service: service.metadata.name, targetPort: listenPort(container) });
+        expect({ service: service.metadata.name, targetPort: containerPort(container, port.targetPort ?? port.port) }).toEqual({
+          service: service.metadata.name,
+          targetPort: listenPort(container),
+        });
       }
       backends.set(service.metadata.name, selected[0]);
     }
     expect([...backends.keys()].sort()).toEqual(['ai-api', 'gateway']);
-    expect((services.find((service) => service.metadata.name === 'gateway')!.spec.ports).map((port) => port.port)).toEqual([8080]);
+    expect(services.find((service) => service.metadata.name === 'gateway')!.spec.ports.map((port) => port.port)).toEqual([8080]);
 
     const aiUrl = new URL(valueOf(containerOf(deployment('gateway')!), 'AI_URL')!);
     const target = services.find((service) => service.metadata.name === aiUrl.hostname.split('.')[0]);
@@ -523,7 +551,11 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
       for (const container of object.spec.template.spec.containers) {
         const name = `${object.metadata.name}/${container.name}`;
         const { requests = {}, limits = {} } = container.resources ?? {};
-        expect({ name, requests: Object.keys(requests).sort(), limits: Object.keys(limits).sort() }).toEqual({ name, requests: ['cpu', 'memory'], limits: ['cpu', 'memory'] });
+        expect({ name, requests: Object.keys(requests).sort(), limits: Object.keys(limits).sort() }).toEqual({
+          name,
+          requests: ['cpu', 'memory'],
+          limits: ['cpu', 'memory'],
+        });
         for (const resource of ['cpu', 'memory']) expect(quantity(requests[resource])).toBeLessThanOrEqual(quantity(limits[resource]));
         if (appOf(container) === 'ai') expect({ name, memory: quantity(limits.memory) >= 1024 ** 3 }).toEqual({ name, memory: true });
       }
@@ -574,7 +606,11 @@ describe('deploy/kubernetes (the compose stack on Kubernetes)', () => {
     expect(metrics.length).toBeGreaterThan(0);
     for (const metric of metrics) {
       const source = metric.external ?? metric.pods;
-      expect({ type: metric.type, name: source?.metric.name, exported: exported.has(source?.metric.name ?? '') }).toEqual({ type: metric.type, name: source?.metric.name, exported: true });
+      expect({ type: metric.type, name: source?.metric.name, exported: exported.has(source?.metric.name ?? '') }).toEqual({
+        type: metric.type,
+        name: source?.metric.name,
+        exported: true,
+      });
       const labels = exported.get(source!.metric.name)!;
       const selector = source!.metric.selector;
       const keys = [...Object.keys(selector?.matchLabels ?? {}), ...(selector?.matchExpressions ?? []).map((expression) => expression.key)];

@@ -14,8 +14,22 @@ function upTo(migrations: (new () => MigrationInterface)[], last: string) {
 }
 
 describe.each([
-  { app: 'ai', migrations: upTo(aiMigrations, 'ApiLabels1764680000018'), table: 'platform_ai.api_specs', fn: 'platform_ai.lower_labels', index: 'api_specs_labels_idx', last: 'ApiLabels1764680000018' },
-  { app: 'gateway', migrations: upTo(gatewayMigrations, 'ApiLabels1764680000003'), table: 'platform_backend.apis', fn: 'platform_backend.lower_labels', index: 'apis_labels_idx', last: 'ApiLabels1764680000003' },
+  {
+    app: 'ai',
+    migrations: upTo(aiMigrations, 'ApiLabels1764680000018'),
+    table: 'platform_ai.api_specs',
+    fn: 'platform_ai.lower_labels',
+    index: 'api_specs_labels_idx',
+    last: 'ApiLabels1764680000018',
+  },
+  {
+    app: 'gateway',
+    migrations: upTo(gatewayMigrations, 'ApiLabels1764680000003'),
+    table: 'platform_backend.apis',
+    fn: 'platform_backend.lower_labels',
+    index: 'apis_labels_idx',
+    last: 'ApiLabels1764680000003',
+  },
 ])('ApiLabels migration ($app, PGlite)', ({ migrations, table, fn, index, last }) => {
   let db: DataSource;
   let close: () => Promise<void>;
@@ -41,11 +55,15 @@ describe.each([
   });
 
   const columns = async () =>
-    (await db.query(`SELECT column_name AS name FROM information_schema.columns WHERE table_schema || '.' || table_name = $1`, [table])).map((row: { name: string }) => row.name);
+    (await db.query(`SELECT column_name AS name FROM information_schema.columns WHERE table_schema || '.' || table_name = $1`, [table])).map(
+      (row: { name: string }) => row.name,
+    );
 
   it('should filter on lower-cased values through the GIN index, and undo and redo', async () => {
     expect(await columns()).toContain('labels');
-    const [matches] = await db.query(`SELECT ${fn}('{"tier": "Gold", "cost-center": "CC-1"}'::jsonb) @> '{"tier": "gold"}'::jsonb AS yes, ${fn}('{}'::jsonb) AS empty`);
+    const [matches] = await db.query(
+      `SELECT ${fn}('{"tier": "Gold", "cost-center": "CC-1"}'::jsonb) @> '{"tier": "gold"}'::jsonb AS yes, ${fn}('{}'::jsonb) AS empty`,
+    );
     expect(matches).toEqual({ yes: true, empty: {} });
     // Few rows: the planner may prefer a scan; with scans priced out the index must serve the filter.
     await db.query(`SET enable_seqscan = off`);

@@ -16,14 +16,24 @@ describe('API labels', () => {
   const ids: Record<string, string> = {};
   const http = () => request(stack.gateway.getHttpServer());
   const register = (body: Record<string, unknown>) =>
-    http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, version: '1', spec: spec(String(body.name), '/invoices', 'List invoices'), ...body });
+    http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, version: '1', spec: spec(String(body.name), '/invoices', 'List invoices'), ...body });
   const put = (apiId: string, body: Record<string, unknown>) =>
-    http().put(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, version: '1', spec: spec(String(body.name), '/invoices', 'List invoices'), ...body });
+    http()
+      .put(`/api-management/apis/${apiId}`)
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, version: '1', spec: spec(String(body.name), '/invoices', 'List invoices'), ...body });
   const list = (query: string) => http().get(`/api-management/apis?orgId=${ORG}&${query}`).set('authorization', `Bearer ${reader}`);
   const search = (filters: object, query = 'invoices') =>
     http().post('/api-management/ai/search').set('authorization', `Bearer ${reader}`).send({ orgId: ORG, query, filters, maxResults: 50 });
   const rawMcp = (id: number, name: string, args: object) =>
-    http().post('/mcp').set('authorization', `Bearer ${reader}`).set('accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    http()
+      .post('/mcp')
+      .set('authorization', `Bearer ${reader}`)
+      .set('accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
   beforeAll(async () => {
     stack = await startStack();

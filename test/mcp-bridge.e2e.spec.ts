@@ -93,7 +93,10 @@ describe('MCP stdio bridge (npm run mcp)', () => {
   it('should exit non-zero with one line on stderr when the token is missing', async () => {
     const { API_DISCOVERY_TOKEN: _, ...env } = process.env;
     const run = promisify(execFile)(process.execPath, [BRIDGE, '--url', stack.url], { env, timeout: 10_000 });
-    const failure = await run.then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error);
+    const failure = await run.then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 2, stdout: '' });
     expect(failure!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^No token: set API_DISCOVERY_TOKEN/)]);
   });

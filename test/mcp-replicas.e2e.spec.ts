@@ -51,13 +51,16 @@ describeWithPostgres('MCP implicit feedback across gateway replicas (PostgreSQL,
 
   it("should count an agent's get_api on one gateway after its search_apis on the other, once across both", async () => {
     const publisher = await one.token([ORG], ['publisher']);
-    const created = await request(one.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
+    const created = await request(one.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, name: 'Petstore', version: '1', spec: readFixture('petstore-swagger2.yaml') });
     await expect(waitForStatus(one, publisher, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
     const agent = await one.token([ORG], ['reader'], { sub: 'agent-7' });
     const report = async (): Promise<FeedbackReport> => {
       const adminToken = await two.token([ORG], ['admin'], { sub: 'admin' });
-      return (await request(two.gateway.getHttpServer()).get(`/api-management/ai/admin/feedback?orgId=${ORG}`).set('authorization', `Bearer ${adminToken}`)).body;
+      return (await request(two.gateway.getHttpServer()).get(`/api-management/ai/admin/feedback?orgId=${ORG}`).set('authorization', `Bearer ${adminToken}`))
+        .body;
     };
 
     const [throughOne, throughTwo] = [await mcp(one, agent), await mcp(two, agent)];

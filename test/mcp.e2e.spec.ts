@@ -25,7 +25,12 @@ describe('MCP server (/mcp)', () => {
     return connected;
   };
   const call = async (name: string, args: Record<string, unknown>, as: Client = client) => (await as.callTool({ name, arguments: args })) as CallToolResult;
-  const rawMcp = (body: unknown) => http().post('/mcp').set('authorization', `Bearer ${reader}`).set('accept', 'application/json, text/event-stream').send(body as object);
+  const rawMcp = (body: unknown) =>
+    http()
+      .post('/mcp')
+      .set('authorization', `Bearer ${reader}`)
+      .set('accept', 'application/json, text/event-stream')
+      .send(body as object);
   const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
   beforeAll(async () => {
@@ -40,7 +45,12 @@ describe('MCP server (/mcp)', () => {
     ids.tmdb = (await register('TMDB', restbenchSpec('tmdb'))).body.apiId;
     ids.capped = (await register('Capped', cappedSpec())).body.apiId;
     ids.booleans = (await register('Booleans', booleanSchemasSpec())).body.apiId;
-    ids.graphql = (await register('Code review', 'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\ntype Mutation {\n  "Close a pull request"\n  closePullRequest(id: ID!, reason: CloseReason): PullRequest\n}\nenum CloseReason { MERGED ABANDONED }\ntype PullRequest { id: ID! title: String closed: Boolean }')).body.apiId;
+    ids.graphql = (
+      await register(
+        'Code review',
+        'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\ntype Mutation {\n  "Close a pull request"\n  closePullRequest(id: ID!, reason: CloseReason): PullRequest\n}\nenum CloseReason { MERGED ABANDONED }\ntype PullRequest { id: ID! title: String closed: Boolean }',
+      )
+    ).body.apiId;
     ids.foreign = (await register('Foreign', restbenchSpec('spotify'), outsider, OTHER_ORG)).body.apiId;
     for (const id of Object.values(ids)) await waitForStatus(stack, id === ids.foreign ? outsider : reader, id, ['COMPLETED'], 120_000);
     client = await connect(reader);
@@ -68,7 +78,11 @@ describe('MCP server (/mcp)', () => {
   it('should search with the org left out when the token has one, giving short text and structured cards', async () => {
     const result = await call('search_apis', { query: 'add tracks to a playlist' });
     expect(result.isError).toBeFalsy();
-    const data = result.structuredContent as { searchId: string; orgId: string; results: { apiId: string; kind: string; endpoints: { method: string; path: string }[] }[] };
+    const data = result.structuredContent as {
+      searchId: string;
+      orgId: string;
+      results: { apiId: string; kind: string; endpoints: { method: string; path: string }[] }[];
+    };
     expect(data.orgId).toBe(ORG);
     // What rate_result names the answer by, in the data and the text.
     expect(data.searchId).toMatch(/^[0-9a-f-]{36}$/);
@@ -82,7 +96,15 @@ describe('MCP server (/mcp)', () => {
 
   it("should give an API's servers, auth schemes and operations, paged", async () => {
     const first = await call('get_api', { apiId: ids.tmdb });
-    expect(first.structuredContent).toMatchObject({ apiId: ids.tmdb, kind: 'openapi', format: 'OpenAPI 3.0.0', servers: [{ url: 'https://api.themoviedb.org/3' }], page: 1, pages: 2, operationCount: 54 });
+    expect(first.structuredContent).toMatchObject({
+      apiId: ids.tmdb,
+      kind: 'openapi',
+      format: 'OpenAPI 3.0.0',
+      servers: [{ url: 'https://api.themoviedb.org/3' }],
+      page: 1,
+      pages: 2,
+      operationCount: 54,
+    });
     expect((first.structuredContent as { operations: unknown[] }).operations).toHaveLength(50);
     expect(text(first)).toContain('Operations 1–50 of 54 (page 1 of 2)');
     expect(text(first)).toContain('More: get_api with page 2.');
@@ -101,8 +123,13 @@ describe('MCP server (/mcp)', () => {
     expect(body).toMatch(/- playlist_id \(path, required\): string/);
     expect(body).toMatch(/Request body \(application\/json\): \{position: integer — .*; uris: string\[\] — A JSON array of the/);
     expect(body).toMatch(/Auth: oauth_2_0 \(oauth2\) with scopes playlist-modify-public, playlist-modify-private/);
-    expect(body).toMatch(/Example: curl -X POST 'https:\/\/api\.spotify\.com\/v1\/playlists\/\{playlist_id\}\/tracks' -H 'Authorization: Bearer \$OAUTH_2_0' -H 'Content-Type: application\/json' -d '\{"position":0,"uris":\["string"\]\}'$/m);
-    const data = result.structuredContent as { requestBody: { content: { schema: { properties: Record<string, unknown> } }[] }; security: { scheme: string; scopes: string[] }[][] };
+    expect(body).toMatch(
+      /Example: curl -X POST 'https:\/\/api\.spotify\.com\/v1\/playlists\/\{playlist_id\}\/tracks' -H 'Authorization: Bearer \$OAUTH_2_0' -H 'Content-Type: application\/json' -d '\{"position":0,"uris":\["string"\]\}'$/m,
+    );
+    const data = result.structuredContent as {
+      requestBody: { content: { schema: { properties: Record<string, unknown> } }[] };
+      security: { scheme: string; scopes: string[] }[][];
+    };
     expect(Object.keys(data.requestBody.content[0].schema.properties)).toContain('uris');
     expect(data.security[0][0]).toEqual({ scheme: 'oauth_2_0', scopes: ['playlist-modify-public', 'playlist-modify-private'] });
   });
@@ -181,7 +208,10 @@ describe('MCP server (/mcp)', () => {
     expect(text(unnamed)).toBe('Name the operation: operationId, or method and path');
     const missing = await call('get_operation', { apiId: ids.spotify, operationId: 'nope' });
     expect(text(missing)).toMatch(/has no operation operationId "nope"/);
-    const tooMany = await client.callTool({ name: 'search_apis', arguments: { query: 'x', maxResults: 500 } }).then((result) => text(result as CallToolResult), (error: Error) => error.message);
+    const tooMany = await client.callTool({ name: 'search_apis', arguments: { query: 'x', maxResults: 500 } }).then(
+      (result) => text(result as CallToolResult),
+      (error: Error) => error.message,
+    );
     expect(tooMany).toMatch(/maxResults/);
     expect(tooMany).not.toMatch(/\n\s+at /);
   });
@@ -227,7 +257,12 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('should refuse without a token (401 with WWW-Authenticate), without a role (403), and past the rate limit (429)', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const post = (token?: string) => {
       const sent = http().post('/mcp').set('accept', 'application/json, text/event-stream');
       return (token ? sent.set('authorization', `Bearer ${token}`) : sent).send(initialize);
@@ -248,7 +283,9 @@ describe('MCP server (/mcp)', () => {
 
 /** An operation whose response holds a circular schema and one far past OPERATION_DETAIL_MAX_CHARS. */
 function cappedSpec(): object {
-  const huge = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field${i}`, { type: 'string', description: `Field number ${i} of a very large object` }]));
+  const huge = Object.fromEntries(
+    Array.from({ length: 3000 }, (_, i) => [`field${i}`, { type: 'string', description: `Field number ${i} of a very large object` }]),
+  );
   return {
     openapi: '3.0.3',
     info: { title: 'Capped', version: '1' },
@@ -260,7 +297,11 @@ function cappedSpec(): object {
           responses: {
             200: {
               description: 'The tree',
-              content: { 'application/json': { schema: { type: 'object', properties: { root: { $ref: '#/components/schemas/Node' }, huge: { $ref: '#/components/schemas/Huge' } } } } },
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { root: { $ref: '#/components/schemas/Node' }, huge: { $ref: '#/components/schemas/Huge' } } },
+                },
+              },
             },
           },
         },
@@ -277,10 +318,22 @@ function cappedSpec(): object {
 
 /** OpenAPI 3.1 boolean schemas: `true` takes anything, `false` nothing. */
 function booleanSchemasSpec(): object {
-  const note = { type: 'object', required: ['text'], properties: { text: { type: 'string' }, meta: true, tags: { type: 'array', items: true }, secret: false } };
+  const note = {
+    type: 'object',
+    required: ['text'],
+    properties: { text: { type: 'string' }, meta: true, tags: { type: 'array', items: true }, secret: false },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'Booleans', version: '1' },
-    paths: { '/notes/{id}': { put: { operationId: 'putNote', requestBody: { required: true, content: { 'application/json': { schema: note } } }, responses: { '204': { description: 'Saved' } } } } },
+    paths: {
+      '/notes/{id}': {
+        put: {
+          operationId: 'putNote',
+          requestBody: { required: true, content: { 'application/json': { schema: note } } },
+          responses: { '204': { description: 'Saved' } },
+        },
+      },
+    },
   };
 }

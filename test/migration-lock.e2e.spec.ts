@@ -45,7 +45,12 @@ function probeMigrations(schema: string): (new () => MigrationInterface)[] {
 }
 
 async function openPostgres(url: string, migrations: (new () => MigrationInterface)[], migrationsTableName: string): Promise<DataSource> {
-  const prepared = await prepareDataSource({ target: { url, pgliteDir: 'memory://', poolSize: 2, migrate: true }, entities: [], migrations, migrationsTableName });
+  const prepared = await prepareDataSource({
+    target: { url, pgliteDir: 'memory://', poolSize: 2, migrate: true },
+    entities: [],
+    migrations,
+    migrationsTableName,
+  });
   return new DataSource({ ...prepared.options, logging: ['warn'] }).initialize();
 }
 
@@ -123,8 +128,16 @@ for (const { name, url } of databases) {
 
       // One run applied all three; the other waited for it, then found nothing to do.
       expect([a.length, b.length].sort()).toEqual([0, 3]);
-      await expect(first.query(`SELECT name FROM ${table} ORDER BY id`)).resolves.toEqual([{ name: 'CreateProbe1700000000001' }, { name: 'AddColumn1700000000002' }, { name: 'Seed1700000000003' }]);
-      await expect(first.query(`SELECT migration FROM ${schema}.runs ORDER BY migration`)).resolves.toEqual([{ migration: 'AddColumn1700000000002' }, { migration: 'CreateProbe1700000000001' }, { migration: 'Seed1700000000003' }]);
+      await expect(first.query(`SELECT name FROM ${table} ORDER BY id`)).resolves.toEqual([
+        { name: 'CreateProbe1700000000001' },
+        { name: 'AddColumn1700000000002' },
+        { name: 'Seed1700000000003' },
+      ]);
+      await expect(first.query(`SELECT migration FROM ${schema}.runs ORDER BY migration`)).resolves.toEqual([
+        { migration: 'AddColumn1700000000002' },
+        { migration: 'CreateProbe1700000000001' },
+        { migration: 'Seed1700000000003' },
+      ]);
     });
 
     it('should wait while another transaction holds the lock', async () => {
@@ -149,7 +162,7 @@ for (const { name, url } of databases) {
 // The apps' own migrations, from empty, by four replicas at once (two of each app): a database of
 // its own on the server of TEST_DATABASE_URL.
 const serverUrl = process.env.TEST_DATABASE_URL;
-(serverUrl ? describe : describe.skip)('Migration lock: both apps\' migrations from four replicas at once (TEST_DATABASE_URL)', () => {
+(serverUrl ? describe : describe.skip)("Migration lock: both apps' migrations from four replicas at once (TEST_DATABASE_URL)", () => {
   const database = scratchDatabase(serverUrl, 'migration_lock');
 
   beforeAll(() => database.create());

@@ -49,10 +49,19 @@ describe('Embedding model switch', () => {
   };
   const database = () => stack.ai!.get(DataSource);
   const chunkModels = async () =>
-    (await database().query(`SELECT model, count(*)::int AS rows FROM platform_ai.api_chunks GROUP BY model ORDER BY model`)) as { model: string; rows: number }[];
+    (await database().query(`SELECT model, count(*)::int AS rows FROM platform_ai.api_chunks GROUP BY model ORDER BY model`)) as {
+      model: string;
+      rows: number;
+    }[];
   /** What the lexicon should hold: each (API, chunk, word) once. */
   const recountedLexicon = async () =>
-    Number((await database().query(`SELECT count(*) AS total FROM (SELECT DISTINCT c.api_id, c.chunk_key, w.lexeme FROM platform_ai.api_chunks c, unnest(c.search_vector) w) words`))[0].total);
+    Number(
+      (
+        await database().query(
+          `SELECT count(*) AS total FROM (SELECT DISTINCT c.api_id, c.chunk_key, w.lexeme FROM platform_ai.api_chunks c, unnest(c.search_vector) w) words`,
+        )
+      )[0].total,
+    );
   /** Requests of one text: query embeddings (chunks are sent in batches). */
   const queryRequests = () => fake.requests.filter((sent) => sent.inputs === 1).length;
   const lexiconTotal = async () => Number((await database().query(`SELECT sum(chunk_count) AS total FROM platform_ai.lexicon`))[0].total);
@@ -83,8 +92,14 @@ describe('Embedding model switch', () => {
     await stack.restartAi({ EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '32' });
 
     const switching = await until(modelsStatus, (status) => Boolean(status.building));
-    expect(switching).toMatchObject({ active: { model: OLD_MODEL }, building: { model: NEW_MODEL, provider: 'openai', dimensions: 32, total: 2, done: 0, failures: [] } });
-    await until(async () => fake.requests.length, (count) => count > 0); // the worker is re-embedding (and held)
+    expect(switching).toMatchObject({
+      active: { model: OLD_MODEL },
+      building: { model: NEW_MODEL, provider: 'openai', dimensions: 32, total: 2, done: 0, failures: [] },
+    });
+    await until(
+      async () => fake.requests.length,
+      (count) => count > 0,
+    ); // the worker is re-embedding (and held)
     // Search answers at once, from the old model's vectors: the held server is never asked a query.
     const during = await search('place an order for a pet');
     expect(during.status).toBe(200);
@@ -100,7 +115,12 @@ describe('Embedding model switch', () => {
 
     // Search now embeds the query with the new model.
     const after = await search('hourly weather forecast for a city');
-    expect(after.body.results.map((result: { apiId: string }) => result.apiId).slice(0, 2).sort()).toEqual([alerts, weather].sort());
+    expect(
+      after.body.results
+        .map((result: { apiId: string }) => result.apiId)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual([alerts, weather].sort());
     expect(queryRequests()).toBe(1);
     expect((await search('place an order for a pet')).body.results[0]).toMatchObject({ apiId: petstore });
 

@@ -48,7 +48,9 @@ describe('Node.js engines', () => {
       .filter(([path]) => path !== '')
       .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), range: nodeRange(entry.engines) }))
       .filter((item): item is { name: string; range: string } => item.range !== undefined && semver.validRange(item.range) !== null)
-      .flatMap(({ name, range }) => SUPPORTED.filter((version) => !semver.satisfies(version, range)).map((version) => `${name} (node ${range}) refuses ${version}`));
+      .flatMap(({ name, range }) =>
+        SUPPORTED.filter((version) => !semver.satisfies(version, range)).map((version) => `${name} (node ${range}) refuses ${version}`),
+      );
     expect(refusing).toEqual([]);
   });
 });

@@ -26,9 +26,11 @@ describe('EMBEDDINGS_PROVIDER=openai', () => {
     await fake.stop();
   });
 
-  it('should index through the provider, through a 429 and a 503, into the model\'s own HNSW index, and search with it', async () => {
+  it("should index through the provider, through a 429 and a 503, into the model's own HNSW index, and search with it", async () => {
     fake.fail({ status: 429, retryAfter: '1' }, { status: 503 });
-    const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`)
+    const created = await request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, name: 'Petstore', version: '1', spec: readFixture('petstore-swagger2.yaml') });
     await expect(waitForStatus(stack, publisher, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
 
@@ -38,7 +40,9 @@ describe('EMBEDDINGS_PROVIDER=openai', () => {
     const indexes: { indexdef: string }[] = await dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'api_chunks_embedding_openai%'`);
     expect(indexes[0].indexdef).toMatch(/hnsw.*vector\(64\).*WHERE.*openai:fake-embed:64/s);
 
-    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+    const found = await request(stack.gateway.getHttpServer())
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, query: 'place an order for a pet' });
     expect(found.body.results[0]).toMatchObject({ apiId: created.body.apiId });
     expect(found.body.results[0].endpoints.map((e: { path: string }) => e.path)).toContain('/store/order');

@@ -10,18 +10,20 @@ type Json = Record<string, unknown>;
 
 /** Every limit of `validated` that `documented` does not say, as `path.keyword`. */
 function missingLimits(validated: Json, documented: Json | undefined, path: string): string[] {
-  const missing = LIMIT_KEYWORDS.filter((keyword) => keyword in validated && JSON.stringify(documented?.[keyword]) !== JSON.stringify(validated[keyword]))
-    .map((keyword) => `${path}.${keyword}`);
+  const missing = LIMIT_KEYWORDS.filter((keyword) => keyword in validated && JSON.stringify(documented?.[keyword]) !== JSON.stringify(validated[keyword])).map(
+    (keyword) => `${path}.${keyword}`,
+  );
   const nested = (key: string, name: string) =>
     validated[key] && typeof validated[key] === 'object' ? missingLimits(validated[key] as Json, documented?.[key] as Json | undefined, `${path}${name}`) : [];
   const properties = Object.entries((validated.properties ?? {}) as Record<string, Json>).flatMap(([field, schema]) =>
-    missingLimits(schema, (documented?.properties as Record<string, Json> | undefined)?.[field], `${path}.${field}`));
+    missingLimits(schema, (documented?.properties as Record<string, Json> | undefined)?.[field], `${path}.${field}`),
+  );
   return [...missing, ...nested('items', '[]'), ...nested('additionalProperties', '{}'), ...properties];
 }
 
 const refName = (schema: unknown) => (JSON.stringify(schema ?? null).match(/"#\/components\/schemas\/(\w+)"/) ?? [])[1];
 
-describe('The gateway\'s OpenAPI document', () => {
+describe("The gateway's OpenAPI document", () => {
   let stack: TestStack;
   let document: OpenAPIObject;
   let schemas: Record<string, SchemaObject>;
@@ -36,7 +38,8 @@ describe('The gateway\'s OpenAPI document', () => {
 
   it('should say every limit the validators of its request bodies enforce', () => {
     const validated = validatorSchemas();
-    const bodies = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { requestBody?: unknown }>))
+    const bodies = Object.values(document.paths)
+      .flatMap((item) => Object.values(item as Record<string, { requestBody?: unknown }>))
       .map((operation) => refName(operation.requestBody))
       .filter((name): name is string => name !== undefined);
     expect(bodies).toEqual(expect.arrayContaining(['ApiBodyDto', 'SearchRequestDoc', 'FeedbackRequestDoc']));
@@ -54,11 +57,14 @@ describe('The gateway\'s OpenAPI document', () => {
     const validated = validatorSchemas();
     const dtos = queryDtos(stack.gateway);
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string; parameters?: Json[] }>));
-    const checked = operations.filter((operation) => dtos.has(operation.operationId!)).flatMap((operation) => {
-      const properties = validated[dtos.get(operation.operationId!)!.name].properties as Record<string, Json>;
-      return (operation.parameters ?? []).filter((parameter) => parameter.in === 'query' && properties[parameter.name as string])
-        .map((parameter) => missingLimits(properties[parameter.name as string], parameter.schema as Json, `${operation.operationId} ?${parameter.name}`));
-    });
+    const checked = operations
+      .filter((operation) => dtos.has(operation.operationId!))
+      .flatMap((operation) => {
+        const properties = validated[dtos.get(operation.operationId!)!.name].properties as Record<string, Json>;
+        return (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'query' && properties[parameter.name as string])
+          .map((parameter) => missingLimits(properties[parameter.name as string], parameter.schema as Json, `${operation.operationId} ?${parameter.name}`));
+      });
     expect(checked.length).toBeGreaterThan(15);
     expect(checked.flat()).toEqual([]);
   });
@@ -68,8 +74,11 @@ describe('The gateway\'s OpenAPI document', () => {
     expect(responses.length).toBeGreaterThan(40);
     for (const name of responses) {
       const { properties = {}, required } = CONTRACT_SCHEMAS[name];
-      expect({ name, properties: Object.keys(schemas[name].properties ?? {}), required: schemas[name].required })
-        .toEqual({ name, properties: Object.keys(properties), required });
+      expect({ name, properties: Object.keys(schemas[name].properties ?? {}), required: schemas[name].required }).toEqual({
+        name,
+        properties: Object.keys(properties),
+        required,
+      });
     }
   });
 });

@@ -18,14 +18,26 @@ const hugeSpec = {
         responses: {
           200: {
             description: 'Everything in stock',
-            content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`bin${i}`, { $ref: '#/components/schemas/Bin' }])) } } },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`bin${i}`, { $ref: '#/components/schemas/Bin' }])),
+                },
+              },
+            },
           },
         },
       },
     },
   },
   components: {
-    schemas: { Bin: { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`slot${i}`, { type: 'string', description: `Slot ${i} of the bin` }])) } },
+    schemas: {
+      Bin: {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`slot${i}`, { type: 'string', description: `Slot ${i} of the bin` }])),
+      },
+    },
   },
 };
 
@@ -67,15 +79,29 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
     await stack?.close();
   });
 
-  it('should give an API\'s description, servers, security schemes and operations without schemas', async () => {
+  it("should give an API's description, servers, security schemes and operations without schemas", async () => {
     const response = await get(`${ids.petstore}/operations`);
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ apiId: ids.petstore, revision: 1, servers: [{ url: 'https://petstore.swagger.io/v2' }, { url: 'http://petstore.swagger.io/v2' }] });
+    expect(response.body).toMatchObject({
+      apiId: ids.petstore,
+      revision: 1,
+      servers: [{ url: 'https://petstore.swagger.io/v2' }, { url: 'http://petstore.swagger.io/v2' }],
+    });
     expect(response.body.description).toMatch(/^This is a sample server Petstore server/);
     expect(response.body.securitySchemes).toContainEqual({ name: 'api_key', type: 'apiKey', in: 'header', parameterName: 'api_key' });
-    expect(response.body.securitySchemes.find((scheme: { name: string }) => scheme.name === 'petstore_auth').flows[0].scopes.map((scope: { name: string }) => scope.name)).toEqual(['write:pets', 'read:pets']);
-    expect(response.body.operations).toContainEqual({ method: 'POST', path: '/store/order', summary: 'Place an order for a pet', operationId: 'placeOrder', tags: ['store'] });
+    expect(
+      response.body.securitySchemes
+        .find((scheme: { name: string }) => scheme.name === 'petstore_auth')
+        .flows[0].scopes.map((scope: { name: string }) => scope.name),
+    ).toEqual(['write:pets', 'read:pets']);
+    expect(response.body.operations).toContainEqual({
+      method: 'POST',
+      path: '/store/order',
+      summary: 'Place an order for a pet',
+      operationId: 'placeOrder',
+      tags: ['store'],
+    });
     expect(JSON.stringify(response.body)).not.toContain('schema');
   });
 
@@ -84,14 +110,23 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
     expect(byId.status).toBe(200);
     expect(byId.body).toMatchObject({ apiId: ids.petstore, revision: 1, method: 'POST', path: '/pet', operationId: 'addPet', parameters: [] });
     expect(byId.body.requestBody).toMatchObject({ required: true, content: [{ mediaType: 'application/json' }, { mediaType: 'application/xml' }] });
-    expect(byId.body.requestBody.content[0].schema).toMatchObject({ type: 'object', required: ['name', 'photoUrls'], properties: { tags: { type: 'array', items: { type: 'object' } } } });
+    expect(byId.body.requestBody.content[0].schema).toMatchObject({
+      type: 'object',
+      required: ['name', 'photoUrls'],
+      properties: { tags: { type: 'array', items: { type: 'object' } } },
+    });
     expect(byId.body.responses).toEqual([{ status: '405', description: 'Invalid input', content: [] }]);
     expect(byId.body.security).toEqual([[{ scheme: 'petstore_auth', scopes: ['write:pets', 'read:pets'] }]]);
 
     const byPath = await get(`${ids.petstore}/operations/detail?method=get&path=${encodeURIComponent('/pet/{petId}')}`);
     expect(byPath.status).toBe(200);
-    expect(byPath.body.parameters).toEqual([{ name: 'petId', in: 'path', required: true, description: 'ID of pet to return', schema: { type: 'integer', format: 'int64' } }]);
-    expect(byPath.body.responses[0]).toMatchObject({ status: '200', content: [{ mediaType: 'application/json', schema: { description: 'A pet for sale in the pet store' } }] });
+    expect(byPath.body.parameters).toEqual([
+      { name: 'petId', in: 'path', required: true, description: 'ID of pet to return', schema: { type: 'integer', format: 'int64' } },
+    ]);
+    expect(byPath.body.responses[0]).toMatchObject({
+      status: '200',
+      content: [{ mediaType: 'application/json', schema: { description: 'A pet for sale in the pet store' } }],
+    });
     expect(JSON.stringify(byPath.body)).not.toContain('$ref');
   });
 
@@ -102,7 +137,11 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
     expect(response.body.parameters).toEqual([{ name: 'id', in: 'path', required: true, description: 'Employee id', schema: { type: 'string' } }]);
     expect(response.body.responses[0].content[0].schema).toMatchObject({
       type: 'object',
-      properties: { email: { type: 'string' }, manager: { $circular: '#/components/schemas/Employee' }, reports: { items: { $circular: '#/components/schemas/Employee' } } },
+      properties: {
+        email: { type: 'string' },
+        manager: { $circular: '#/components/schemas/Employee' },
+        reports: { items: { $circular: '#/components/schemas/Employee' } },
+      },
     });
   });
 
@@ -116,7 +155,7 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
     expect(schema.length).toBeLessThan(MAX_CHARS * 1.2);
   });
 
-  it('should answer another org\'s API as not found, with nothing of it, at the gateway and at the AI app', async () => {
+  it("should answer another org's API as not found, with nothing of it, at the gateway and at the AI app", async () => {
     for (const path of [`${ids.secret}/operations`, `${ids.secret}/operations/detail?operationId=armDevice`]) {
       const response = await get(path);
       expect(response.status).toBe(404);
@@ -130,7 +169,10 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
       .set(InternalHeader.CallerOrgs, ORG);
     expect(direct.status).toBe(404);
     expect(direct.text).not.toMatch(/doomsday|Globex|armDevice/i);
-    await expect(get(`${ids.secret}/operations/detail?operationId=armDevice`, outsider)).resolves.toMatchObject({ status: 200, body: { summary: 'Arm the doomsday device' } });
+    await expect(get(`${ids.secret}/operations/detail?operationId=armDevice`, outsider)).resolves.toMatchObject({
+      status: 200,
+      body: { summary: 'Arm the doomsday device' },
+    });
   });
 
   it('should answer an unknown operation with 404', async () => {
@@ -157,7 +199,7 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
     expect(response.body.detail).toContain(reason);
   });
 
-  it('should document both routes and the detail query in the gateway\'s OpenAPI document', async () => {
+  it("should document both routes and the detail query in the gateway's OpenAPI document", async () => {
     const docs = await http().get('/docs/openapi.json');
     const detail = docs.body.paths['/api-management/apis/{apiId}/operations/detail'].get;
     expect(detail.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(expect.arrayContaining(['apiId', 'operationId', 'method', 'path']));
@@ -169,7 +211,10 @@ describe('Operation details over HTTP (gateway → AI app)', () => {
   it('should answer from the newly indexed revision after an update', async () => {
     const spec = JSON.parse(readFixture('circular-openapi31.json'));
     spec.paths['/employees/{id}'].get.summary = 'Get one employee';
-    const updated = await http().put(`/api-management/apis/${ids.circular}`).set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Org Chart', version: '2.0.1', spec });
+    const updated = await http()
+      .put(`/api-management/apis/${ids.circular}`)
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Org Chart', version: '2.0.1', spec });
     expect(updated.status).toBe(200);
     await expect(waitForStatus(stack, reader, ids.circular)).resolves.toMatchObject({ status: 'COMPLETED' });
 

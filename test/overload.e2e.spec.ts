@@ -21,7 +21,11 @@ describe('Searches that cost too much, and too many searches', () => {
   let stack: TestStack;
   let reader: string;
   const http = () => request(stack.gateway.getHttpServer());
-  const search = (body: object) => http().post('/api-management/ai/search').set('authorization', `Bearer ${reader}`).send({ orgId: ORG, ...body });
+  const search = (body: object) =>
+    http()
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${reader}`)
+      .send({ orgId: ORG, ...body });
   /** The AI app's own liveness probe, timed. */
   const aiHealth = async () => {
     const started = Date.now();
@@ -32,7 +36,10 @@ describe('Searches that cost too much, and too many searches', () => {
   beforeAll(async () => {
     stack = await startStack({ env: { EMBEDDINGS_PROVIDER: 'local', SEARCH_CONCURRENCY: '1', SEARCH_QUEUE: '2' } });
     reader = await stack.token([ORG], ['publisher']);
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${reader}`).send({ orgId: ORG, name: 'Spotify', version: '1', spec: restbenchSpec('spotify') });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${reader}`)
+      .send({ orgId: ORG, name: 'Spotify', version: '1', spec: restbenchSpec('spotify') });
     await waitForStatus(stack, reader, created.body.apiId, ['COMPLETED'], 120_000);
   }, 240_000);
 

@@ -14,10 +14,8 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
   let outsider: string;
   let http: () => ReturnType<typeof request>;
 
-  const register = (body: object, token = publisher) =>
-    http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send(body);
-  const search = (body: object, token = reader) =>
-    http().post('/api-management/ai/search').set('authorization', `Bearer ${token}`).send(body);
+  const register = (body: object, token = publisher) => http().post('/api-management/apis').set('authorization', `Bearer ${token}`).send(body);
+  const search = (body: object, token = reader) => http().post('/api-management/ai/search').set('authorization', `Bearer ${token}`).send(body);
 
   beforeAll(async () => {
     // local: the searches here find APIs by meaning, with the model the platform ships.
@@ -91,7 +89,7 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(framed.body.results).toEqual(need.body.results);
     });
 
-    it('should correct a typo against the words of the org\'s specs in keyword search', async () => {
+    it("should correct a typo against the words of the org's specs in keyword search", async () => {
       const response = await search({ orgId: ORG, query: 'playlsits', mode: 'keyword' });
       expect(response.status).toBe(200);
       expect(response.body.results[0]?.apiId).toBe(spotifyId);
@@ -106,7 +104,11 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
     });
 
     it('should find an operation by the words of its path alone', async () => {
-      const spec = { openapi: '3.0.3', info: { title: 'Fleet', version: '1' }, paths: { '/widgets/{id}/recalibrate': { post: { responses: { '204': { description: 'Done' } } } } } };
+      const spec = {
+        openapi: '3.0.3',
+        info: { title: 'Fleet', version: '1' },
+        paths: { '/widgets/{id}/recalibrate': { post: { responses: { '204': { description: 'Done' } } } } },
+      };
       const created = await register({ orgId: ORG, name: 'Fleet', version: '1', spec });
       await expect(waitForStatus(stack, reader, created.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
       const response = await search({ orgId: ORG, query: 'recalibrate', mode: 'keyword' });
@@ -129,7 +131,7 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(await searchPosition('Follow artists on Taylor', 'keyword')).toBeLessThan(await searchPosition('follow artists on taylor', 'keyword'));
     });
 
-    it("should follow an operation with the one that finds the identifier it needs", async () => {
+    it('should follow an operation with the one that finds the identifier it needs', async () => {
       const response = await search({ orgId: ORG, query: 'Rename my first playlist to "My First"', maxEndpoints: 10 });
       const spotify = response.body.results.find((result: { apiId: string }) => result.apiId === spotifyId);
       const endpoints = spotify.endpoints.map((endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`);
@@ -139,7 +141,7 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(endpoints.slice(0, provider).some((endpoint: string) => endpoint.includes('{playlist_id}'))).toBe(true);
     });
 
-    it('should score APIs low when none of the query\'s words is in any spec', async () => {
+    it("should score APIs low when none of the query's words is in any spec", async () => {
       const response = await search({ orgId: ORG, query: 'zzzzqqqq xxyyvv' });
       expect(response.body.results.length).toBeGreaterThan(0);
       for (const result of response.body.results) expect(result).toMatchObject({ match: 'weak', evidence: { termCoverage: 0 } });
@@ -204,7 +206,9 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       expect(ids).not.toContain(petstoreId);
       expect(ids).toContain(spotifyId);
       // Its words leave the org's lexicon with it (they weight and correct keyword search).
-      const lexicon = await stack.ai!.get(DataSource).query(`SELECT word FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`, [ORG, ['vaccin', 'veterinarian', 'petstor']]);
+      const lexicon = await stack
+        .ai!.get(DataSource)
+        .query(`SELECT word FROM platform_ai.lexicon WHERE org_id = $1 AND word = ANY($2)`, [ORG, ['vaccin', 'veterinarian', 'petstor']]);
       expect(lexicon).toEqual([]);
     });
 
@@ -324,7 +328,12 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
       const response = await register({ orgId: ORG, version: 7, extra: true });
       expect(response.status).toBe(400);
       expect(response.body.errors).toEqual(
-        expect.arrayContaining([expect.stringMatching(/name/), expect.stringMatching(/version/), expect.stringMatching(/spec is required/), expect.stringMatching(/extra should not exist/)]),
+        expect.arrayContaining([
+          expect.stringMatching(/name/),
+          expect.stringMatching(/version/),
+          expect.stringMatching(/spec is required/),
+          expect.stringMatching(/extra should not exist/),
+        ]),
       );
     });
 
@@ -342,17 +351,31 @@ describe('Platform over HTTP (gateway + AI app, PGlite, Redis)', () => {
 
     it('should refuse a body that is not JSON, or not a JSON object, saying what to send', async () => {
       for (const type of ['application/yaml', 'text/plain']) {
-        const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).set('content-type', type).send('openapi: 3.0.3\n');
+        const response = await http()
+          .post('/api-management/apis')
+          .set('authorization', `Bearer ${publisher}`)
+          .set('content-type', type)
+          .send('openapi: 3.0.3\n');
         expect(response.status).toBe(415);
         expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-        expect(response.body.detail).toBe(`The request body must be JSON (Content-Type: application/json), not "${type}"; a YAML spec goes in the "spec" field as a string`);
+        expect(response.body.detail).toBe(
+          `The request body must be JSON (Content-Type: application/json), not "${type}"; a YAML spec goes in the "spec" field as a string`,
+        );
       }
       for (const body of ['"str"', 'null', '{"orgId": ']) {
-        const response = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).set('content-type', 'application/json').send(body);
+        const response = await http()
+          .post('/api-management/apis')
+          .set('authorization', `Bearer ${publisher}`)
+          .set('content-type', 'application/json')
+          .send(body);
         expect(response.status).toBe(400);
         expect(response.body.detail).toMatch(body.startsWith('{') ? /^The request body is not valid JSON: / : /^The request body must be a JSON object$/);
       }
-      const json = await http().post('/api-management/ai/search').set('authorization', `Bearer ${reader}`).set('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ orgId: ORG, query: 'x' }));
+      const json = await http()
+        .post('/api-management/ai/search')
+        .set('authorization', `Bearer ${reader}`)
+        .set('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ orgId: ORG, query: 'x' }));
       expect(json.status).toBe(200);
     });
 

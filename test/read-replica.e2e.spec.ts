@@ -32,7 +32,10 @@ describeWithReplica('A read replica (DATABASE_READ_URL)', () => {
   });
 
   const register = (name: string, spec: string) =>
-    request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: org, name, version: '1', spec });
+    request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: org, name, version: '1', spec });
   const search = (query: string) =>
     request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: org, query });
   const found = async (query: string) => ((await search(query)).body.results ?? []).map((result: { apiName: string }) => result.apiName);
@@ -40,7 +43,10 @@ describeWithReplica('A read replica (DATABASE_READ_URL)', () => {
   it('should answer searches from the replica, and status and feedback from the primary', async () => {
     const petstore = await register('Petstore', readFixture('petstore-swagger2.yaml'));
     await expect(waitForStatus(stack, publisher, petstore.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
-    await until(() => found('place an order for a pet'), (names) => names.includes('Petstore'));
+    await until(
+      () => found('place an order for a pet'),
+      (names) => names.includes('Petstore'),
+    );
 
     // The replica stops replaying: what commits now is on the primary only.
     await replica.query(`SELECT pg_wal_replay_pause()`);
@@ -51,12 +57,20 @@ describeWithReplica('A read replica (DATABASE_READ_URL)', () => {
     expect(await found('search for movies by title')).not.toContain('Movie Database');
     // The search log and feedback are written to the primary (a standby refuses writes).
     const answer = await search('place an order for a pet');
-    const vote = await request(stack.gateway.getHttpServer()).post('/api-management/ai/feedback').set('authorization', `Bearer ${publisher}`)
+    const vote = await request(stack.gateway.getHttpServer())
+      .post('/api-management/ai/feedback')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ searchId: answer.body.searchId, apiId: petstore.body.apiId, helpful: true });
     expect(vote.status).toBe(204);
 
     // Replay resumes: the same search finds the new API (the result cache is keyed by the replica's versions).
     await replica.query(`SELECT pg_wal_replay_resume()`);
-    await expect(until(() => found('search for movies by title'), (names) => names.includes('Movie Database'), 60_000)).resolves.toContain('Movie Database');
+    await expect(
+      until(
+        () => found('search for movies by title'),
+        (names) => names.includes('Movie Database'),
+        60_000,
+      ),
+    ).resolves.toContain('Movie Database');
   }, 240_000);
 });

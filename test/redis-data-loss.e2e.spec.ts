@@ -20,7 +20,9 @@ const spec = (marker: string) => ({
 const marker = (i: number) => `zq${String(i).padStart(3, '0')}x`;
 
 function redis(...args: string[]): string {
-  return execFileSync('redis-cli', ['-p', String(PORT), ...args]).toString().trim();
+  return execFileSync('redis-cli', ['-p', String(PORT), ...args])
+    .toString()
+    .trim();
 }
 
 /** A Redis of the test's own, keeping nothing on disk: a restart starts it empty. */
@@ -46,7 +48,7 @@ function stopRedis(): void {
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
@@ -64,11 +66,15 @@ describe('Redis restarted empty', () => {
   let publisher: string;
   const http = () => request(stack.gateway.getHttpServer());
   const register = async (i: number) => {
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: `Service ${i}`, version: '1', spec: spec(marker(i)) });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: `Service ${i}`, version: '1', spec: spec(marker(i)) });
     expect(created.status).toBe(201);
     return created.body.apiId as string;
   };
-  const search = (query: string) => http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, query, maxResults: 3 });
+  const search = (query: string) =>
+    http().post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, query, maxResults: 3 });
 
   beforeAll(async () => {
     stopRedis();
@@ -91,7 +97,11 @@ describe('Redis restarted empty', () => {
     await queue.pause();
     const ids: string[] = [];
     for (let i = 0; i < COUNT / 2; i += 1) ids.push(await register(i));
-    await until(() => queue.getWaitingCount(), (waiting) => waiting === COUNT / 2, 30_000);
+    await until(
+      () => queue.getWaitingCount(),
+      (waiting) => waiting === COUNT / 2,
+      30_000,
+    );
     const deleted = ids.slice(0, 3);
     for (const apiId of deleted) expect((await http().delete(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`)).status).toBe(204);
     await queue.close();
@@ -103,11 +113,19 @@ describe('Redis restarted empty', () => {
     for (let i = COUNT - 5; i < COUNT; i += 1) ids.push(await register(i));
 
     // Redis coming back is seen at once.
-    await until(() => http().get('/readyz').then((response) => response.status), (status) => status === 200, 10_000);
+    await until(
+      () =>
+        http()
+          .get('/readyz')
+          .then((response) => response.status),
+      (status) => status === 200,
+      10_000,
+    );
     expect(Date.now() - back).toBeLessThan(5000);
 
     const live = ids.filter((apiId) => !deleted.includes(apiId));
-    for (const apiId of live) await expect(waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000)).resolves.toMatchObject({ status: 'COMPLETED' });
+    for (const apiId of live)
+      await expect(waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000)).resolves.toMatchObject({ status: 'COMPLETED' });
     for (const [i, apiId] of ids.entries()) {
       const found = (await search(`${marker(i)} records`)).body.results.map((result: { apiId: string }) => result.apiId);
       if (deleted.includes(apiId)) expect(found).not.toContain(apiId);
@@ -116,7 +134,10 @@ describe('Redis restarted empty', () => {
 
     // The reconciliation says what it did, and no revision is left unsettled.
     const metrics = await until(
-      () => http().get('/metrics').then((response) => response.text),
+      () =>
+        http()
+          .get('/metrics')
+          .then((response) => response.text),
       (text) => /reconcile_unsettled_revisions\{[^}]*\} 0/.test(text) && /reconcile_revisions_total\{[^}]*outcome="purged"[^}]*\} 3/.test(text),
       60_000,
     );
@@ -131,9 +152,22 @@ describe('Redis restarted empty', () => {
   // the gateway had closed.
   it('should shut the gateway and the AI app down within seconds while Redis is away, leaving no connection behind', async () => {
     stopRedis();
-    await until(() => http().get('/readyz').then((response) => response.status), (status) => status !== 200, 10_000);
+    await until(
+      () =>
+        http()
+          .get('/readyz')
+          .then((response) => response.status),
+      (status) => status !== 200,
+      10_000,
+    );
     // A job added while Redis is away (as a re-index run's would be) waits in the AI app's queue connection.
-    const added = stack.ai!.get<Queue>(getQueueToken(INDEXING_QUEUE), { strict: false }).add('while-away', {}).then(() => 'added', () => 'failed');
+    const added = stack
+      .ai!.get<Queue>(getQueueToken(INDEXING_QUEUE), { strict: false })
+      .add('while-away', {})
+      .then(
+        () => 'added',
+        () => 'failed',
+      );
 
     const started = Date.now();
     const closed = await Promise.race([stack.close().then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 30_000, 'still closing after 30 s'))]);

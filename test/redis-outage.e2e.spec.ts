@@ -14,9 +14,14 @@ const spec = (title: string, summary: string) => ({
 
 function startRedis(): void {
   execFileSync('redis-server', ['--port', String(PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--dir', '/tmp']);
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     try {
-      if (execFileSync('redis-cli', ['-p', String(PORT), 'ping']).toString().trim() === 'PONG') return;
+      if (
+        execFileSync('redis-cli', ['-p', String(PORT), 'ping'])
+          .toString()
+          .trim() === 'PONG'
+      )
+        return;
     } catch {
       // not up yet
     }
@@ -59,17 +64,26 @@ describe('Redis outage', () => {
   }, 180_000);
 
   it('should keep registering, searching and answering status while Redis is down, and index everything once it is back', async () => {
-    const before = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the ocean tides of a harbour') });
+    const before = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the ocean tides of a harbour') });
     await expect(waitForStatus(stack, publisher, before.body.apiId)).resolves.toMatchObject({ status: 'COMPLETED' });
 
     stopRedis();
 
     const started = Date.now();
-    const during = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Volcanoes', version: '1', spec: spec('Volcanoes', 'List the eruptions of a volcano') });
+    const during = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Volcanoes', version: '1', spec: spec('Volcanoes', 'List the eruptions of a volcano') });
     expect(during.status).toBe(201);
     // Sooner than the 5 s the gateway gives the queue to take a job: it did not wait for Redis.
     expect(Date.now() - started).toBeLessThan(5000);
-    const updated = await http().put(`/api-management/apis/${before.body.apiId}`).set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the tides and currents of a harbour') });
+    const updated = await http()
+      .put(`/api-management/apis/${before.body.apiId}`)
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Tides', version: '1', spec: spec('Tides', 'Predict the tides and currents of a harbour') });
     expect(updated.status).toBe(200);
 
     const status = await http().get(`/api-management/ai/indexing-status/${during.body.apiId}`).set('authorization', `Bearer ${publisher}`);

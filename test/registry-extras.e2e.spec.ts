@@ -28,15 +28,21 @@ describe('Registered specs and search facets over HTTP', () => {
     return created.body.apiId as string;
   };
   const getSpec = (apiId: string, token = reader, query = '') =>
-    http().get(`/api-management/apis/${apiId}/spec${query}`).set('authorization', `Bearer ${token}`).buffer(true).parse((response, done) => {
-      // The body as text, whatever its type (supertest would parse JSON and drop YAML).
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
-    });
+    http()
+      .get(`/api-management/apis/${apiId}/spec${query}`)
+      .set('authorization', `Bearer ${token}`)
+      .buffer(true)
+      .parse((response, done) => {
+        // The body as text, whatever its type (supertest would parse JSON and drop YAML).
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      });
   const getFacets = (orgId: string | undefined, token = reader) =>
-    http().get(`/api-management/ai/facets${orgId === undefined ? '' : `?orgId=${encodeURIComponent(orgId)}`}`).set('authorization', `Bearer ${token}`);
+    http()
+      .get(`/api-management/ai/facets${orgId === undefined ? '' : `?orgId=${encodeURIComponent(orgId)}`}`)
+      .set('authorization', `Bearer ${token}`);
 
   beforeAll(async () => {
     stack = await startStack();
@@ -51,7 +57,11 @@ describe('Registered specs and search facets over HTTP', () => {
   });
 
   describe('GET /api-management/apis/:apiId/spec', () => {
-    const weather = { openapi: '3.0.3', info: { title: 'Weather', version: '2.0.0' }, paths: { '/forecast': { get: { summary: 'Forecast', responses: { 200: { description: 'ok' } } } } } };
+    const weather = {
+      openapi: '3.0.3',
+      info: { title: 'Weather', version: '2.0.0' },
+      paths: { '/forecast': { get: { summary: 'Forecast', responses: { 200: { description: 'ok' } } } } },
+    };
     const petstoreYaml = readFixture('petstore-swagger2.yaml');
     let jsonId: string;
     let yamlId: string;
@@ -86,7 +96,7 @@ describe('Registered specs and search facets over HTTP', () => {
       expect((await getSpec(jsonId, reader, '?download=false')).headers['content-disposition']).toBeUndefined();
     });
 
-    it('should answer 404 for another org\'s API and for an unknown one, 400 for a bad download flag, 401 without a token', async () => {
+    it("should answer 404 for another org's API and for an unknown one, 400 for a bad download flag, 401 without a token", async () => {
       const foreign = await getSpec(jsonId, outsider);
       expect(foreign.status).toBe(404);
       expect(foreign.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -99,7 +109,10 @@ describe('Registered specs and search facets over HTTP', () => {
 
     it('should serve the newest revision after an update', async () => {
       const updated = { ...weather, info: { ...weather.info, version: '2.1.0' } };
-      const put = await http().put(`/api-management/apis/${jsonId}`).set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Weather Service', version: '2.1.0', spec: updated });
+      const put = await http()
+        .put(`/api-management/apis/${jsonId}`)
+        .set('authorization', `Bearer ${publisher}`)
+        .send({ orgId: ORG, name: 'Weather Service', version: '2.1.0', spec: updated });
       expect(put.status).toBe(200);
       const response = await getSpec(jsonId, reader, '?download=true');
       expect(JSON.parse(response.body)).toEqual(updated);
@@ -118,10 +131,13 @@ describe('Registered specs and search facets over HTTP', () => {
       await register({ orgId: ORG, name: 'Refunds', version: '1', teamName: 'Payments', spec: taggedSpec('Refunds', ['Refunds', 'refunds']) });
       shippingId = await register({ orgId: ORG, name: 'Shipping', version: '1', teamName: 'Shipping', spec: taggedSpec('Shipping', ['parcels']) });
       // Another org's APIs count for that org only.
-      await register({ orgId: OTHER_ORG, name: 'Globex pay', version: '1', teamName: 'payments', spec: taggedSpec('Globex pay', ['refunds', 'secret-tag']) }, outsider);
+      await register(
+        { orgId: OTHER_ORG, name: 'Globex pay', version: '1', teamName: 'payments', spec: taggedSpec('Globex pay', ['refunds', 'secret-tag']) },
+        outsider,
+      );
     }, 180_000);
 
-    it('should count the org\'s APIs per team and per tag, case-insensitively, most used first', async () => {
+    it("should count the org's APIs per team and per tag, case-insensitively, most used first", async () => {
       const response = await getFacets(ORG);
       expect(response.status).toBe(200);
       expect(response.body.teams).toEqual([
@@ -141,7 +157,10 @@ describe('Registered specs and search facets over HTTP', () => {
       const other = await getFacets(OTHER_ORG, outsider);
       expect(other.body).toEqual({
         teams: [{ name: 'payments', apiCount: 1 }],
-        tags: [{ name: 'refunds', apiCount: 1 }, { name: 'secret-tag', apiCount: 1 }],
+        tags: [
+          { name: 'refunds', apiCount: 1 },
+          { name: 'secret-tag', apiCount: 1 },
+        ],
         kinds: [{ name: 'openapi', apiCount: 1 }],
       });
     });
@@ -154,7 +173,7 @@ describe('Registered specs and search facets over HTTP', () => {
       expect((await http().get(`/api-management/ai/facets?orgId=${ORG}`)).status).toBe(401);
     });
 
-    it('should leave out a deleted API\'s team and tags', async () => {
+    it("should leave out a deleted API's team and tags", async () => {
       const deleted = await http().delete(`/api-management/apis/${shippingId}`).set('authorization', `Bearer ${publisher}`);
       expect(deleted.status).toBe(204);
       const facets = await until(

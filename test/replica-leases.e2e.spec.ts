@@ -12,7 +12,9 @@ interface LeaseDatabase {
 
 const ENGINES: [string, () => Promise<LeaseDatabase>][] = [
   ['PGlite', async () => ({ ...(await migratedAiDatabase()), table: 'platform_ai.leases' })],
-  ...(process.env.TEST_DATABASE_URL ? [['PostgreSQL', () => postgresWithLeases(process.env.TEST_DATABASE_URL!)] as [string, () => Promise<LeaseDatabase>]] : []),
+  ...(process.env.TEST_DATABASE_URL
+    ? [['PostgreSQL', () => postgresWithLeases(process.env.TEST_DATABASE_URL!)] as [string, () => Promise<LeaseDatabase>]]
+    : []),
 ];
 
 /**

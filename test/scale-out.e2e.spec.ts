@@ -101,7 +101,12 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     return answer.body;
   };
   const indexed = (gateway: AppProcess, apiId: string, timeoutMs = 120_000) =>
-    until(() => statusOf(gateway, apiId), (status) => status.status === 'COMPLETED' || status.status === 'FAILED', timeoutMs, 250);
+    until(
+      () => statusOf(gateway, apiId),
+      (status) => status.status === 'COMPLETED' || status.status === 'FAILED',
+      timeoutMs,
+      250,
+    );
   const search = async (gateway: AppProcess, query: string, extra: object = {}): Promise<SearchResponse> => {
     const answer = await call(gateway, 'POST', '/api-management/ai/search', { body: { orgId: ORG, query, ...extra } });
     if (answer.status !== 200) throw new Error(`search "${query}" through ${gateway.name}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -142,7 +147,12 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
   const comparable = ({ searchId: _id, searchMs: _ms, queryEmbeddingMs: _embedMs, ...rest }: SearchResponse) => rest;
   /** Waits until no job of the queue waits, runs or is delayed. */
   const settled = (timeoutMs = 90_000) =>
-    until(() => queue!.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'waiting-children'), (counts) => Object.values(counts).every((count) => count === 0), timeoutMs, 250);
+    until(
+      () => queue!.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'waiting-children'),
+      (counts) => Object.values(counts).every((count) => count === 0),
+      timeoutMs,
+      250,
+    );
   const logs = () => [...gateways, ...apis, ...workers].map((app) => `--- ${app.name} (${app.running ? 'running' : 'exited'})\n${app.log(3000)}`).join('\n');
 
   beforeAll(async () => {
@@ -189,7 +199,13 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     apis = [ai('ai-api-1', 'api', ports[0]), ai('ai-api-2', 'api', ports[1])];
     workers = [ai('worker-1', 'worker', ports[2]), ai('worker-2', 'worker', ports[3])];
     gateways = [0, 1].map(
-      (n) => new AppProcess(`gateway-${n + 1}`, ENTRIES.gateway, { ...env, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(ports[4 + n]), AI_URL: apis[n].url! }, `http://127.0.0.1:${ports[4 + n]}`),
+      (n) =>
+        new AppProcess(
+          `gateway-${n + 1}`,
+          ENTRIES.gateway,
+          { ...env, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(ports[4 + n]), AI_URL: apis[n].url! },
+          `http://127.0.0.1:${ports[4 + n]}`,
+        ),
     );
     // All six at once; a gateway is ready once its database, Redis and its AI API answer.
     await Promise.all([...apis, ...workers].map((app) => waitUntilAnswering(app, '/healthz')));
@@ -244,7 +260,9 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     expect(byName((apiId) => rows.get(apiId)?.rows)).toEqual(expected);
     expect(byName((apiId) => rows.get(apiId)?.distinct)).toEqual(expected);
     const final = await Promise.all(ids.map((apiId, n) => statusOf(gateways[n % 2], apiId)));
-    expect(byName((_apiId, n) => [final[n].status, final[n].chunkCount])).toEqual(Object.fromEntries(Object.entries(expected).map(([name, chunks]) => [name, ['COMPLETED', chunks]])));
+    expect(byName((_apiId, n) => [final[n].status, final[n].chunkCount])).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([name, chunks]) => [name, ['COMPLETED', chunks]])),
+    );
     // Each revision's one job ended once, with those chunks.
     expect(byName((_apiId, n) => jobs[n]?.returnvalue)).toEqual(Object.fromEntries(Object.entries(expected).map(([name, chunks]) => [name, { chunks }])));
 
@@ -254,13 +272,23 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     // none failed. (`skipped` is a run that did nothing: no second indexing.)
     const runs = { completed: outcomes.reduce((sum, count) => sum + count.completed, 0), failed: outcomes.reduce((sum, count) => sum + count.failed, 0) };
     if (runs.completed !== specs.length) {
-      const detail = await Promise.all(jobs.map(async (job, n) => ({ api: specs[n].name, state: await job?.getState(), attemptsStarted: job?.attemptsStarted, stalledCounter: job?.stalledCounter, failedReason: job?.failedReason })));
-      throw new Error(`${runs.completed} index runs completed for ${specs.length} revisions (per worker: ${JSON.stringify(outcomes)}); the jobs: ${JSON.stringify(detail)}\n${logs()}`);
+      const detail = await Promise.all(
+        jobs.map(async (job, n) => ({
+          api: specs[n].name,
+          state: await job?.getState(),
+          attemptsStarted: job?.attemptsStarted,
+          stalledCounter: job?.stalledCounter,
+          failedReason: job?.failedReason,
+        })),
+      );
+      throw new Error(
+        `${runs.completed} index runs completed for ${specs.length} revisions (per worker: ${JSON.stringify(outcomes)}); the jobs: ${JSON.stringify(detail)}\n${logs()}`,
+      );
     }
     expect(runs).toEqual({ completed: specs.length, failed: 0 });
   }, 240_000);
 
-  it('should have a killed worker\'s job finished by the other worker, its chunks stored once', async () => {
+  it("should have a killed worker's job finished by the other worker, its chunks stored once", async () => {
     const spec = readFixture(CRASH_SPEC.file);
     const before = await Promise.all(workers.map(indexOutcomes));
     const since = Date.now();
@@ -349,13 +377,17 @@ describeWithPostgres('Scale-out: two gateways, two AI APIs and two workers on on
     expect((await search(gateways[0], 'place an order for a pet')).results.length).toBeGreaterThan(1);
   }, 120_000);
 
-  it('should share each caller\'s rate limit across both gateways', async () => {
+  it("should share each caller's rate limit across both gateways", async () => {
     const caller = `budget-${randomBytes(4).toString('hex')}`;
     const list = (gateway: AppProcess) => call(gateway, 'GET', `/api-management/apis?orgId=${ORG}`, { as: caller });
     // The budget, spent through both gateways alternately (each alone would allow all of it).
     for (let n = 0; n < RATE_LIMIT; n += 1) {
       const answer = await list(gateways[n % 2]);
-      expect({ n, status: answer.status, remaining: answer.headers.get('ratelimit-remaining') }).toEqual({ n, status: 200, remaining: String(RATE_LIMIT - 1 - n) });
+      expect({ n, status: answer.status, remaining: answer.headers.get('ratelimit-remaining') }).toEqual({
+        n,
+        status: 200,
+        remaining: String(RATE_LIMIT - 1 - n),
+      });
     }
     // Then refused by both, although each has served fewer than the limit.
     for (const gateway of gateways) {

@@ -33,7 +33,9 @@ describe('Fair share of the spec threads', () => {
     return { status, body, ms: performance.now() - started };
   };
   const linted = async (token: string, apiId: string) =>
-    ((await as(token).get(`${apis}/${apiId}/versions`).expect(200)).body.items as { version: string; lint?: object }[]).filter((item) => item.lint).map((item) => item.version);
+    ((await as(token).get(`${apis}/${apiId}/versions`).expect(200)).body.items as { version: string; lint?: object }[])
+      .filter((item) => item.lint)
+      .map((item) => item.version);
 
   beforeAll(async () => {
     // No AI app: indexing the large spec would take the cores this test is about.
@@ -44,13 +46,23 @@ describe('Fair share of the spec threads', () => {
     // started: a thread's start (1-2 s) is not what this test measures.
     const third = await stack.token([THIRD_ORG], ['publisher']);
     const [notes] = await Promise.all([
-      as(small).post(apis, { orgId: SMALL_ORG, name: 'Notes', version: '1', spec: smallOpenApi('1') }).expect(201),
-      as(third).post(apis, { orgId: THIRD_ORG, name: 'Notes', version: '1', spec: smallOpenApi('1') }).expect(201),
+      as(small)
+        .post(apis, { orgId: SMALL_ORG, name: 'Notes', version: '1', spec: smallOpenApi('1') })
+        .expect(201),
+      as(third)
+        .post(apis, { orgId: THIRD_ORG, name: 'Notes', version: '1', spec: smallOpenApi('1') })
+        .expect(201),
     ]);
     notesId = notes.body.apiId;
-    await as(small).post(`${apis}/${notesId}/versions`, { version: '2', spec: smallOpenApi('2', true) }).expect(201);
+    await as(small)
+      .post(`${apis}/${notesId}/versions`, { version: '2', spec: smallOpenApi('2', true) })
+      .expect(201);
     // Its own background lints are done (and a spec thread has loaded Spectral) before the large org starts.
-    await until(() => linted(small, notesId), (versions) => versions.length === 2, 30_000);
+    await until(
+      () => linted(small, notesId),
+      (versions) => versions.length === 2,
+      30_000,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -58,9 +70,13 @@ describe('Fair share of the spec threads', () => {
   });
 
   it("should answer another org's change report and registration at once while one org's large specs are linted and compared", async () => {
-    const warehouse = await as(large).post(apis, { orgId: LARGE_ORG, name: 'Warehouse', version: '1', spec: heavyOpenApi('1') }).expect(201);
+    const warehouse = await as(large)
+      .post(apis, { orgId: LARGE_ORG, name: 'Warehouse', version: '1', spec: heavyOpenApi('1') })
+      .expect(201);
     const warehouseId: string = warehouse.body.apiId;
-    const adds = Promise.all(['2', '3', '4'].map((version) => timed(() => as(large).post(`${apis}/${warehouseId}/versions`, { version, spec: heavyOpenApi(version) }))));
+    const adds = Promise.all(
+      ['2', '3', '4'].map((version) => timed(() => as(large).post(`${apis}/${warehouseId}/versions`, { version, spec: heavyOpenApi(version) }))),
+    );
     // Their checks take milliseconds; then their comparisons (seconds each) hold or wait for the registrations' threads.
     await new Promise((resolve) => setTimeout(resolve, 1000));
 

@@ -36,10 +36,13 @@ describe('specInfo of other kinds of spec', () => {
   it('should read the info block of an AsyncAPI document, in YAML or JSON', () => {
     const yaml = ['asyncapi: 3.0.0', 'info:', '  title: Account Service', "  version: '1.0.0'", '  description: Signs users up', 'channels: {}'].join('\n');
     expect(specInfo(yaml, 'account-service.yml')).toEqual({ title: 'Account Service', version: '1.0.0' });
-    expect(specInfo('{"asyncapi":"2.6.0","info":{"title":"Streetlights","version":"1.0.0"},"channels":{}}')).toEqual({ title: 'Streetlights', version: '1.0.0' });
+    expect(specInfo('{"asyncapi":"2.6.0","info":{"title":"Streetlights","version":"1.0.0"},"channels":{}}')).toEqual({
+      title: 'Streetlights',
+      version: '1.0.0',
+    });
   });
 
-  it('should name a .proto file after its first service, with the package\'s version', () => {
+  it("should name a .proto file after its first service, with the package's version", () => {
     const proto = [
       '// service Commented { }',
       '/* package not.this.v9; */',

@@ -74,20 +74,24 @@ describe('ApiVersions migration (gateway)', () => {
       { id: TOMBSTONE, version: '1', lifecycle: 'production', revision: 2, queued_revision: 2, settled_revision: 1 },
       { id: API, version: '1.2.0', lifecycle: 'production', revision: 3, queued_revision: 3, settled_revision: 3 },
     ]);
-    const columns = (await stage.db.query(`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'platform_backend' AND table_name = 'apis'`)).map(
-      (row: { name: string }) => row.name,
-    );
+    const columns = (
+      await stage.db.query(`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'platform_backend' AND table_name = 'apis'`)
+    ).map((row: { name: string }) => row.name);
     expect(columns).not.toContain('spec');
   });
 
   it('should let a second API of another name take a version name, and keep a version per (API, version)', async () => {
     await stage.db.query(`INSERT INTO platform_backend.apis (org_id, name, version, kind) VALUES ('acme', 'Cats', '1.2.0', 'openapi')`);
-    await expect(stage.db.query(`INSERT INTO platform_backend.api_versions (api_id, version, kind) VALUES ($1, '1.2.0', 'openapi')`, [API])).rejects.toThrow(/duplicate key/);
-    await expect(stage.db.query(`INSERT INTO platform_backend.api_versions (api_id, version, kind, lifecycle) VALUES ($1, '2', 'openapi', 'sunset')`, [API])).rejects.toThrow(/check constraint/);
+    await expect(stage.db.query(`INSERT INTO platform_backend.api_versions (api_id, version, kind) VALUES ($1, '1.2.0', 'openapi')`, [API])).rejects.toThrow(
+      /duplicate key/,
+    );
+    await expect(
+      stage.db.query(`INSERT INTO platform_backend.api_versions (api_id, version, kind, lifecycle) VALUES ($1, '2', 'openapi', 'sunset')`, [API]),
+    ).rejects.toThrow(/check constraint/);
     await stage.db.query(`DELETE FROM platform_backend.apis WHERE name = 'Cats'`);
   });
 
-  it('should undo to one spec per API (the recommended version\'s) and redo', async () => {
+  it("should undo to one spec per API (the recommended version's) and redo", async () => {
     await stage.db.undoLastMigration({ transaction: 'each' });
     expect(await stage.db.query(`SELECT spec FROM platform_backend.apis WHERE id = $1`, [API])).toEqual([{ spec: SPEC }]);
     await stage.db.runMigrations({ transaction: 'each' });
@@ -100,8 +104,14 @@ describe('ApiLifecycle migration (AI)', () => {
 
   beforeAll(async () => {
     stage = await migratedTo(aiMigrations, 'ApiLifecycle1764680000019');
-    await stage.db.query(`INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status) VALUES ($1, 'acme', 3, 3, 'COMPLETED')`, [API]);
-    await stage.db.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, spec) VALUES ($1, 3, 'acme', 'Pets', '1.2.0', $2)`, [API, SPEC]);
+    await stage.db.query(
+      `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status) VALUES ($1, 'acme', 3, 3, 'COMPLETED')`,
+      [API],
+    );
+    await stage.db.query(`INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, spec) VALUES ($1, 3, 'acme', 'Pets', '1.2.0', $2)`, [
+      API,
+      SPEC,
+    ]);
     await stage.next();
   }, 60_000);
 
@@ -110,11 +120,13 @@ describe('ApiLifecycle migration (AI)', () => {
   });
 
   it('should give revisions indexed before the production stage and no versions list (cards list their one version)', async () => {
-    expect(await stage.db.query(`SELECT lifecycle, sunset_date, versions FROM platform_ai.api_specs`)).toEqual([{ lifecycle: 'production', sunset_date: null, versions: [] }]);
+    expect(await stage.db.query(`SELECT lifecycle, sunset_date, versions FROM platform_ai.api_specs`)).toEqual([
+      { lifecycle: 'production', sunset_date: null, versions: [] },
+    ]);
     expect(await stage.db.query(`SELECT lifecycle FROM platform_ai.api_indexing_status`)).toEqual([{ lifecycle: 'production' }]);
   });
 
-  it('should find an org\'s deprecated and retired APIs through the partial index', async () => {
+  it("should find an org's deprecated and retired APIs through the partial index", async () => {
     await stage.db.query(`UPDATE platform_ai.api_indexing_status SET lifecycle = 'deprecated'`);
     await stage.db.query(`SET enable_seqscan = off`);
     const plan: { 'QUERY PLAN': string }[] = await stage.db.query(

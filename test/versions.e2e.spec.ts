@@ -11,7 +11,9 @@ const paymentsV1 = openapi('Payments', '1.0.0', {
     get: { summary: 'List payments', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }] },
     post: { summary: 'Take a card payment', requestBody: { content: { 'application/json': { schema: payment } } } },
   },
-  '/payments/{id}': { get: { summary: 'Read a payment', responses: { '200': { description: 'The payment', content: { 'application/json': { schema: payment } } } } } },
+  '/payments/{id}': {
+    get: { summary: 'Read a payment', responses: { '200': { description: 'The payment', content: { 'application/json': { schema: payment } } } } },
+  },
 });
 // 1.0.0 revised: reading one payment is gone (breaking, in production, same major).
 const paymentsV1r2 = openapi('Payments', '1.0.1', {
@@ -22,10 +24,20 @@ const paymentsV2 = openapi('Payments', '2.0.0', {
     get: { summary: 'List payments', parameters: [{ name: 'limit', in: 'query', required: true, schema: { type: 'integer' } }] },
     post: { summary: 'Take a card payment', requestBody: { content: { 'application/json': { schema: payment } } } },
   },
-  '/refunds': { post: { summary: 'Refund a card payment', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { paymentId: { type: 'string' } } } } } } } },
+  '/refunds': {
+    post: {
+      summary: 'Refund a card payment',
+      requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { paymentId: { type: 'string' } } } } } },
+    },
+  },
 });
 const ledger = (name: string) =>
-  openapi(name, '1', { '/ledger/entries': { get: { summary: 'List the general ledger entries of an accounting period' }, post: { summary: 'Post a journal entry to the general ledger' } } });
+  openapi(name, '1', {
+    '/ledger/entries': {
+      get: { summary: 'List the general ledger entries of an accounting period' },
+      post: { summary: 'Post a journal entry to the general ledger' },
+    },
+  });
 
 /**
  * Versions and lifecycle (issue #30): versions side by side on every route, the recommended one
@@ -46,7 +58,8 @@ describe('API versions and lifecycle', () => {
     delete: (path: string) => http().delete(path).set('authorization', `Bearer ${token}`),
   });
   const apis = '/api-management/apis';
-  const search = (query: string, filters: object = {}) => as(reader).post('/api-management/ai/search', { orgId: ORG, query, filters, maxResults: 20 }).expect(200);
+  const search = (query: string, filters: object = {}) =>
+    as(reader).post('/api-management/ai/search', { orgId: ORG, query, filters, maxResults: 20 }).expect(200);
   const mcp = (name: string, args: object) =>
     http()
       .post('/mcp')
@@ -94,7 +107,9 @@ describe('API versions and lifecycle', () => {
     // The new version is on the card's list of versions: the API is indexed again.
     await indexed(paymentsId);
     const list = await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200);
-    expect(list.body.items.map((item: { version: string; lifecycle: string; recommended: boolean }) => [item.version, item.lifecycle, item.recommended])).toEqual([
+    expect(
+      list.body.items.map((item: { version: string; lifecycle: string; recommended: boolean }) => [item.version, item.lifecycle, item.recommended]),
+    ).toEqual([
       ['2.0.0', 'preview', false],
       ['1.0.0', 'production', true],
     ]);
@@ -123,8 +138,16 @@ describe('API versions and lifecycle', () => {
   it('should report what changed between two versions, breaking first', async () => {
     const report = await as(reader).get(`${apis}/${paymentsId}/changes?from=1.0.0&to=2.0.0`).expect(200);
     expect(report.body).toMatchObject({ apiId: paymentsId, from: { version: '1.0.0', revision: 1 }, to: { version: '2.0.0', revision: 1 } });
-    const codes = report.body.changes.map((change: { severity: string; code: string; operation?: string }) => `${change.severity} ${change.code} ${change.operation}`);
-    expect(codes).toEqual(expect.arrayContaining(['breaking operation-removed GET /payments/{id}', 'breaking input-made-required GET /payments', 'non-breaking operation-added POST /refunds']));
+    const codes = report.body.changes.map(
+      (change: { severity: string; code: string; operation?: string }) => `${change.severity} ${change.code} ${change.operation}`,
+    );
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'breaking operation-removed GET /payments/{id}',
+        'breaking input-made-required GET /payments',
+        'non-breaking operation-added POST /refunds',
+      ]),
+    );
     expect(report.body.changes[0].severity).toBe('breaking');
     expect(report.body.breaking).toBe(codes.filter((code: string) => code.startsWith('breaking ')).length);
     await as(reader).get(`${apis}/${paymentsId}/changes?to=2.0.0`).expect(400);
@@ -134,7 +157,9 @@ describe('API versions and lifecycle', () => {
   it('should warn when a revision breaks a production version without a new major version, and compare consecutive revisions', async () => {
     const revised = await as(publisher).put(`${apis}/${paymentsId}/versions/1.0.0`, { spec: paymentsV1r2 }).expect(200);
     expect(revised.body).toMatchObject({ version: '1.0.0', revision: 2, recommended: true });
-    expect(revised.body.warnings).toEqual([expect.stringContaining('1 breaking change to version "1.0.0", in production, without a new major version: GET /payments/{id}')]);
+    expect(revised.body.warnings).toEqual([
+      expect.stringContaining('1 breaking change to version "1.0.0", in production, without a new major version: GET /payments/{id}'),
+    ]);
     const report = await as(reader).get(`${apis}/${paymentsId}/changes?from=1.0.0@1&to=1.0.0@2`).expect(200);
     expect(report.body.changes).toEqual([expect.objectContaining({ severity: 'breaking', code: 'operation-removed', operation: 'GET /payments/{id}' })]);
     await indexed(paymentsId);
@@ -143,7 +168,9 @@ describe('API versions and lifecycle', () => {
   it('should refuse breaking changes to production without a new major version in an org that says so', async () => {
     const strictId = (await as(publisher).post(apis, { orgId: STRICT, name: 'Payments', version: '1.0.0', spec: paymentsV1 }).expect(201)).body.apiId;
     const refused = await as(publisher).put(`${apis}/${strictId}/versions/1.0.0`, { spec: paymentsV1r2 }).expect(409);
-    expect(refused.body.detail).toMatch(/1 breaking change to version "1\.0\.0".*GET \/payments\/\{id\}.*This org refuses changes to a version in production that break it or are not proven safe: register it as a new major version/);
+    expect(refused.body.detail).toMatch(
+      /1 breaking change to version "1\.0\.0".*GET \/payments\/\{id\}.*This org refuses changes to a version in production that break it or are not proven safe: register it as a new major version/,
+    );
     await as(publisher).post(`${apis}/${strictId}/versions`, { version: '1.1.0', spec: paymentsV2 }).expect(409);
     const major = await as(publisher).post(`${apis}/${strictId}/versions`, { version: '2.0.0', spec: paymentsV2 }).expect(201);
     expect(major.body.warnings).toBeUndefined();
@@ -154,15 +181,25 @@ describe('API versions and lifecycle', () => {
 
   it('should say a report is not complete, and treat it as not proven safe, when a change could not be compared', async () => {
     // A union the comparison cannot pair: one of its variants changed.
-    const union = (variant: object) => openapi('Shapes', '1.0.0', {
-      '/shapes': { post: { summary: 'Add a shape', requestBody: { content: { 'application/json': { schema: { oneOf: [{ type: 'object', properties: { radius: { type: 'number' } } }, variant] } } } } } },
-    });
+    const union = (variant: object) =>
+      openapi('Shapes', '1.0.0', {
+        '/shapes': {
+          post: {
+            summary: 'Add a shape',
+            requestBody: { content: { 'application/json': { schema: { oneOf: [{ type: 'object', properties: { radius: { type: 'number' } } }, variant] } } } },
+          },
+        },
+      });
     const square = union({ type: 'object', properties: { side: { type: 'number' } } });
     const squareAsText = union({ type: 'object', properties: { side: { type: 'string' } } });
     const created = await as(publisher).post(apis, { orgId: ORG, name: 'Shapes', version: '1.0.0', spec: square }).expect(201);
     const revised = await as(publisher).put(`${apis}/${created.body.apiId}/versions/1.0.0`, { spec: squareAsText }).expect(200);
     expect(revised.body.changes).toEqual({ breaking: 0, nonBreaking: 0, info: 0, complete: false });
-    expect(revised.body.warnings).toEqual([expect.stringMatching(/^The comparison with version "1\.0\.0", in production, is not complete, so it does not prove that nothing breaks: .*POST \/shapes request body: a union/)]);
+    expect(revised.body.warnings).toEqual([
+      expect.stringMatching(
+        /^The comparison with version "1\.0\.0", in production, is not complete, so it does not prove that nothing breaks: .*POST \/shapes request body: a union/,
+      ),
+    ]);
     const report = await as(reader).get(`${apis}/${created.body.apiId}/changes?from=1.0.0@1&to=1.0.0@2`).expect(200);
     expect(report.body).toMatchObject({ breaking: 0, complete: false, notCompared: [{ operation: 'POST /shapes', location: 'request body' }] });
     expect(report.body.incompleteReason).toBe('POST /shapes request body: a union (oneOf, anyOf) or a `not` changed: its variants are not compared');
@@ -234,12 +271,19 @@ describe('API versions and lifecycle', () => {
     const dated = await as(publisher).patch(`${apis}/${paymentsId}/versions/1.0.0`, { lifecycle: 'retired', sunsetDate: '2027-06-30' }).expect(400);
     expect(dated.body.detail).toContain('a retired version has none');
     const record = await as(reader).get(`${apis}/${paymentsId}`).expect(200);
-    expect(record.body).toMatchObject({ version: '2.0.0', versions: [{ version: '2.0.0', lifecycle: 'production' }, { version: '1.0.0', lifecycle: 'retired' }] });
+    expect(record.body).toMatchObject({
+      version: '2.0.0',
+      versions: [
+        { version: '2.0.0', lifecycle: 'production' },
+        { version: '1.0.0', lifecycle: 'retired' },
+      ],
+    });
     expect(record.body.versions[1].sunsetDate).toBeUndefined();
   });
 
   it('should keep a retired API out of search and search_apis, and in the catalogue', async () => {
-    const retired = (await as(publisher).post(apis, { orgId: ORG, name: 'Old Payments', version: '0.9', spec: paymentsV2, lifecycle: 'retired' }).expect(201)).body;
+    const retired = (await as(publisher).post(apis, { orgId: ORG, name: 'Old Payments', version: '0.9', spec: paymentsV2, lifecycle: 'retired' }).expect(201))
+      .body;
     expect(retired.lifecycle).toBe('retired');
     await indexed(retired.apiId);
     const ids = (await search('refund a card payment')).body.results.map((result: { apiId: string }) => result.apiId);
@@ -255,8 +299,16 @@ describe('API versions and lifecycle', () => {
   });
 
   it('should rank a deprecated API below an equally good one, and filter by stage', async () => {
-    const a = (await as(publisher).post(apis, { orgId: ORG, name: 'Ledger A', version: '1', spec: ledger('Ledger') }).expect(201)).body.apiId;
-    const b = (await as(publisher).post(apis, { orgId: ORG, name: 'Ledger B', version: '1', spec: ledger('Ledger') }).expect(201)).body.apiId;
+    const a = (
+      await as(publisher)
+        .post(apis, { orgId: ORG, name: 'Ledger A', version: '1', spec: ledger('Ledger') })
+        .expect(201)
+    ).body.apiId;
+    const b = (
+      await as(publisher)
+        .post(apis, { orgId: ORG, name: 'Ledger B', version: '1', spec: ledger('Ledger') })
+        .expect(201)
+    ).body.apiId;
     await indexed(a);
     await indexed(b);
     const before = (await search('post a journal entry to the ledger')).body.results.map((result: { apiId: string }) => result.apiId);
@@ -267,29 +319,51 @@ describe('API versions and lifecycle', () => {
     const order = after.map((result: { apiId: string }) => result.apiId).filter((id: string) => id === a || id === b);
     expect(order).toEqual([second, first]);
     expect(after.find((result: { apiId: string }) => result.apiId === first)).toMatchObject({ lifecycle: 'deprecated', sunsetDate: '2027-01-31' });
-    const onlyDeprecated = (await search('post a journal entry to the ledger', { lifecycle: ['deprecated'] })).body.results.map((result: { apiId: string }) => result.apiId);
+    const onlyDeprecated = (await search('post a journal entry to the ledger', { lifecycle: ['deprecated'] })).body.results.map(
+      (result: { apiId: string }) => result.apiId,
+    );
     expect(onlyDeprecated).toEqual([first]);
-    await as(reader).post('/api-management/ai/search', { orgId: ORG, query: 'ledger', filters: { lifecycle: ['sunset'] } }).expect(400);
+    await as(reader)
+      .post('/api-management/ai/search', { orgId: ORG, query: 'ledger', filters: { lifecycle: ['sunset'] } })
+      .expect(400);
   });
 
   it('should keep the legacy PUT working on the recommended version, renaming it when the body says another version', async () => {
-    const ledgerId = (await as(publisher).post(apis, { orgId: ORG, name: 'Ledger C', version: '1', spec: ledger('Ledger C') }).expect(201)).body.apiId;
-    const put = await as(publisher).put(`${apis}/${ledgerId}`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') }).expect(200);
+    const ledgerId = (
+      await as(publisher)
+        .post(apis, { orgId: ORG, name: 'Ledger C', version: '1', spec: ledger('Ledger C') })
+        .expect(201)
+    ).body.apiId;
+    const put = await as(publisher)
+      .put(`${apis}/${ledgerId}`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') })
+      .expect(200);
     expect(put.body).toMatchObject({ version: '1.1', versions: [{ version: '1.1', lifecycle: 'production' }] });
     const versions = await as(reader).get(`${apis}/${ledgerId}/versions`).expect(200);
     // Renamed; the same text makes no new revision (#31: importing again changes nothing).
     expect(versions.body.items).toEqual([expect.objectContaining({ version: '1.1', revision: 1 })]);
     // Another version by ?version=, and a rename onto an existing version is refused.
-    await as(publisher).post(`${apis}/${ledgerId}/versions`, { version: '2', spec: ledger('Ledger C'), lifecycle: 'preview' }).expect(201);
-    await as(publisher).put(`${apis}/${ledgerId}?version=2`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') }).expect(409);
-    const preview = await as(publisher).put(`${apis}/${ledgerId}?version=2`, { orgId: ORG, name: 'Ledger C', version: '2', spec: ledger('Ledger C') }).expect(200);
+    await as(publisher)
+      .post(`${apis}/${ledgerId}/versions`, { version: '2', spec: ledger('Ledger C'), lifecycle: 'preview' })
+      .expect(201);
+    await as(publisher)
+      .put(`${apis}/${ledgerId}?version=2`, { orgId: ORG, name: 'Ledger C', version: '1.1', spec: ledger('Ledger C') })
+      .expect(409);
+    const preview = await as(publisher)
+      .put(`${apis}/${ledgerId}?version=2`, { orgId: ORG, name: 'Ledger C', version: '2', spec: ledger('Ledger C') })
+      .expect(200);
     expect(preview.body.version).toBe('1.1');
   });
 
   it('should delete a version but not the only one', async () => {
-    const id = (await as(publisher).post(apis, { orgId: ORG, name: 'Short Lived', version: '1', spec: ledger('Short Lived') }).expect(201)).body.apiId;
+    const id = (
+      await as(publisher)
+        .post(apis, { orgId: ORG, name: 'Short Lived', version: '1', spec: ledger('Short Lived') })
+        .expect(201)
+    ).body.apiId;
     await as(publisher).delete(`${apis}/${id}/versions/1`).expect(409);
-    await as(publisher).post(`${apis}/${id}/versions`, { version: '2', spec: ledger('Short Lived') }).expect(201);
+    await as(publisher)
+      .post(`${apis}/${id}/versions`, { version: '2', spec: ledger('Short Lived') })
+      .expect(201);
     expect((await as(reader).get(`${apis}/${id}`).expect(200)).body.version).toBe('2');
     await as(publisher).delete(`${apis}/${id}/versions/2`).expect(204);
     expect((await as(reader).get(`${apis}/${id}`).expect(200)).body).toMatchObject({ version: '1', versions: [{ version: '1' }] });

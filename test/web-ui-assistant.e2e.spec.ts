@@ -22,7 +22,10 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
 
   /** A page signed in as a publisher of ORG, allowed the clipboard (or, with `noClipboard`, a browser without one). */
   const signedInPage = async (width: number, options: { noClipboard?: boolean } = {}): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, permissions: options.noClipboard ? [] : ['clipboard-read', 'clipboard-write'] });
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      permissions: options.noClipboard ? [] : ['clipboard-read', 'clipboard-write'],
+    });
     contexts.push(context);
     const page = await context.newPage();
     await page.addInitScript(`localStorage.setItem(${JSON.stringify(TOKEN_KEY)}, ${JSON.stringify(token)})`);
@@ -66,16 +69,28 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     // Hidden: nowhere in the page, not even in an attribute.
     expect(await markup(page)).not.toContain(token);
     expect(await markup(page)).not.toContain(token.split('.')[2]);
-    expect(await snippet(page, 'claude-code')).toBe(`claude mcp add --transport http api-discovery ${stack.url}/mcp --header "Authorization: Bearer ••••••••••••"`);
+    expect(await snippet(page, 'claude-code')).toBe(
+      `claude mcp add --transport http api-discovery ${stack.url}/mcp --header "Authorization: Bearer ••••••••••••"`,
+    );
 
     await page.locator('#show-token').check();
     expect(await snippet(page, 'claude-code')).toBe(`claude mcp add --transport http api-discovery ${stack.url}/mcp --header "Authorization: Bearer ${token}"`);
-    expect(JSON.parse(await snippet(page, 'vscode'))).toEqual({ servers: { 'api-discovery': { type: 'http', url: `${stack.url}/mcp`, headers: { Authorization: `Bearer ${token}` } } } });
-    expect(JSON.parse(await snippet(page, 'cursor'))).toEqual({ mcpServers: { 'api-discovery': { url: `${stack.url}/mcp`, headers: { Authorization: `Bearer ${token}` } } } });
-    expect(JSON.parse(await snippet(page, 'claude-desktop'))).toEqual({
-      mcpServers: { 'api-discovery': { command: 'npm', args: ['run', '-s', 'mcp', '--prefix', '/path/to/this/repo', '--', '--url', stack.url], env: { API_DISCOVERY_TOKEN: token } } },
+    expect(JSON.parse(await snippet(page, 'vscode'))).toEqual({
+      servers: { 'api-discovery': { type: 'http', url: `${stack.url}/mcp`, headers: { Authorization: `Bearer ${token}` } } },
     });
-    expect(await page.locator('[data-snippet=claude-desktop] .note').textContent()).toContain('where the platform\'s repository is checked out');
+    expect(JSON.parse(await snippet(page, 'cursor'))).toEqual({
+      mcpServers: { 'api-discovery': { url: `${stack.url}/mcp`, headers: { Authorization: `Bearer ${token}` } } },
+    });
+    expect(JSON.parse(await snippet(page, 'claude-desktop'))).toEqual({
+      mcpServers: {
+        'api-discovery': {
+          command: 'npm',
+          args: ['run', '-s', 'mcp', '--prefix', '/path/to/this/repo', '--', '--url', stack.url],
+          env: { API_DISCOVERY_TOKEN: token },
+        },
+      },
+    });
+    expect(await page.locator('[data-snippet=claude-desktop] .note').textContent()).toContain("where the platform's repository is checked out");
 
     // Hidden again: gone again.
     await page.locator('#show-token').uncheck();
@@ -84,7 +99,15 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     expect(await page.locator('#token-notice').textContent()).toContain('same access as you');
     // Two hours from now, and what to do then.
     expect(await page.locator('#token-expiry').textContent()).toMatch(/^It expires .+ \(in 2 hours\)\. .*sign in again/);
-    expect(await page.locator('#tool-list dt').allTextContents()).toEqual(['search_apis', 'get_operation', 'rate_result', 'get_api', 'compare_versions', 'list_apis', 'api-spec://{apiId}']);
+    expect(await page.locator('#tool-list dt').allTextContents()).toEqual([
+      'search_apis',
+      'get_operation',
+      'rate_result',
+      'get_api',
+      'compare_versions',
+      'list_apis',
+      'api-spec://{apiId}',
+    ]);
     if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
@@ -159,7 +182,9 @@ describe('Web UI "Connect an assistant" in Chromium', () => {
     expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Copy Claude Desktop configuration');
     await page.keyboard.press('Enter');
     await page.locator('[data-snippet=claude-desktop] .copy-message', { hasText: 'Copied.' }).waitFor();
-    expect(JSON.parse((await page.evaluate('navigator.clipboard.readText()')) as string).mcpServers['api-discovery'].env).toEqual({ API_DISCOVERY_TOKEN: token });
+    expect(JSON.parse((await page.evaluate('navigator.clipboard.readText()')) as string).mcpServers['api-discovery'].env).toEqual({
+      API_DISCOVERY_TOKEN: token,
+    });
     // The snippet itself takes the focus, so a long line can be scrolled by keyboard.
     await tabTo('#snippet-claude-desktop');
   });

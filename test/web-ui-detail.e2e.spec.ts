@@ -79,7 +79,12 @@ describe('Web UI detail page in Chromium', () => {
     petstoreId = await register(publisher, { orgId: ORG, name: 'Petstore', version: '1.0.7', spec: readFixture('petstore-swagger2.yaml') });
     hostileId = await register(publisher, { orgId: ORG, name: 'Parcels', version: '1', spec: hostileSpec });
     reviewId = await register(publisher, { orgId: ORG, name: 'Code review', version: '4', spec: reviewSdl, format: 'graphql' });
-    signupId = await register(publisher, { orgId: ORG, name: 'Account events', version: '1.0.0', spec: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-2.6.yml'), 'utf8') });
+    signupId = await register(publisher, {
+      orgId: ORG,
+      name: 'Account events',
+      version: '1.0.0',
+      spec: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-2.6.yml'), 'utf8'),
+    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
@@ -91,7 +96,7 @@ describe('Web UI detail page in Chromium', () => {
     await stack?.close();
   });
 
-  it('should show the API\'s servers and auth schemes, and an operation\'s parameters, body and responses when it is opened', async () => {
+  it("should show the API's servers and auth schemes, and an operation's parameters, body and responses when it is opened", async () => {
     const page = await signedInPage(1200);
     await page.goto(`${stack.url}/#/apis/${petstoreId}`);
     await page.locator('#api-overview').waitFor();
@@ -128,14 +133,17 @@ describe('Web UI detail page in Chromium', () => {
     await page.close();
   });
 
-  it('should show a GraphQL API\'s kind and format, its QUERY and MUTATION operations, and their arguments and return type', async () => {
+  it("should show a GraphQL API's kind and format, its QUERY and MUTATION operations, and their arguments and return type", async () => {
     const page = await signedInPage(1200);
     await page.goto(`${stack.url}/#/apis/${reviewId}`);
     await page.locator('#api-overview').waitFor();
     expect(await page.locator('.detail-header .kind').textContent()).toBe('GraphQL');
     expect(await page.locator('.detail-header #api-format').textContent()).toBe('GraphQL SDL');
-    expect(await page.locator('details.operation').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { operation: string } }).dataset.operation)))
-      .toEqual(expect.arrayContaining(['QUERY pullRequest', 'MUTATION closePullRequest']));
+    expect(
+      await page
+        .locator('details.operation')
+        .evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { operation: string } }).dataset.operation)),
+    ).toEqual(expect.arrayContaining(['QUERY pullRequest', 'MUTATION closePullRequest']));
     expect(await page.locator('details[data-operation="MUTATION closePullRequest"] summary').textContent()).toMatch(/^MUTATIONclosePullRequest/);
 
     const close = await openOperation(page, 'MUTATION closePullRequest');
@@ -150,7 +158,7 @@ describe('Web UI detail page in Chromium', () => {
     await page.close();
   });
 
-  it('should show an AsyncAPI operation\'s message as its message', async () => {
+  it("should show an AsyncAPI operation's message as its message", async () => {
     const page = await signedInPage(1200);
     await page.goto(`${stack.url}/#/apis/${signupId}`);
     await page.locator('#api-overview').waitFor();

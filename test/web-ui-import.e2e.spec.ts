@@ -12,7 +12,15 @@ const TOKEN_KEY = 'api-discovery.token';
 const WAIT = { timeout: 60_000 };
 
 const openapi = (summary: string) =>
-  JSON.stringify({ openapi: '3.0.3', info: { title: 'Inventory', version: '2.3.0' }, paths: { '/items': { get: { summary, responses: { '200': { description: 'OK' } } } } } }, null, 2);
+  JSON.stringify(
+    {
+      openapi: '3.0.3',
+      info: { title: 'Inventory', version: '2.3.0' },
+      paths: { '/items': { get: { summary, responses: { '200': { description: 'OK' } } } } },
+    },
+    null,
+    2,
+  );
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
 
 /** In a folder import's path: flags `window.__xss` if it ever runs. */
@@ -183,8 +191,10 @@ describe('Web UI: import from a URL and refresh, in Chromium', () => {
     await page.close();
   });
 
-  it('should show a folder import\'s tree and path as text: nothing in them runs', async () => {
-    const created = await http().post(apis).set('authorization', `Bearer ${publisher}`)
+  it("should show a folder import's tree and path as text: nothing in them runs", async () => {
+    const created = await http()
+      .post(apis)
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, name: 'Folder', version: '1', spec: openapi('Folder items'), source: { tree: 't', path: XSS_PATH } });
     expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
     const page = await signedInPage('publisher');

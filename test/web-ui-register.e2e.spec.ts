@@ -12,19 +12,33 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const yamlFile = (title: string, version: string) => ({
   name: 'shop.yaml',
   mimeType: 'application/yaml',
-  buffer: Buffer.from(`openapi: 3.0.3\ninfo:\n  contact:\n    name: not the title\n  title: ${title}\n  version: ${version} # the release\npaths:\n  /orders:\n    get:\n      summary: List the orders\n      responses:\n        '200':\n          description: ok\n`),
+  buffer: Buffer.from(
+    `openapi: 3.0.3\ninfo:\n  contact:\n    name: not the title\n  title: ${title}\n  version: ${version} # the release\npaths:\n  /orders:\n    get:\n      summary: List the orders\n      responses:\n        '200':\n          description: ok\n`,
+  ),
 });
 const jsonFile = (title: string, version: string) => ({
   name: 'parcels.json',
   mimeType: 'application/json',
-  buffer: Buffer.from(JSON.stringify({ openapi: '3.0.3', info: { title, version }, paths: { '/parcels/{id}': { get: { summary: 'Track a parcel', responses: { 200: { description: 'ok' } } } } } }, null, 2)),
+  buffer: Buffer.from(
+    JSON.stringify(
+      {
+        openapi: '3.0.3',
+        info: { title, version },
+        paths: { '/parcels/{id}': { get: { summary: 'Track a parcel', responses: { 200: { description: 'ok' } } } } },
+      },
+      null,
+      2,
+    ),
+  ),
 });
 
 const sdl = 'type Query {\n  "Look up a pull request"\n  pullRequest(id: ID!): PullRequest\n}\ntype PullRequest { id: ID! title: String }\n';
 const protoFile = {
   name: 'payments.proto',
   mimeType: 'application/octet-stream',
-  buffer: Buffer.from('syntax = "proto3";\npackage payments.v1;\n\nmessage RefundRequest { string id = 1; }\nmessage RefundReply { bool ok = 1; }\n\nservice PaymentService {\n  rpc Refund(RefundRequest) returns (RefundReply);\n}\n'),
+  buffer: Buffer.from(
+    'syntax = "proto3";\npackage payments.v1;\n\nmessage RefundRequest { string id = 1; }\nmessage RefundReply { bool ok = 1; }\n\nservice PaymentService {\n  rpc Refund(RefundRequest) returns (RefundReply);\n}\n',
+  ),
 };
 
 describe('Web UI: registering and updating, in Chromium', () => {
@@ -103,13 +117,21 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(await name.inputValue()).toBe('Parcels (EU)');
   });
 
-  it('should offer every format\'s files, and fill the name from an AsyncAPI info block, a .proto\'s service or an SDL file\'s name', async () => {
+  it("should offer every format's files, and fill the name from an AsyncAPI info block, a .proto's service or an SDL file's name", async () => {
     await freshForm();
     const file = page.locator('#api-spec-file');
     // Every kind's file names, as the server's format plugins say them.
-    expect((await file.getAttribute('accept'))?.split(',')).toEqual([...new Set([...defaultSpecFormats().all.flatMap((format) => format.fileExtensions), '.txt'])]);
-    expect((await file.getAttribute('accept'))?.split(',')).toEqual(expect.arrayContaining(['.json', '.yaml', '.yml', '.graphql', '.graphqls', '.gql', '.proto', '.txt']));
-    await file.setInputFiles({ name: 'account-service.yml', mimeType: 'application/yaml', buffer: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-3.0.yml')) });
+    expect((await file.getAttribute('accept'))?.split(',')).toEqual([
+      ...new Set([...defaultSpecFormats().all.flatMap((format) => format.fileExtensions), '.txt']),
+    ]);
+    expect((await file.getAttribute('accept'))?.split(',')).toEqual(
+      expect.arrayContaining(['.json', '.yaml', '.yml', '.graphql', '.graphqls', '.gql', '.proto', '.txt']),
+    );
+    await file.setInputFiles({
+      name: 'account-service.yml',
+      mimeType: 'application/yaml',
+      buffer: readFileSync(join(process.cwd(), 'demo/asyncapi/account-service-3.0.yml')),
+    });
     await valueIs('api-name', (value) => value === 'Account Service');
     expect(await page.locator('#api-version').inputValue()).toBe('1.0.0');
 
@@ -127,13 +149,19 @@ describe('Web UI: registering and updating, in Chromium', () => {
   it('should send the format chosen, and none when it is left to detection', async () => {
     const sent: Record<string, unknown>[] = [];
     const listen = (sentRequest: { url(): string; method(): string; postDataJSON(): unknown }) => {
-      if (sentRequest.method() === 'POST' && sentRequest.url().endsWith('/api-management/apis')) sent.push(sentRequest.postDataJSON() as Record<string, unknown>);
+      if (sentRequest.method() === 'POST' && sentRequest.url().endsWith('/api-management/apis'))
+        sent.push(sentRequest.postDataJSON() as Record<string, unknown>);
     };
     page.on('request', listen);
     await freshForm();
     // Each kind the server reads, by the formats it reads.
-    expect(await page.locator('#api-format option').allTextContents()).toEqual(['Detect automatically', ...defaultSpecFormats().all.map((format) => format.label)]);
-    expect(await page.locator('#api-format option').allTextContents()).toEqual(expect.arrayContaining(['OpenAPI 2.0, 3.0 and 3.1', 'AsyncAPI 2.x and 3.0', 'GraphQL SDL', 'Protocol Buffers (gRPC)']));
+    expect(await page.locator('#api-format option').allTextContents()).toEqual([
+      'Detect automatically',
+      ...defaultSpecFormats().all.map((format) => format.label),
+    ]);
+    expect(await page.locator('#api-format option').allTextContents()).toEqual(
+      expect.arrayContaining(['OpenAPI 2.0, 3.0 and 3.1', 'AsyncAPI 2.x and 3.0', 'GraphQL SDL', 'Protocol Buffers (gRPC)']),
+    );
     expect(await page.locator('#api-format').inputValue()).toBe('');
     await page.locator('#api-name').fill('Code review');
     await page.locator('#api-version').fill('4');
@@ -192,7 +220,10 @@ describe('Web UI: registering and updating, in Chromium', () => {
 
   it('should offer the current spec to update, and send it whole', async () => {
     const yaml = readFixture('petstore-swagger2.yaml');
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Petstore', version: '1.0.7', spec: yaml });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Petstore', version: '1.0.7', spec: yaml });
     expect(created.status).toBe(201);
     const apiId = created.body.apiId as string;
 
@@ -209,12 +240,16 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(await focusedId()).toBe('register-outcome');
     const record = await http().get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`);
     expect(record.body).toMatchObject({ version: '1.0.8', revision: 2 });
-    const stored = await http().get(`/api-management/apis/${apiId}/spec`).set('authorization', `Bearer ${publisher}`).buffer(true).parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
-    });
+    const stored = await http()
+      .get(`/api-management/apis/${apiId}/spec`)
+      .set('authorization', `Bearer ${publisher}`)
+      .buffer(true)
+      .parse((response, done) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      });
     expect(stored.body).toBe(yaml);
   });
 
@@ -263,7 +298,8 @@ describe('Web UI: registering and updating, in Chromium', () => {
     await page.locator('#registered-status [data-status]').waitFor();
     expect(sent.at(-1)).toEqual({ method: 'POST', body: expect.objectContaining({ labels: { tier: 'gold', 'team/owner': 'payments, EU', query: 'a=b' } }) });
     const apiId = (await page.locator('#register-outcome a').getAttribute('href'))!.replace('#/apis/', '');
-    const stored = async () => (await http().get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`)).body.labels as Record<string, string>;
+    const stored = async () =>
+      (await http().get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${publisher}`)).body.labels as Record<string, string>;
     expect(await stored()).toEqual({ query: 'a=b', 'team/owner': 'payments, EU', tier: 'gold' });
 
     // An update starts from the API's labels; a changed field replaces them, an emptied one clears them.
@@ -295,9 +331,12 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(await noHorizontalOverflow()).toBe(true);
   });
 
-  it('should view the registered spec in a new tab and download it under its API\'s name', async () => {
+  it("should view the registered spec in a new tab and download it under its API's name", async () => {
     const yaml = readFixture('petstore-swagger2.yaml');
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Pet Store', version: '2 beta', spec: yaml });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Pet Store', version: '2 beta', spec: yaml });
     await waitForStatus(stack, publisher, created.body.apiId);
     await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);
     await page.locator('.detail-header h1').waitFor();
@@ -314,7 +353,10 @@ describe('Web UI: registering and updating, in Chromium', () => {
     expect(await page.locator('.detail-header .action-message').textContent()).toBe('');
   });
   it('should view a GraphQL schema as text and download it as the server names it (.graphql)', async () => {
-    const created = await http().post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name: 'Code review board', version: '5', spec: sdl });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Code review board', version: '5', spec: sdl });
     expect(created.status).toBe(201);
     await waitForStatus(stack, publisher, created.body.apiId);
     await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);

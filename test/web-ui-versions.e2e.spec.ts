@@ -16,14 +16,26 @@ const listPayments = { summary: 'List payments', parameters: [{ name: 'limit', i
 const takePayment = { summary: 'Take a card payment', requestBody: { content: { 'application/json': { schema: payment } } } };
 const paymentsV1 = openapi('Payments', '1.0.0', {
   '/payments': { get: listPayments, post: takePayment },
-  '/payments/{id}': { get: { summary: 'Read a payment', responses: { '200': { description: 'The payment', content: { 'application/json': { schema: payment } } } } } },
+  '/payments/{id}': {
+    get: { summary: 'Read a payment', responses: { '200': { description: 'The payment', content: { 'application/json': { schema: payment } } } } },
+  },
 });
 // Reading one payment is gone (breaking); refunds are new.
-const refunds = { post: { summary: 'Refund a card payment', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { paymentId: { type: 'string' } } } } } } } };
+const refunds = {
+  post: {
+    summary: 'Refund a card payment',
+    requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { paymentId: { type: 'string' } } } } } },
+  },
+};
 const paymentsV2 = openapi('Payments', '2.0.0', { '/payments': { get: listPayments, post: takePayment }, '/refunds': refunds });
 // 2.1.0 drops refunds again: breaking for 2.0.0 once it is in production, without a new major version.
 const paymentsV21 = openapi('Payments', '2.1.0', { '/payments': { get: listPayments, post: takePayment } });
-const ledger = openapi('Ledger', '1', { '/ledger/entries': { get: { summary: 'List the general ledger entries of an accounting period' }, post: { summary: 'Post a journal entry to the general ledger' } } });
+const ledger = openapi('Ledger', '1', {
+  '/ledger/entries': {
+    get: { summary: 'List the general ledger entries of an accounting period' },
+    post: { summary: 'Post a journal entry to the general ledger' },
+  },
+});
 
 /** In a version's name and a spec's path (so in lint findings' paths too): flags `window.__xss` if it ever runs. */
 const XSS = '<img src=x onerror="window.__xss=1">';
@@ -74,7 +86,9 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     expect({ status: added.status, body: added.status === 201 ? undefined : added.body }).toEqual({ status: 201, body: undefined });
     ledgerId = await register({ name: 'Ledger', version: '1', spec: ledger });
     hostileId = await register({ name: 'Hostile', version: '1', spec: hostile('1') });
-    await as(publisher).post(`${apis}/${hostileId}/versions`, { version: `2${XSS}`, spec: hostile('2'), lifecycle: 'design' }).expect(201);
+    await as(publisher)
+      .post(`${apis}/${hostileId}/versions`, { version: `2${XSS}`, spec: hostile('2'), lifecycle: 'design' })
+      .expect(201);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
@@ -91,8 +105,12 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.goto(`${stack.url}/#/apis/${paymentsId}`);
     await page.locator('#versions .version-item').first().waitFor(WAIT);
     const items = page.locator('#versions .version-item');
-    expect(await items.evaluateAll((rows) => rows.map((row) => [(row as unknown as Tagged).dataset.version, (row as unknown as Tagged).dataset.lifecycle])))
-      .toEqual([['2.0.0', 'preview'], ['1.0.0', 'production']]);
+    expect(
+      await items.evaluateAll((rows) => rows.map((row) => [(row as unknown as Tagged).dataset.version, (row as unknown as Tagged).dataset.lifecycle])),
+    ).toEqual([
+      ['2.0.0', 'preview'],
+      ['1.0.0', 'production'],
+    ]);
     expect(await items.nth(0).locator('.lifecycle.lifecycle-preview').textContent()).toBe('preview');
     expect(await items.nth(1).locator('.lifecycle.lifecycle-production').textContent()).toBe('production');
     expect(await items.nth(1).locator('.recommended').count()).toBe(1);
@@ -136,7 +154,9 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     expect(await changes.first().getAttribute('data-severity')).toBe('breaking');
     const severities = await changes.evaluateAll((rows) => rows.map((row) => (row as unknown as Tagged).dataset.severity));
     // Grouped by severity, breaking first.
-    expect(severities).toEqual([...severities].sort((a, b) => ['breaking', 'non-breaking', 'info'].indexOf(a!) - ['breaking', 'non-breaking', 'info'].indexOf(b!)));
+    expect(severities).toEqual(
+      [...severities].sort((a, b) => ['breaking', 'non-breaking', 'info'].indexOf(a!) - ['breaking', 'non-breaking', 'info'].indexOf(b!)),
+    );
     const breaking = page.locator('.change-group[data-severity="breaking"]');
     expect(await breaking.locator('h2').textContent()).toMatch(/^Breaking changes \(\d+\)$/);
     expect(await breaking.textContent()).toContain('GET /payments/{id}');
@@ -156,7 +176,7 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.close();
   });
 
-  it('should show each operation\'s lint findings, the general ones apart, and each version\'s lint summary', async () => {
+  it("should show each operation's lint findings, the general ones apart, and each version's lint summary", async () => {
     const page = await signedInPage();
     await page.goto(`${stack.url}/#/apis/${paymentsId}`);
     const listing = page.locator('details[data-operation="GET /payments"]');
@@ -233,11 +253,15 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.locator('.catalogue-filters input[name=lifecycle][value=production]').check();
     await page.waitForURL(/lifecycle=production&lifecycle=deprecated$/, WAIT);
     await until(rows, (ids) => ids.includes(paymentsId) && ids.includes(ledgerId), 60_000);
-    expect(await page.locator('.catalogue-filters input[name=lifecycle]:checked').evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value))).toEqual(['production', 'deprecated']);
+    expect(
+      await page
+        .locator('.catalogue-filters input[name=lifecycle]:checked')
+        .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value)),
+    ).toEqual(['production', 'deprecated']);
     await page.close();
   });
 
-  it('should show a deprecated version\'s banner with its sunset date and the version to move to', async () => {
+  it("should show a deprecated version's banner with its sunset date and the version to move to", async () => {
     const page = await signedInPage();
     await page.goto(`${stack.url}/#/apis/${paymentsId}?version=1.0.0`);
     const banner = page.locator('#deprecated-banner');
@@ -264,7 +288,9 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.locator('#api-spec').fill(JSON.stringify(paymentsV21, null, 2));
     await page.locator('.register-form button[type=submit]').click();
     await page.locator('#register-warnings').waitFor(WAIT);
-    expect(await page.locator('#register-warnings').textContent()).toContain('breaking change to version "2.0.0", in production, without a new major version: POST /refunds');
+    expect(await page.locator('#register-warnings').textContent()).toContain(
+      'breaking change to version "2.0.0", in production, without a new major version: POST /refunds',
+    );
     expect(await page.locator('#register-outcome').textContent()).toContain('Added Payments v2.1.0 (preview)');
     expect(await page.locator('#register-changes').textContent()).toMatch(/1 breaking/);
     const versions = (await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items as { version: string; lifecycle: string }[];
@@ -279,8 +305,9 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.locator('#stage-form button[type=submit]').click();
     await page.locator('#deprecated-banner').waitFor(WAIT);
     expect(await page.locator('#deprecated-banner').textContent()).toContain('goes on 2027-09-30');
-    expect((await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find((item: { version: string }) => item.version === '2.1.0'))
-      .toMatchObject({ lifecycle: 'deprecated', sunsetDate: '2027-09-30' });
+    expect(
+      (await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find((item: { version: string }) => item.version === '2.1.0'),
+    ).toMatchObject({ lifecycle: 'deprecated', sunsetDate: '2027-09-30' });
 
     // Retired in one step (#39): its sunset date goes with deprecation, and the form says so before saving.
     expect(await page.locator('#stage-sunset-cleared').isVisible()).toBe(false);
@@ -290,7 +317,9 @@ describe('Web UI versions and lifecycle in Chromium', () => {
     await page.locator('#deprecated-banner.banner-retired').waitFor(WAIT);
     expect(await page.locator('#deprecated-banner').textContent()).toBe('Retired. Version v2.1.0 is retired: search and agents no longer offer it.');
     expect(await page.locator('#stage-form .error-box').count()).toBe(0);
-    const retired = (await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find((item: { version: string }) => item.version === '2.1.0');
+    const retired = (await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.find(
+      (item: { version: string }) => item.version === '2.1.0',
+    );
     expect(retired).toMatchObject({ lifecycle: 'retired' });
     expect(retired.sunsetDate).toBeUndefined();
 

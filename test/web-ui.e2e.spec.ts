@@ -14,7 +14,14 @@ const weatherSpec = {
   openapi: '3.0.3',
   info: { title: 'Weather', version: '2.0.0', description: 'Forecasts and current conditions for any city.' },
   paths: {
-    '/forecast/{city}': { get: { tags: ['forecast'], summary: 'Get the seven-day forecast of a city', parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } },
+    '/forecast/{city}': {
+      get: {
+        tags: ['forecast'],
+        summary: 'Get the seven-day forecast of a city',
+        parameters: [{ name: 'city', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
     '/alerts': { delete: { tags: ['alerts'], summary: 'Dismiss all weather alerts', responses: { 204: { description: 'gone' } } } },
   },
 };
@@ -40,7 +47,15 @@ const hostileSpec = {
   info: { title: `Evil ${XSS}`, version: '1.0.0', description: `Sends parcels ${XSS} <svg onload="window.__xss=1">` },
   tags: [{ name: `t${XSS}`, description: XSS }],
   paths: {
-    [`/parcels/<svg onload="window.__xss=1">`]: { post: { tags: [`t${XSS}`], summary: `Send a parcel ${XSS}`, description: `<a href="javascript:window.__xss=1">click</a>`, operationId: `x${XSS}`, responses: { 200: { description: XSS } } } },
+    [`/parcels/<svg onload="window.__xss=1">`]: {
+      post: {
+        tags: [`t${XSS}`],
+        summary: `Send a parcel ${XSS}`,
+        description: `<a href="javascript:window.__xss=1">click</a>`,
+        operationId: `x${XSS}`,
+        responses: { 200: { description: XSS } },
+      },
+    },
   },
 };
 
@@ -92,7 +107,7 @@ describe('Web UI in Chromium', () => {
     await stack?.close();
   });
 
-  it('should sign in with a development token and offer the token\'s orgs', async () => {
+  it("should sign in with a development token and offer the token's orgs", async () => {
     await page.goto(stack.url);
     await page.locator('#dev-orgs').fill(`${ORG}, sandbox`);
     await page.locator('#dev-sign-in').click();
@@ -138,7 +153,7 @@ describe('Web UI in Chromium', () => {
     expect(page.url()).toContain(`#/apis/${petstoreId}`);
   });
 
-  it('should show an API\'s endpoints grouped by tag with its indexing status', async () => {
+  it("should show an API's endpoints grouped by tag with its indexing status", async () => {
     await page.goto(`${stack.url}/#/apis/${petstoreId}`);
     await page.locator('#api-status [data-status="COMPLETED"]').waitFor();
     const groups = await page.locator('.tag-group h3').allTextContents();
@@ -158,7 +173,7 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator('#results .empty').textContent()).toContain('with these filters');
   });
 
-  it('should show each card\'s kind, and narrow the search to the kinds chosen, at once and in the URL', async () => {
+  it("should show each card's kind, and narrow the search to the kinds chosen, at once and in the URL", async () => {
     const kindsOfCards = () => page.locator('.card .kind').allTextContents();
     /** The distinct texts of `selector` once the new search's cards have replaced the last one's. */
     const settledTexts = async (selector: string, expected: string[]) => {
@@ -171,7 +186,7 @@ describe('Web UI in Chromium', () => {
       }
       return texts;
     };
-    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('close a pull request, a user signed up, or a city\'s forecast')}`);
+    await page.goto(`${stack.url}/#/search?q=${encodeURIComponent("close a pull request, a user signed up, or a city's forecast")}`);
     await page.locator('.card').first().waitFor();
     expect(await kindsOfCards()).toEqual(expect.arrayContaining(['GraphQL', 'AsyncAPI', 'OpenAPI']));
     const review = page.locator(`.card[data-api-id="${reviewId}"]`);
@@ -190,8 +205,11 @@ describe('Web UI in Chromium', () => {
     await page.waitForURL(/kinds=graphql/);
     expect(await settledTexts('.card .kind', ['GraphQL'])).toEqual(new Set(['GraphQL']));
     expect(await page.locator('input[name=kind][value=graphql]').isChecked()).toBe(true);
-    expect(await page.locator('.verb-group[data-kind=graphql] input[name=method]').evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value)))
-      .toEqual(['QUERY', 'MUTATION', 'SUBSCRIPTION']);
+    expect(
+      await page
+        .locator('.verb-group[data-kind=graphql] input[name=method]')
+        .evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value)),
+    ).toEqual(['QUERY', 'MUTATION', 'SUBSCRIPTION']);
 
     await page.locator('input[name=method][value=MUTATION]').check();
     await page.waitForURL(/methods=MUTATION/);
@@ -221,7 +239,7 @@ describe('Web UI in Chromium', () => {
     await page.locator('.empty', { hasText: 'No gRPC API in' }).waitFor();
   });
 
-  it('should never paint a late answer over a newer view: the old org\'s catalogue under a search (#39)', async () => {
+  it("should never paint a late answer over a newer view: the old org's catalogue under a search (#39)", async () => {
     await page.goto(`${stack.url}/#/catalogue`);
     await page.locator(`tr[data-api-id="${petstoreId}"]`).waitFor();
     // The other org's catalogue answers only when the test says so.
@@ -263,10 +281,17 @@ describe('Web UI in Chromium', () => {
     await page.locator('#api-name').fill('Parcel tracking');
     await page.locator('#api-version').fill('1.0');
     await page.locator('#api-team').fill('logistics');
-    await page.locator('#api-spec').fill(JSON.stringify({
-      openapi: '3.0.3', info: { title: 'Parcel tracking', version: '1.0' },
-      paths: { '/parcels/{id}/events': { get: { summary: 'Track where a parcel is', responses: { 200: { description: 'ok' } } } } },
-    }, null, 2));
+    await page.locator('#api-spec').fill(
+      JSON.stringify(
+        {
+          openapi: '3.0.3',
+          info: { title: 'Parcel tracking', version: '1.0' },
+          paths: { '/parcels/{id}/events': { get: { summary: 'Track where a parcel is', responses: { 200: { description: 'ok' } } } } },
+        },
+        null,
+        2,
+      ),
+    );
     await page.locator('.register-form button[type=submit]').click();
     await page.locator('#registered-status [data-status]').waitFor();
     await shot('register');
@@ -316,10 +341,21 @@ describe('Web UI in Chromium', () => {
   it('should show how many cards of how many, and more on request', async () => {
     const many = Array.from({ length: 22 }, (_, index) => index);
     for (const index of many) {
-      await register({ orgId: ORG, name: `Sensor ${index}`, version: '1', teamName: 'Climate', spec: {
-        openapi: '3.0.3', info: { title: `Sensor ${index}`, version: '1' },
-        paths: { [`/sensors/${index}/readings`]: { get: { tags: ['Readings'], summary: 'Read the temperature of a sensor', responses: { 200: { description: 'ok' } } } } },
-      } });
+      await register({
+        orgId: ORG,
+        name: `Sensor ${index}`,
+        version: '1',
+        teamName: 'Climate',
+        spec: {
+          openapi: '3.0.3',
+          info: { title: `Sensor ${index}`, version: '1' },
+          paths: {
+            [`/sensors/${index}/readings`]: {
+              get: { tags: ['Readings'], summary: 'Read the temperature of a sensor', responses: { 200: { description: 'ok' } } },
+            },
+          },
+        },
+      });
     }
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('temperature readings of a sensor')}`);
     await page.locator('.card').first().waitFor();
@@ -337,12 +373,13 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator(':focus').getAttribute('data-api-id')).toBe(await page.locator('.card').nth(20).getAttribute('data-api-id'));
   });
 
-  it('should suggest the org\'s teams and tags, and re-run the search when a method box changes', async () => {
+  it("should suggest the org's teams and tags, and re-run the search when a method box changes", async () => {
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent('weather')}`);
     await page.reload(); // suggestions are kept for 30 s; the sensors came since
     await page.locator('.card').first().waitFor();
     await page.locator('#team-suggestions option').first().waitFor({ state: 'attached' });
-    const suggestions = (list: string) => page.locator(`${list} option`).evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value.toLowerCase()));
+    const suggestions = (list: string) =>
+      page.locator(`${list} option`).evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value.toLowerCase()));
     // "climate" and the sensors' "Climate" are one team.
     const teams = await suggestions('#team-suggestions');
     expect(teams).toEqual(expect.arrayContaining(['climate', 'pets']));
@@ -366,14 +403,18 @@ describe('Web UI in Chromium', () => {
     await page.locator('.skip-link').focus();
     await page.keyboard.press('Enter');
     expect(await page.locator(':focus').getAttribute('id')).toBe('app-main');
-    const icon = await request(stack.gateway.getHttpServer()).get(await page.locator('link[rel=icon]').getAttribute('href') as string);
+    const icon = await request(stack.gateway.getHttpServer()).get((await page.locator('link[rel=icon]').getAttribute('href')) as string);
     expect(icon.status).toBe(200);
     expect(icon.headers['content-type']).toContain('image/svg+xml');
   });
 
   it('should show a busy service as busy, not down', async () => {
     await page.route('**/api-management/ai/search', (route) =>
-      route.fulfill({ status: 503, headers: { 'retry-after': '2', 'content-type': 'application/problem+json' }, body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Too many searches at once' }) }),
+      route.fulfill({
+        status: 503,
+        headers: { 'retry-after': '2', 'content-type': 'application/problem+json' },
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'Too many searches at once' }),
+      }),
     );
     await page.goto(`${stack.url}/#/search?q=weather`);
     await page.locator('#results .error-box').waitFor();
@@ -382,7 +423,7 @@ describe('Web UI in Chromium', () => {
     await page.unroute('**/api-management/ai/search');
   });
 
-  it('should show one\'s own vote as pressed after a reload, for that need only (#39)', async () => {
+  it("should show one's own vote as pressed after a reload, for that need only (#39)", async () => {
     const query = encodeURIComponent('dismiss the weather alerts');
     await page.goto(`${stack.url}/#/search?q=${query}`);
     const weather = page.locator('.card', { hasText: 'Weather' }).first();
@@ -407,20 +448,36 @@ describe('Web UI in Chromium', () => {
 
   it('should show labels on cards, the catalogue and the detail page, and filter by them', async () => {
     const cardSpec = (title: string, path: string, summary: string) => ({
-      openapi: '3.0.3', info: { title, version: '1' },
+      openapi: '3.0.3',
+      info: { title, version: '1' },
       paths: { [path]: { post: { summary, responses: { 200: { description: 'ok' } } } } },
     });
-    paymentsId = await register({ orgId: ORG, name: 'Card payments', version: '1', teamName: 'payments', labels: { tier: 'gold', env: 'prod' }, spec: cardSpec('Card payments', '/payments', 'Charge a credit card') });
+    paymentsId = await register({
+      orgId: ORG,
+      name: 'Card payments',
+      version: '1',
+      teamName: 'payments',
+      labels: { tier: 'gold', env: 'prod' },
+      spec: cardSpec('Card payments', '/payments', 'Charge a credit card'),
+    });
     // A key and a value as long as the rules allow: they must wrap on a phone.
-    refundsId = await register({ orgId: ORG, name: 'Card refunds', version: '1', teamName: 'payments', spec: cardSpec('Card refunds', '/refunds', 'Refund a credit card charge'),
-      labels: { tier: 'silver', env: 'prod', [`cost-center/${'k'.repeat(51)}`]: `CC-${'1234567890'.repeat(9)}-end` } });
+    refundsId = await register({
+      orgId: ORG,
+      name: 'Card refunds',
+      version: '1',
+      teamName: 'payments',
+      spec: cardSpec('Card refunds', '/refunds', 'Refund a credit card charge'),
+      labels: { tier: 'silver', env: 'prod', [`cost-center/${'k'.repeat(51)}`]: `CC-${'1234567890'.repeat(9)}-end` },
+    });
     const cardLabels = (apiId: string) => page.locator(`.card[data-api-id="${apiId}"] .labels .label-chip`).allTextContents();
     /** The cards' API ids once the new search's cards have replaced the last one's. */
     const settledCards = async (expected: string[]) => {
       const deadline = Date.now() + 15_000;
       let ids: string[] = [];
       while (Date.now() < deadline) {
-        ids = (await page.locator('.card').evaluateAll((cards) => cards.map((card) => (card as unknown as { dataset: { apiId: string } }).dataset.apiId))).sort();
+        ids = (
+          await page.locator('.card').evaluateAll((cards) => cards.map((card) => (card as unknown as { dataset: { apiId: string } }).dataset.apiId))
+        ).sort();
         if (JSON.stringify(ids) === JSON.stringify([...expected].sort())) break;
         await page.waitForTimeout(50);
       }
@@ -477,7 +534,9 @@ describe('Web UI in Chromium', () => {
     await page.waitForURL(/#\/catalogue\?label=tier%3Asilver$/);
     await page.locator(`tr[data-api-id="${paymentsId}"]`).waitFor({ state: 'detached' });
     await page.locator(`tr[data-api-id="${refundsId}"]`).waitFor();
-    expect(await page.locator('table.catalogue tbody tr').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { apiId: string } }).dataset.apiId))).toEqual([refundsId]);
+    expect(
+      await page.locator('table.catalogue tbody tr').evaluateAll((rows) => rows.map((row) => (row as unknown as { dataset: { apiId: string } }).dataset.apiId)),
+    ).toEqual([refundsId]);
     await page.locator('#catalogue-kind').selectOption('graphql');
     await page.waitForURL(/kind=graphql&label=tier%3Asilver/);
     await page.locator('.empty', { hasText: 'with these labels' }).waitFor();
@@ -502,7 +561,7 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator('table.catalogue tbody tr').count()).toBe(2);
   });
 
-  it('should change an API\'s team, description and labels on its page, without sending its spec (#39)', async () => {
+  it("should change an API's team, description and labels on its page, without sending its spec (#39)", async () => {
     await page.goto(`${stack.url}/#/apis/${paymentsId}`);
     await page.locator('#edit-details summary').click();
     expect(await page.locator('#details-labels').inputValue()).toBe('env=prod\ntier=gold');
@@ -521,7 +580,10 @@ describe('Web UI in Chromium', () => {
     expect(await page.locator('.detail-header + p.description').textContent()).toBe('Charges credit cards for the shop');
     // No new spec: the version is at its first spec revision still.
     expect(await page.locator('#spec-revision').textContent()).toBe('v1 spec revision 1');
-    const record = await request(stack.gateway.getHttpServer()).get(`/api-management/apis/${paymentsId}`).set('authorization', `Bearer ${publisher}`).expect(200);
+    const record = await request(stack.gateway.getHttpServer())
+      .get(`/api-management/apis/${paymentsId}`)
+      .set('authorization', `Bearer ${publisher}`)
+      .expect(200);
     expect(record.body).toMatchObject({ teamName: 'billing', description: 'Charges credit cards for the shop', labels: { env: 'prod', tier: 'platinum' } });
 
     // Emptied, the team goes.
@@ -537,16 +599,35 @@ describe('Web UI in Chromium', () => {
     const fits = () => phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
     await phone.goto(stack.url);
     await phone.evaluate(`localStorage.setItem('api-discovery.token', ${JSON.stringify(publisher)})`);
-    await register({ orgId: ORG, name: 'An API whose name is far longer than a phone is wide, to see it wrap', version: '2024-01-01-preview', teamName: 'a-team-with-a-rather-long-name', spec: {
-      openapi: '3.0.3', info: { title: 'Long', version: '1' },
-      paths: { '/organizations/{organization_identifier}/repositories/{repository_identifier}/pull-requests/{pull_request_number}/review-comments': { get: { summary: 'List the review comments of a pull request', responses: { 200: { description: 'ok' } } } } },
-    } });
+    await register({
+      orgId: ORG,
+      name: 'An API whose name is far longer than a phone is wide, to see it wrap',
+      version: '2024-01-01-preview',
+      teamName: 'a-team-with-a-rather-long-name',
+      spec: {
+        openapi: '3.0.3',
+        info: { title: 'Long', version: '1' },
+        paths: {
+          '/organizations/{organization_identifier}/repositories/{repository_identifier}/pull-requests/{pull_request_number}/review-comments': {
+            get: { summary: 'List the review comments of a pull request', responses: { 200: { description: 'ok' } } },
+          },
+        },
+      },
+    });
     const everyKind = 'kinds=openapi,asyncapi,graphql,grpc&methods=GET,PUBLISH,SUBSCRIPTION,RPC';
     for (const hash of [
-      '#/search', `#/search?q=${encodeURIComponent('review comments of a pull request')}`, `#/search?q=${encodeURIComponent('pull request or signed up')}&${everyKind}`,
-      '#/catalogue', '#/catalogue?kind=graphql', `#/apis/${petstoreId}`, `#/apis/${reviewId}`, '#/register',
+      '#/search',
+      `#/search?q=${encodeURIComponent('review comments of a pull request')}`,
+      `#/search?q=${encodeURIComponent('pull request or signed up')}&${everyKind}`,
+      '#/catalogue',
+      '#/catalogue?kind=graphql',
+      `#/apis/${petstoreId}`,
+      `#/apis/${reviewId}`,
+      '#/register',
       // Labels: chips on cards and rows, the chosen ones beside the filter boxes; a key and a value as long as allowed.
-      `#/search?q=${encodeURIComponent('refund a credit card')}&label=env:prod&label=tier:silver`, '#/catalogue?label=env:prod', `#/apis/${refundsId}`,
+      `#/search?q=${encodeURIComponent('refund a credit card')}&label=env:prod&label=tier:silver`,
+      '#/catalogue?label=env:prod',
+      `#/apis/${refundsId}`,
     ]) {
       await phone.goto(`${stack.url}/${hash}`);
       // Loaded anew: a hash change alone would leave the last page on screen until this one is drawn.
@@ -560,7 +641,7 @@ describe('Web UI in Chromium', () => {
     await phone.close();
   });
 
-  it('should keep the match and the relevance bar on a long title\'s first line (#39)', async () => {
+  it("should keep the match and the relevance bar on a long title's first line (#39)", async () => {
     for (const width of [1200, 390]) {
       const narrow = await browser.newPage({ viewport: { width, height: 900 } });
       await narrow.goto(stack.url);
@@ -586,12 +667,12 @@ describe('Web UI in Chromium', () => {
     await shot('catalogue');
   });
 
-  it('should take a vote on a card, count opening a card\'s operation, and show the next search who chose it', async () => {
+  it("should take a vote on a card, count opening a card's operation, and show the next search who chose it", async () => {
     const query = 'place an order to buy a pet';
     const isFeedback = (response: PageResponse) => response.url().endsWith('/api-management/ai/feedback') && response.request().method() === 'POST';
     const searched = page.waitForResponse((response) => response.url().endsWith('/api-management/ai/search'));
     await page.goto(`${stack.url}/#/search?q=${encodeURIComponent(query)}`);
-    const { searchId } = await (await searched).json() as { searchId: string };
+    const { searchId } = (await (await searched).json()) as { searchId: string };
     const card = page.locator(`.card[data-api-id="${petstoreId}"]`);
     const yes = card.getByRole('button', { name: 'This answered it' });
     const no = card.getByRole('button', { name: 'Not what I need' });
@@ -600,8 +681,16 @@ describe('Web UI in Chromium', () => {
     expect([await yes.getAttribute('aria-pressed'), await no.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
 
     // A refused vote is told on the card, in the server's words, and nothing shows as chosen.
-    await page.route('**/api-management/ai/feedback', (route) => route.fulfill({ status: 404, contentType: 'application/problem+json',
-      body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'This search is no longer kept' }) }), { times: 1 });
+    await page.route(
+      '**/api-management/ai/feedback',
+      (route) =>
+        route.fulfill({
+          status: 404,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'This search is no longer kept' }),
+        }),
+      { times: 1 },
+    );
     await yes.click();
     await card.locator('.vote-status .error-text').waitFor();
     expect(await card.locator('.vote-status').textContent()).toContain('This search is no longer kept');
@@ -619,7 +708,10 @@ describe('Web UI in Chromium', () => {
     expect([await yes.getAttribute('aria-pressed'), await no.getAttribute('aria-pressed')]).toEqual(['true', 'false']);
 
     // The other button changes the vote; pressing back restores it.
-    for (const [button, helpful] of [[no, false], [yes, true]] as const) {
+    for (const [button, helpful] of [
+      [no, false],
+      [yes, true],
+    ] as const) {
       const changed = page.waitForResponse(isFeedback);
       await button.click();
       expect((await changed).request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, helpful, signal: 'vote' });
@@ -631,7 +723,13 @@ describe('Web UI in Chromium', () => {
     await card.locator('.endpoint-link', { hasText: /^POST\/store\/order(?!\/)/ }).click();
     const signal = await opened;
     expect(signal.status()).toBe(204);
-    expect(signal.request().postDataJSON()).toEqual({ searchId, apiId: petstoreId, operation: { method: 'POST', path: '/store/order' }, helpful: true, signal: 'opened' });
+    expect(signal.request().postDataJSON()).toEqual({
+      searchId,
+      apiId: petstoreId,
+      operation: { method: 'POST', path: '/store/order' },
+      helpful: true,
+      signal: 'opened',
+    });
     expect(await page.locator('details[data-operation="POST /store/order"]').getAttribute('open')).not.toBeNull();
 
     // The same need again: the card says who voted for it.

@@ -36,8 +36,14 @@ describe('AI worker killed mid-job', () => {
     ai = child;
     child.stdout!.on('data', (chunk: Buffer) => (aiLog += chunk));
     child.stderr!.on('data', (chunk: Buffer) => (aiLog += chunk));
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       if (child.exitCode !== null) throw new Error(`AI app exited ${child.exitCode}: ${aiLog.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -52,7 +58,10 @@ describe('AI worker killed mid-job', () => {
         : child.once('exit', (code, signal) => resolve(String(code ?? signal))),
     );
   const register = async (name: string, spec: string) => {
-    const created = await request(stack.gateway.getHttpServer()).post('/api-management/apis').set('authorization', `Bearer ${publisher}`).send({ orgId: ORG, name, version: '1', spec });
+    const created = await request(stack.gateway.getHttpServer())
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name, version: '1', spec });
     expect(created.status).toBe(201);
     return created.body.apiId as string;
   };
@@ -68,8 +77,14 @@ describe('AI worker killed mid-job', () => {
     // A short lock: a killed worker's job is taken over within seconds instead of 30.
     env = stackEnv({
       env: {
-        DATA_DIR: dataDir, AI_PORT: String(port), INDEXING_LOCK_MS: '2000', LOG_LEVEL: 'warn',
-        EMBEDDINGS_PROVIDER: 'openai', OPENAI_BASE_URL: fake.baseUrl, EMBEDDINGS_MODEL: 'fake-embed', EMBEDDINGS_DIMENSIONS: '64',
+        DATA_DIR: dataDir,
+        AI_PORT: String(port),
+        INDEXING_LOCK_MS: '2000',
+        LOG_LEVEL: 'warn',
+        EMBEDDINGS_PROVIDER: 'openai',
+        OPENAI_BASE_URL: fake.baseUrl,
+        EMBEDDINGS_MODEL: 'fake-embed',
+        EMBEDDINGS_DIMENSIONS: '64',
       },
     });
     queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
@@ -99,7 +114,9 @@ describe('AI worker killed mid-job', () => {
     await startAi();
     const status = await waitForStatus(stack, publisher, apiId, ['COMPLETED', 'FAILED'], 120_000);
     expect(status).toMatchObject({ status: 'COMPLETED', chunkCount: await chunkCount('Spotify', spec) });
-    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+    const found = await request(stack.gateway.getHttpServer())
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, query: 'add songs to a playlist' });
     expect(found.body.results[0]).toMatchObject({ apiId });
   }, 240_000);
@@ -113,7 +130,10 @@ describe('AI worker killed mid-job', () => {
     const logBefore = aiLog.length;
     ai!.kill('SIGTERM');
     // Its worker has left the queue, the job still in hand: the process is shutting down.
-    await until(() => queue.getWorkersCount(), (count) => count === 0);
+    await until(
+      () => queue.getWorkersCount(),
+      (count) => count === 0,
+    );
     expect({ exitCode: ai!.exitCode, signalCode: ai!.signalCode }).toEqual({ exitCode: null, signalCode: null });
     release();
     expect(['0', 'SIGTERM']).toContain(await exited(ai!));
@@ -125,7 +145,9 @@ describe('AI worker killed mid-job', () => {
     expect(status).toMatchObject({ status: 'COMPLETED', chunkCount: await chunkCount('TMDB', spec) });
     // Done before the process left: no second run was needed.
     expect(batches()).toBe(sentBeforeRestart);
-    const found = await request(stack.gateway.getHttpServer()).post('/api-management/ai/search').set('authorization', `Bearer ${publisher}`)
+    const found = await request(stack.gateway.getHttpServer())
+      .post('/api-management/ai/search')
+      .set('authorization', `Bearer ${publisher}`)
       .send({ orgId: ORG, query: 'movies playing in theatres now' });
     expect(found.body.results[0]).toMatchObject({ apiId });
   }, 240_000);

@@ -36,4 +36,3 @@ export class AddChunkTerms1764680000005 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE platform_ai.chunk_terms`);
   }
 }
-

@@ -17,14 +17,18 @@ export class StagedChunks1764680000016 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE platform_ai.api_indexing_status ADD COLUMN staging_generation bigint`);
     // Staged chunks repeat the live ones' keys until the swap.
     await queryRunner.query(`ALTER TABLE platform_ai.api_chunks DROP CONSTRAINT api_chunks_api_model_key`);
-    await queryRunner.query(`ALTER TABLE platform_ai.api_chunks ADD CONSTRAINT api_chunks_api_model_key UNIQUE NULLS NOT DISTINCT (api_id, model, chunk_key, generation)`);
+    await queryRunner.query(
+      `ALTER TABLE platform_ai.api_chunks ADD CONSTRAINT api_chunks_api_model_key UNIQUE NULLS NOT DISTINCT (api_id, model, chunk_key, generation)`,
+    );
     // Each search looks up its org's staging generations: almost always none.
     await queryRunner.query(`CREATE INDEX api_indexing_status_staging_idx ON platform_ai.api_indexing_status (org_id) WHERE staging_generation IS NOT NULL`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX platform_ai.api_indexing_status_staging_idx`);
-    await queryRunner.query(`DELETE FROM platform_ai.api_chunks c USING platform_ai.api_indexing_status s WHERE s.api_id = c.api_id AND c.generation = s.staging_generation`);
+    await queryRunner.query(
+      `DELETE FROM platform_ai.api_chunks c USING platform_ai.api_indexing_status s WHERE s.api_id = c.api_id AND c.generation = s.staging_generation`,
+    );
     await queryRunner.query(`ALTER TABLE platform_ai.api_chunks DROP CONSTRAINT api_chunks_api_model_key`);
     await queryRunner.query(`ALTER TABLE platform_ai.api_chunks ADD CONSTRAINT api_chunks_api_model_key UNIQUE (api_id, model, chunk_key)`);
     await queryRunner.query(`ALTER TABLE platform_ai.api_indexing_status DROP COLUMN staging_generation`);

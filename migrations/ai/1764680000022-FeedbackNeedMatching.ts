@@ -12,7 +12,9 @@ export class FeedbackNeedMatching1764680000022 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE platform_ai.searches ADD COLUMN shown text[] NOT NULL DEFAULT '{}'`);
-    await queryRunner.query(`ALTER TABLE platform_ai.search_feedback ADD COLUMN shown text[] NOT NULL DEFAULT '{}', ADD COLUMN need_background real, ADD COLUMN need_matching text`);
+    await queryRunner.query(
+      `ALTER TABLE platform_ai.search_feedback ADD COLUMN shown text[] NOT NULL DEFAULT '{}', ADD COLUMN need_background real, ADD COLUMN need_matching text`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

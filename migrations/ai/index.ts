@@ -21,4 +21,27 @@ import { SearchFeedback1764680000020 } from './1764680000020-SearchFeedback.js';
 import { ReplicaLeases1764680000021 } from './1764680000021-ReplicaLeases.js';
 import { FeedbackNeedMatching1764680000022 } from './1764680000022-FeedbackNeedMatching.js';
 
-export const aiMigrations = [CreateIndex1764680000001, AddLexicon1764680000002, AddReindexRuns1764680000003, AddEmbeddingModels1764680000004, AddChunkTerms1764680000005, AddApiTerms1764680000006, LexiconNearestWords1764680000007, ChunkTermsByApi1764680000008, DropOrgWidePostingsIndex1764680000009, LexiconCorrectionIndex1764680000010, PathWordsInSearchVector1764680000011, TagsIndex1764680000012, MethodIndex1764680000013, SpecDescription1764680000014, IndexingWarnings1764680000015, StagedChunks1764680000016, ApiKinds1764680000017, ApiLabels1764680000018, ApiLifecycle1764680000019, SearchFeedback1764680000020, ReplicaLeases1764680000021, FeedbackNeedMatching1764680000022];
+export const aiMigrations = [
+  CreateIndex1764680000001,
+  AddLexicon1764680000002,
+  AddReindexRuns1764680000003,
+  AddEmbeddingModels1764680000004,
+  AddChunkTerms1764680000005,
+  AddApiTerms1764680000006,
+  LexiconNearestWords1764680000007,
+  ChunkTermsByApi1764680000008,
+  DropOrgWidePostingsIndex1764680000009,
+  LexiconCorrectionIndex1764680000010,
+  PathWordsInSearchVector1764680000011,
+  TagsIndex1764680000012,
+  MethodIndex1764680000013,
+  SpecDescription1764680000014,
+  IndexingWarnings1764680000015,
+  StagedChunks1764680000016,
+  ApiKinds1764680000017,
+  ApiLabels1764680000018,
+  ApiLifecycle1764680000019,
+  SearchFeedback1764680000020,
+  ReplicaLeases1764680000021,
+  FeedbackNeedMatching1764680000022,
+];

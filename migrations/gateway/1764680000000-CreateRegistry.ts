@@ -21,13 +21,9 @@ export class CreateRegistry1764680000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     // One live API per (org, name, version); deleted rows wait only until their delete job is queued.
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX apis_org_name_version_uq ON platform_backend.apis (org_id, lower(name), version) WHERE deleted_at IS NULL`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX apis_org_name_version_uq ON platform_backend.apis (org_id, lower(name), version) WHERE deleted_at IS NULL`);
     await queryRunner.query(`CREATE INDEX apis_org_team_idx ON platform_backend.apis (org_id, team_name)`);
-    await queryRunner.query(
-      `CREATE INDEX apis_outbox_idx ON platform_backend.apis (updated_at) WHERE queued_revision < revision`,
-    );
+    await queryRunner.query(`CREATE INDEX apis_outbox_idx ON platform_backend.apis (updated_at) WHERE queued_revision < revision`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

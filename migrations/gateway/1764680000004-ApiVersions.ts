@@ -71,8 +71,6 @@ export class ApiVersions1764680000004 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE platform_backend.apis ALTER COLUMN spec DROP DEFAULT, DROP COLUMN lifecycle, DROP COLUMN sunset_date`);
     await queryRunner.query(`DROP TABLE platform_backend.api_version_revisions`);
     await queryRunner.query(`DROP TABLE platform_backend.api_versions`);
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX apis_org_name_version_uq ON platform_backend.apis (org_id, lower(name), version) WHERE deleted_at IS NULL`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX apis_org_name_version_uq ON platform_backend.apis (org_id, lower(name), version) WHERE deleted_at IS NULL`);
   }
 }

@@ -6,4 +6,12 @@ import { ApiVersions1764680000004 } from './1764680000004-ApiVersions.js';
 import { ApiSources1764680000005 } from './1764680000005-ApiSources.js';
 import { ReplicaLeases1764680000006 } from './1764680000006-ReplicaLeases.js';
 
-export const gatewayMigrations = [CreateRegistry1764680000000, IndexReconciliation1764680000001, ApiKinds1764680000002, ApiLabels1764680000003, ApiVersions1764680000004, ApiSources1764680000005, ReplicaLeases1764680000006];
+export const gatewayMigrations = [
+  CreateRegistry1764680000000,
+  IndexReconciliation1764680000001,
+  ApiKinds1764680000002,
+  ApiLabels1764680000003,
+  ApiVersions1764680000004,
+  ApiSources1764680000005,
+  ReplicaLeases1764680000006,
+];

@@ -87,7 +87,7 @@ export function waitUntilAnswering(app: AppProcess, path: string, timeoutMs = 18
   return starting(
     (async () => {
       let last = '';
-      for (const deadline = Date.now() + timeoutMs; ; ) {
+      for (const deadline = Date.now() + timeoutMs; ;) {
         const ok = await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(5000) }).then(
           (response) => ((last = `HTTP ${response.status}`), response.ok),
           (error: Error) => ((last = error.message), false),

@@ -1,7 +1,20 @@
 import { type OperationDetail, SCHEMA_MARKERS } from '#contracts';
 
 /** What the checks below take as the JSON Schema vocabulary: keys holding one schema, a list, or a map of them. */
-const ONE = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const ONE = [
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const TEXT = ['description', 'title', SCHEMA_MARKERS.truncated, SCHEMA_MARKERS.circular];
@@ -50,7 +63,8 @@ export function shapeProblems(detail: Schemas): string[] {
       else if (JSON.stringify(child).includes(`"${SCHEMA_MARKERS.truncated}"`)) problems.push(`${here} holds a marker`);
     }
   };
-  const list = (value: unknown, at: string) => (Array.isArray(value) ? value.forEach((item, i) => schema(item, `${at}[${i}]`)) : problems.push(`${at} is not a list`));
+  const list = (value: unknown, at: string) =>
+    Array.isArray(value) ? value.forEach((item, i) => schema(item, `${at}[${i}]`)) : problems.push(`${at} is not a list`);
   const map = (value: unknown, at: string) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return void problems.push(`${at} is not a map`);
     for (const [name, child] of Object.entries(value)) schema(child, `${at}.${name}`);

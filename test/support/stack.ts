@@ -89,8 +89,7 @@ async function launch(options: StackOptions): Promise<TestStack> {
     await ai?.close();
     ai = undefined;
   };
-  const stop = () =>
-    inOrder([() => gateway?.close(), () => ai?.close(), () => (options.withoutRedis ? undefined : clearQueue(env))]);
+  const stop = () => inOrder([() => gateway?.close(), () => ai?.close(), () => (options.withoutRedis ? undefined : clearQueue(env))]);
 
   try {
     let aiUrl = options.aiUrl ?? 'http://127.0.0.1:9'; // discard port: nothing listens
@@ -147,7 +146,13 @@ async function inOrder(steps: (() => Promise<unknown> | undefined)[]): Promise<v
 
 /** Deletes the stack's queue keys; a Redis that is gone (a suite's own, stopped) has none left to delete. */
 async function clearQueue(env: Record<string, string>): Promise<void> {
-  if (!(await assertRedisReachable(env.REDIS_URL, 1000).then(() => true, () => false))) return;
+  if (
+    !(await assertRedisReachable(env.REDIS_URL, 1000).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
   const queue = new Queue(INDEXING_QUEUE, { connection: redisConnectionOptions(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
   try {
     await queue.obliterate({ force: true });
@@ -158,7 +163,7 @@ async function clearQueue(env: Record<string, string>): Promise<void> {
 
 /** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
 export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 60_000, intervalMs = 200): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`Condition not reached in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
@@ -176,9 +181,7 @@ export async function waitForStatus(
 ): Promise<IndexingStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await request(stack.gateway.getHttpServer())
-      .get(`/api-management/ai/indexing-status/${apiId}`)
-      .set('authorization', `Bearer ${token}`);
+    const response = await request(stack.gateway.getHttpServer()).get(`/api-management/ai/indexing-status/${apiId}`).set('authorization', `Bearer ${token}`);
     if (response.status !== 200) throw new Error(`status call failed: ${response.status} ${response.text}`);
     if (states.includes(response.body.status)) return response.body;
     if (Date.now() > deadline) throw new Error(`API ${apiId} still ${response.body.status} after ${timeoutMs} ms`);
@@ -191,7 +194,11 @@ export async function waitForStatus(
  * change re-indexes it): the record's revision as it is now, COMPLETED.
  */
 export async function waitForNewestRevision(stack: TestStack, token: string, apiId: string, timeoutMs = 120_000): Promise<IndexingStatus> {
-  const record = async () => (await request(stack.gateway.getHttpServer()).get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${token}`).expect(200)).body as { revision: number; indexing?: { status: string } };
+  const record = async () =>
+    (await request(stack.gateway.getHttpServer()).get(`/api-management/apis/${apiId}`).set('authorization', `Bearer ${token}`).expect(200)).body as {
+      revision: number;
+      indexing?: { status: string };
+    };
   const { revision } = await record();
   await until(record, (body) => body.revision === revision && body.indexing?.status === 'COMPLETED', timeoutMs);
   return waitForStatus(stack, token, apiId, ['COMPLETED'], timeoutMs);

@@ -52,7 +52,9 @@ export async function syncTree(client: PlatformClient, scan: TreeScan, options: 
   let done = 0;
   const work = async (item: ImportItem) => {
     try {
-      const outcome = item.url ? await importUrl(client, item, byName.get(item.name), options) : await registerFile(client, item, existing.get(item.path), options);
+      const outcome = item.url
+        ? await importUrl(client, item, byName.get(item.name), options)
+        : await registerFile(client, item, existing.get(item.path), options);
       report[outcome.outcome].push(item.path);
       if (outcome.warnings?.length) report.breaking.push({ path: item.path, warnings: outcome.warnings });
     } catch (error) {
@@ -61,9 +63,11 @@ export async function syncTree(client: PlatformClient, scan: TreeScan, options: 
     options.onProgress(++done, scan.items.length);
   };
   const queue = [...scan.items];
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let item = queue.shift(); item; item = queue.shift()) await work(item);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) await work(item);
+    }),
+  );
 
   if (options.prune) {
     for (const [path, api] of existing) {
@@ -89,7 +93,16 @@ async function registerFile(client: PlatformClient, item: ImportItem, api: Sourc
   const lifecycle = item.lifecycle ?? options.lifecycle;
   const source = { tree: options.tree, path: item.path };
   if (!api) {
-    const body: RegisterBody = { orgId: options.orgId, name: item.name, version: item.version, teamName: item.teamName ?? options.teamName, spec, format: item.format, lifecycle, source };
+    const body: RegisterBody = {
+      orgId: options.orgId,
+      name: item.name,
+      version: item.version,
+      teamName: item.teamName ?? options.teamName,
+      spec,
+      format: item.format,
+      lifecycle,
+      source,
+    };
     return { outcome: 'added', warnings: options.dryRun ? undefined : (await client.registerApi(body)).warnings };
   }
   // The API keeps what people gave it here (name, team, description, labels); only the spec and its version follow the file.

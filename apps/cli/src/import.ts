@@ -52,7 +52,8 @@ if (!values.url) usage('--url is required (the gateway, e.g. http://localhost:80
 if (!values.org) usage('--org is required');
 if (positionals.length === 0) usage('no path to import');
 // A dry run registers nothing, so nothing is compared: its exit code would pass a gate it never checked.
-if (values['dry-run'] && values['fail-on-breaking']) usage('--fail-on-breaking cannot be checked in a --dry-run: nothing is registered, so nothing is compared');
+if (values['dry-run'] && values['fail-on-breaking'])
+  usage('--fail-on-breaking cannot be checked in a --dry-run: nothing is registered, so nothing is compared');
 if (values.lifecycle && !(LIFECYCLE_STAGES as readonly string[]).includes(values.lifecycle)) usage(`--lifecycle must be one of ${LIFECYCLE_STAGES.join(', ')}`);
 const token = values.token || process.env.API_DISCOVERY_TOKEN;
 if (!token) usage('No token: set API_DISCOVERY_TOKEN (or pass --token); get one with npm run token -- --org <orgId> --roles publisher');
@@ -108,7 +109,9 @@ function progressLine() {
 }
 
 function summary(report: SyncReport): string {
-  const lines = [values['dry-run'] ? `Plan for tree "${tree}" in org ${values.org} (dry run: nothing written)` : `Imported tree "${tree}" into org ${values.org}`];
+  const lines = [
+    values['dry-run'] ? `Plan for tree "${tree}" in org ${values.org} (dry run: nothing written)` : `Imported tree "${tree}" into org ${values.org}`,
+  ];
   const listed = (label: string, paths: string[], list = true) => {
     lines.push(`${label.padEnd(10)} ${paths.length}`);
     if (list) lines.push(...paths.map((path) => `  ${path}`));

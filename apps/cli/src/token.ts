@@ -21,13 +21,19 @@ async function main(): Promise<void> {
   }
   const ttlSeconds = Number(values.ttl);
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new ConfigError(`--ttl must be a positive number of seconds`);
-  const roles = values.roles.split(',').map((role) => role.trim()).filter(Boolean);
+  const roles = values.roles
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
   // The gateway refuses a token with any other role: don't print one it would refuse.
   const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
   if (unknown.length > 0) throw new ConfigError(`--roles may hold only ${ROLES.join(', ')} (not ${unknown.join(', ')})`);
   const token = await signDevToken(devSigningSecret(loadGatewayConfig()), {
     sub: values.sub,
-    orgs: values.org.flatMap((org) => org.split(',')).map((org) => org.trim()).filter(Boolean),
+    orgs: values.org
+      .flatMap((org) => org.split(','))
+      .map((org) => org.trim())
+      .filter(Boolean),
     roles,
     ttlSeconds,
   });

@@ -12,7 +12,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
     if (typeof value === 'function') element.addEventListener(key.replace(/^on/, '').toLowerCase(), value);
     else if (key === 'class') element.className = String(value);
     // Attributes without a writable property of the same name (an input's `list` is read-only).
-    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'tabindex' || key === 'list') element.setAttribute(key, String(value));
+    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'for' || key === 'tabindex' || key === 'list')
+      element.setAttribute(key, String(value));
     else (element as unknown as Record<string, unknown>)[key] = value;
   }
   append(element, ...children);
@@ -36,7 +37,37 @@ export function replace(parent: Element, ...children: (Child | Child[])[]): void
   append(parent, ...children);
 }
 
-const STOP_WORDS = new Set(['and', 'are', 'can', 'for', 'from', 'how', 'into', 'its', 'me', 'my', 'not', 'of', 'one', 'or', 'our', 'some', 'that', 'the', 'their', 'them', 'this', 'to', 'want', 'what', 'when', 'which', 'with', 'you', 'your']);
+const STOP_WORDS = new Set([
+  'and',
+  'are',
+  'can',
+  'for',
+  'from',
+  'how',
+  'into',
+  'its',
+  'me',
+  'my',
+  'not',
+  'of',
+  'one',
+  'or',
+  'our',
+  'some',
+  'that',
+  'the',
+  'their',
+  'them',
+  'this',
+  'to',
+  'want',
+  'what',
+  'when',
+  'which',
+  'with',
+  'you',
+  'your',
+]);
 
 /** The words of a query worth highlighting: three letters or more, not the glue of a sentence. */
 export function queryTerms(query: string): string[] {

@@ -113,8 +113,16 @@ export function voteButtons(token: string, searchId: string, apiId: string, apiN
       replace(status, 'Thanks — this helps the next person with the same need');
     });
   };
-  const helpfulButton = h('button', { type: 'button', class: 'vote-helpful', 'aria-pressed': String(chosen === true), onclick: () => press(true) }, 'This answered it');
-  const unhelpfulButton = h('button', { type: 'button', class: 'vote-unhelpful', 'aria-pressed': String(chosen === false), onclick: () => press(false) }, 'Not what I need');
+  const helpfulButton = h(
+    'button',
+    { type: 'button', class: 'vote-helpful', 'aria-pressed': String(chosen === true), onclick: () => press(true) },
+    'This answered it',
+  );
+  const unhelpfulButton = h(
+    'button',
+    { type: 'button', class: 'vote-unhelpful', 'aria-pressed': String(chosen === false), onclick: () => press(false) },
+    'Not what I need',
+  );
   // The group names the API: every card has buttons of the same words.
   return h('div', { class: 'vote', role: 'group', 'aria-label': `Did ${apiName} answer your search?` }, helpfulButton, unhelpfulButton, status);
 }
@@ -133,7 +141,9 @@ export function feedbackEvidence(feedback: FeedbackEvidence | undefined): HTMLEl
     feedback.helpful > 0 ? h('span', { class: 'voted-by' }, `Voted the answer by ${people(feedback.helpful)} for this need`) : null,
     feedback.opened > 0 ? h('span', { class: 'opened-by' }, `Opened after a search for this need by ${people(feedback.opened)}`) : null,
     // Only when it weighed: a "no" among more "yes"es did not move the card, and would only puzzle.
-    feedback.notHelpful > 0 && feedback.weight < 0 ? h('span', { class: 'not-needed' }, `${people(feedback.notHelpful)} said this was not what they needed`) : null,
+    feedback.notHelpful > 0 && feedback.weight < 0
+      ? h('span', { class: 'not-needed' }, `${people(feedback.notHelpful)} said this was not what they needed`)
+      : null,
   ].filter((part): part is HTMLElement => part !== null);
   if (said.length === 0) return null;
   return h(

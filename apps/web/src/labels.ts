@@ -55,15 +55,20 @@ export function parseLabelFilter(text: string): { labels: Labels } | { error: st
 
 /** The lines the register form shows for labels. */
 export function labelLines(labels: Labels): string {
-  return Object.entries(labels).map(([key, value]) => labelText(key, value)).join('\n');
+  return Object.entries(labels)
+    .map(([key, value]) => labelText(key, value))
+    .join('\n');
 }
 
 /** Label filters in a URL: `label=key:value`, repeated (as the catalogue's API takes them); a key holds no colon. */
 export function labelsFromParams(params: URLSearchParams): Labels {
   // Checked by the server, which names a bad one; own properties whatever the key.
-  return Object.fromEntries(params.getAll('label')
-    .map((item) => [item.slice(0, Math.max(0, item.indexOf(':'))).trim(), item.slice(item.indexOf(':') + 1).trim()])
-    .filter(([key, value]) => key && value));
+  return Object.fromEntries(
+    params
+      .getAll('label')
+      .map((item) => [item.slice(0, Math.max(0, item.indexOf(':'))).trim(), item.slice(item.indexOf(':') + 1).trim()])
+      .filter(([key, value]) => key && value),
+  );
 }
 
 /** `key:value` each, for `label=` in a URL. */
@@ -93,7 +98,11 @@ export function labelChip(key: string, value: string, action: ChipAction = {}): 
 export function labelChips(labels: Labels, action: ChipAction = {}): HTMLElement | null {
   const entries = Object.entries(labels);
   if (!entries.length) return null;
-  return h('ul', { class: 'labels', 'aria-label': 'Labels' }, entries.map(([key, value]) => h('li', {}, labelChip(key, value, action))));
+  return h(
+    'ul',
+    { class: 'labels', 'aria-label': 'Labels' },
+    entries.map(([key, value]) => h('li', {}, labelChip(key, value, action))),
+  );
 }
 
 /**
@@ -101,27 +110,54 @@ export function labelChips(labels: Labels, action: ChipAction = {}): HTMLElement
  * far as chips, each a button that removes it. `read()` is the labels to filter by, with what is
  * typed in the box, or undefined (and the reason shown beside the box) when that is not a label.
  */
-export function labelFilter(options: { id: string; chosen: Labels; onRemove: (labels: Labels) => void }): { element: HTMLElement; read: () => Labels | undefined } {
+export function labelFilter(options: { id: string; chosen: Labels; onRemove: (labels: Labels) => void }): {
+  element: HTMLElement;
+  read: () => Labels | undefined;
+} {
   const message = h('span', { id: `${options.id}-error`, class: 'error-text label-filter-error', role: 'alert' });
   const input = h('input', {
-    id: options.id, name: 'label', autocomplete: 'off', placeholder: 'key=value', 'aria-label': 'Labels (key=value, comma-separated)',
-    'aria-describedby': message.id, oninput: () => {
+    id: options.id,
+    name: 'label',
+    autocomplete: 'off',
+    placeholder: 'key=value',
+    'aria-label': 'Labels (key=value, comma-separated)',
+    'aria-describedby': message.id,
+    oninput: () => {
       message.textContent = '';
       input.removeAttribute('aria-invalid');
     },
   });
   const chosen = Object.entries(options.chosen);
   const chips = chosen.length
-    ? h('ul', { class: 'labels label-filters', 'aria-label': 'Label filters' }, chosen.map(([key, value]) =>
-        h('li', {}, h('button', {
-          type: 'button', class: 'label-chip removable', 'data-label': labelText(key, value), title: 'Remove this filter',
-          'aria-label': `Remove the label filter ${labelText(key, value)}`,
-          onclick: () => {
-            const rest = { ...options.chosen };
-            delete rest[key];
-            options.onRemove(rest);
-          },
-        }, h('span', { class: 'label-key' }, key), '=', h('span', { class: 'label-value' }, value), h('span', { class: 'remove', 'aria-hidden': 'true' }, ' ×')))))
+    ? h(
+        'ul',
+        { class: 'labels label-filters', 'aria-label': 'Label filters' },
+        chosen.map(([key, value]) =>
+          h(
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'label-chip removable',
+                'data-label': labelText(key, value),
+                title: 'Remove this filter',
+                'aria-label': `Remove the label filter ${labelText(key, value)}`,
+                onclick: () => {
+                  const rest = { ...options.chosen };
+                  delete rest[key];
+                  options.onRemove(rest);
+                },
+              },
+              h('span', { class: 'label-key' }, key),
+              '=',
+              h('span', { class: 'label-value' }, value),
+              h('span', { class: 'remove', 'aria-hidden': 'true' }, ' ×'),
+            ),
+          ),
+        ),
+      )
     : null;
   const read = (): Labels | undefined => {
     const parsed = parseLabelFilter(input.value);

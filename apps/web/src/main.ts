@@ -70,33 +70,57 @@ function navigate(hash: string): void {
 }
 
 function drawHeader(path = ''): void {
-  const link = (href: string, label: string, active: boolean) => h('a', { href, class: active ? 'active' : undefined, 'aria-current': active ? 'page' : undefined }, label);
+  const link = (href: string, label: string, active: boolean) =>
+    h('a', { href, class: active ? 'active' : undefined, 'aria-current': active ? 'page' : undefined }, label);
   if (!session) {
     replace(header, h('a', { class: 'brand', href: '#/' }, 'API discovery'));
     return;
   }
   const current = session;
-  const orgSwitcher = h('select', { id: 'org-switcher', 'aria-label': 'Org', onchange: () => {
-    current.switchOrg(orgSwitcher.value);
-    void route();
-  } }, current.claims.orgs.map((org) => h('option', { value: org, selected: org === current.org }, org)));
+  const orgSwitcher = h(
+    'select',
+    {
+      id: 'org-switcher',
+      'aria-label': 'Org',
+      onchange: () => {
+        current.switchOrg(orgSwitcher.value);
+        void route();
+      },
+    },
+    current.claims.orgs.map((org) => h('option', { value: org, selected: org === current.org }, org)),
+  );
   replace(
     header,
     h('a', { class: 'brand', href: '#/search' }, 'API discovery'),
-    h('nav', {},
+    h(
+      'nav',
+      {},
       link('#/search', 'Search', path === '' || path === '/' || path === '/search'),
       link('#/catalogue', 'Catalogue', path === '/catalogue'),
       current.can('publisher') ? link('#/register', 'Register', path === '/register') : null,
-      link('#/assistant', 'Assistant', path === '/assistant')),
-    h('div', { class: 'who' },
+      link('#/assistant', 'Assistant', path === '/assistant'),
+    ),
+    h(
+      'div',
+      { class: 'who' },
       h('label', {}, 'Org ', orgSwitcher),
       h('span', { class: 'muted', title: current.claims.roles.join(', ') }, current.claims.sub),
-      h('button', { type: 'button', class: 'link', id: 'sign-out', onclick: () => {
-        Session.clear();
-        forgetKinds();
-        session = undefined;
-        navigate('#/');
-      } }, 'Sign out')),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          id: 'sign-out',
+          onclick: () => {
+            Session.clear();
+            forgetKinds();
+            session = undefined;
+            navigate('#/');
+          },
+        },
+        'Sign out',
+      ),
+    ),
   );
 }
 
@@ -130,10 +154,20 @@ document.addEventListener('keydown', (event) => {
 
 // A skip link to the content: the header's links come first in the tab order. Not an in-page
 // anchor (#app-main would be read as a route).
-document.body.prepend(h('a', { href: '#', class: 'skip-link', onclick: (event: Event) => {
-  event.preventDefault();
-  main.focus();
-} }, 'Skip to content'));
+document.body.prepend(
+  h(
+    'a',
+    {
+      href: '#',
+      class: 'skip-link',
+      onclick: (event: Event) => {
+        event.preventDefault();
+        main.focus();
+      },
+    },
+    'Skip to content',
+  ),
+);
 
 window.addEventListener('hashchange', () => void route());
 void route();

@@ -27,7 +27,7 @@ export class Session {
       return undefined;
     }
     const saved = localStorage.getItem(ORG_KEY);
-    return new Session(token, claims, saved && claims.orgs.includes(saved) ? saved : claims.orgs[0] ?? '');
+    return new Session(token, claims, saved && claims.orgs.includes(saved) ? saved : (claims.orgs[0] ?? ''));
   }
 
   /** Keeps a token whose claims can be read; the gateway still verifies it on every call. */
@@ -60,12 +60,17 @@ function readClaims(token: string): Claims | undefined {
   const [, payload] = token.trim().split('.');
   if (!payload) return undefined;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
     const claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)))) as Partial<Claims>;
     return {
       sub: String(claims.sub ?? ''),
       orgs: Array.isArray(claims.orgs) ? claims.orgs.map(String) : [],
-      roles: Array.isArray(claims.roles) ? (claims.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r))) : [],
+      roles: Array.isArray(claims.roles) ? claims.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r)) : [],
       exp: typeof claims.exp === 'number' ? claims.exp : undefined,
     };
   } catch {

@@ -23,10 +23,11 @@ export function specInfo(text: string, fileName?: string): SpecInfo {
   const extension = /\.([a-z]+)$/i.exec(fileName ?? '')?.[1].toLowerCase();
   // A JSON or YAML file is a document whatever its text mentions; other text is looked at.
   const found =
-    !DATA_EXTENSIONS.has(extension ?? '') && looksLikeProto(trimmed) ? protoInfo(trimmed)
-    : trimmed.startsWith('{') ? jsonInfo(trimmed)
-    : yamlInfo(trimmed);
-  const stem = fileName?.replace(/^.*[\\/]/, '').replace(/\.[a-z]+$/i, '').trim();
+    !DATA_EXTENSIONS.has(extension ?? '') && looksLikeProto(trimmed) ? protoInfo(trimmed) : trimmed.startsWith('{') ? jsonInfo(trimmed) : yamlInfo(trimmed);
+  const stem = fileName
+    ?.replace(/^.*[\\/]/, '')
+    .replace(/\.[a-z]+$/i, '')
+    .trim();
   return found.title === undefined && stem ? { ...found, title: stem } : found;
 }
 
@@ -62,7 +63,10 @@ function protoInfo(text: string): SpecInfo {
 
 /** The .proto text without `//` and `/* *\/` comments (strings are left alone, as a commented-out `service` is not one). */
 function withoutProtoComments(text: string): string {
-  return text.replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match, quoted: string | undefined) => quoted ?? (match.startsWith('/*') ? match.replace(/[^\n]/g, ' ') : ''));
+  return text.replace(
+    /("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g,
+    (match, quoted: string | undefined) => quoted ?? (match.startsWith('/*') ? match.replace(/[^\n]/g, ' ') : ''),
+  );
 }
 
 function scalar(value: unknown): string | undefined {

@@ -21,7 +21,15 @@ describe(chunkApi.name, () => {
 
   it('should give every chunk its own key when a kind names the same verb and address twice (AsyncAPI 3.0 on one channel)', () => {
     const op = (operationId: string) => ({ method: 'SEND', path: '/', operationId, summary: `Send ${operationId}`, tags: [], inputs: [] });
-    const model = { kind: 'asyncapi', format: 'AsyncAPI 3.0.0', servers: [], securitySchemes: [], tags: [], operations: [op('ping'), op('subscribe'), op('unsubscribe')], schemas: [] };
+    const model = {
+      kind: 'asyncapi',
+      format: 'AsyncAPI 3.0.0',
+      servers: [],
+      securitySchemes: [],
+      tags: [],
+      operations: [op('ping'), op('subscribe'), op('unsubscribe')],
+      schemas: [],
+    };
     const keys = chunkApi(model, facts('Kraken')).chunks.map((chunk) => chunk.key);
     expect(keys.filter((key) => key.startsWith('op:'))).toEqual(['op:SEND /', 'op:SEND /#2', 'op:SEND /#3']);
   });
@@ -43,7 +51,9 @@ describe(chunkApi.name, () => {
       openapi: '3.0.3',
       info: { title: 'Refunds', version: '1' },
       paths: {
-        '/v1/refunds/{refund}': { get: { description: 'Retrieves the details of an existing refund. Supply the unique refund ID.', responses: { 200: { description: 'OK' } } } },
+        '/v1/refunds/{refund}': {
+          get: { description: 'Retrieves the details of an existing refund. Supply the unique refund ID.', responses: { 200: { description: 'OK' } } },
+        },
         '/v1/refunds': { get: { description: 'Returns a list of all refunds', responses: { 200: { description: 'OK' } } } },
       },
     };
@@ -101,7 +111,9 @@ describe(chunkApi.name, () => {
 
 describe(`${chunkSpec.name} within its limits`, () => {
   const operations = (count: number) =>
-    Object.fromEntries(Array.from({ length: count }, (_, i) => [`/things/${i}`, { get: { summary: `Read thing ${i}`, responses: { 200: { description: 'ok' } } } }]));
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`/things/${i}`, { get: { summary: `Read thing ${i}`, responses: { 200: { description: 'ok' } } } }]),
+    );
   const schemas = (count: number) =>
     Object.fromEntries(Array.from({ length: count }, (_, i) => [`Thing${i}`, { type: 'object', properties: { [`field${i}`]: { type: 'string' } } }]));
   const limits = { maxChunks: 50, maxSchemas: 20, maxEmbedChars: 300 };
@@ -114,7 +126,9 @@ describe(`${chunkSpec.name} within its limits`, () => {
     expect(chunks.filter((chunk) => chunk.level === 'L1').map((chunk) => chunk.key)).toEqual(['api', 'api#profile']);
     expect(chunks.filter((chunk) => chunk.level === 'L2').map((chunk) => chunk.path)).toEqual(Array.from({ length: 48 }, (_, i) => `/things/${i}`));
     expect(chunks.filter((chunk) => chunk.level === 'L3')).toHaveLength(0);
-    expect(warnings).toEqual(['Indexed 48 of 60 operations and 0 of 10 schemas: an API may have 50 chunks (INDEX_MAX_CHUNKS); the rest cannot be found by search']);
+    expect(warnings).toEqual([
+      'Indexed 48 of 60 operations and 0 of 10 schemas: an API may have 50 chunks (INDEX_MAX_CHUNKS); the rest cannot be found by search',
+    ]);
   });
 
   it('should make schema chunks of the first schemas only, and say how many there are', async () => {
@@ -127,7 +141,11 @@ describe(`${chunkSpec.name} within its limits`, () => {
 
   it('should embed at most the first characters of a chunk, keep its whole text for keywords and bound a summary', async () => {
     const summary = `Send ${'a very long summary '.repeat(2000)}`;
-    const spec = await loadSpec({ openapi: '3.0.3', info: { title: 'Wordy', version: '1' }, paths: { '/send': { post: { summary, responses: { 200: { description: 'ok' } } } } } });
+    const spec = await loadSpec({
+      openapi: '3.0.3',
+      info: { title: 'Wordy', version: '1' },
+      paths: { '/send': { post: { summary, responses: { 200: { description: 'ok' } } } } },
+    });
     const { chunks, warnings } = chunkSpec(spec, facts('Wordy'), limits);
     const operation = chunks.find((chunk) => chunk.level === 'L2')!;
 

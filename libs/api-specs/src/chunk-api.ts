@@ -90,7 +90,9 @@ export function chunkApi(spec: ApiModel, facts: ApiFacts, limits: ChunkLimits = 
     );
   }
   if (model.schemas.length > limits.maxSchemas) {
-    warnings.push(`Indexed the first ${count(limits.maxSchemas)} of ${count(model.schemas.length)} schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search`);
+    warnings.push(
+      `Indexed the first ${count(limits.maxSchemas)} of ${count(model.schemas.length)} schemas (INDEX_MAX_SCHEMAS); the rest cannot be found by search`,
+    );
   }
   const chunks = uniqueKeys([...overview, ...keptOperations, ...keptSchemas]);
   const long = chunks.filter((chunk) => chunk.embedText.length > limits.maxEmbedChars);
@@ -173,9 +175,7 @@ function apiChunks(model: ApiModel, facts: ApiFacts): SpecChunk[] {
   ].filter(Boolean);
   const prefix = `[${facts.name}]`;
   // Servers and security schemes help keyword search but only blur the meaning of the embedding.
-  const embedText = [prefix, truncate(description, L1_EMBED_CHARS), tags.size ? `Tags: ${[...tags.keys()].join(', ')}` : '']
-    .filter(Boolean)
-    .join(' ');
+  const embedText = [prefix, truncate(description, L1_EMBED_CHARS), tags.size ? `Tags: ${[...tags.keys()].join(', ')}` : ''].filter(Boolean).join(' ');
   const chunks: SpecChunk[] = [{ key: 'api', level: 'L1', title: facts.name, text: lines.join('\n'), embedText, tags: [...tags.keys()] }];
   // A long description continues in further L1 chunks instead of being lost.
   splitText(description, L1_PART_CHARS)
@@ -230,19 +230,19 @@ function operationChunk(facts: ApiFacts, op: ApiModelOperation): SpecChunk {
 function schemaChunk(facts: ApiFacts, schema: ApiModelSchema): SpecChunk[] {
   const { name } = schema;
   const description = truncate(schema.description ?? '', DESCRIPTION_CHARS);
-  const fields = schema.fields
-    .slice(0, MAX_FIELDS)
-    .map((field) => (field.description ? `${field.name}: ${truncate(field.description, 100)}` : field.name));
+  const fields = schema.fields.slice(0, MAX_FIELDS).map((field) => (field.description ? `${field.name}: ${truncate(field.description, 100)}` : field.name));
   if (!description && fields.length === 0) return [];
   const lines = [`Schema ${name}`, description, fields.length ? `Fields: ${fields.join('; ')}` : ''].filter(Boolean);
-  return [{
-    key: `schema:${name}`,
-    level: 'L3',
-    title: `${name} schema`,
-    text: lines.join('\n'),
-    embedText: `[${facts.name} · schema ${name}] ${[description, schema.fields.map((field) => field.name).join(', ')].filter(Boolean).join('. ')}`,
-    tags: [],
-  }];
+  return [
+    {
+      key: `schema:${name}`,
+      level: 'L3',
+      title: `${name} schema`,
+      text: lines.join('\n'),
+      embedText: `[${facts.name} · schema ${name}] ${[description, schema.fields.map((field) => field.name).join(', ')].filter(Boolean).join('. ')}`,
+      tags: [],
+    },
+  ];
 }
 
 /** `listUserPlaylists` → `list user playlists`, so the words embed and match. */

@@ -10,7 +10,9 @@ import { isObject } from './is-object.js';
 const BUILT_IN_ERRORS = new Set(['RangeError', 'TypeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
 const MAX_SUMMARY_CHARS = 200;
 // Where this module runs from: libs/api-specs/src/ in the repository, or under its dist/.
-const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/[\\/]$/, '').replace(/[\\/]dist$/, '');
+const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+  .replace(/[\\/]$/, '')
+  .replace(/[\\/]dist$/, '');
 // From the first stack frame on: `at fn (/path/file.js:1:2)`, `at file:///path/file.js:1:2`,
 // `at node:internal/x:1:2`, `at JSON.stringify (<anonymous>)`; a frame names a line (or no file).
 const STACK_FRAME = /\s+at\s+(?:async\s+)?(?:(?:\S+\s+)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\S+\s+\((?:<anonymous>|native)\))/;
@@ -39,7 +41,8 @@ export function withoutInternals(text: string): string {
  * wrong (`RangeError: Invalid string length`). The server logs the error itself.
  */
 export function errorSummary(error: unknown): string {
-  const { name, message } = isObject(error) && typeof error.message === 'string' ? { name: String(error.name ?? ''), message: error.message } : { name: '', message: String(error) };
+  const { name, message } =
+    isObject(error) && typeof error.message === 'string' ? { name: String(error.name ?? ''), message: error.message } : { name: '', message: String(error) };
   const text = withoutInternals(message.split(/\r?\n/)[0]).replace(ANY_PATH, '…') || 'no details';
   const summary = BUILT_IN_ERRORS.has(name) && !text.startsWith(name) ? `${name}: ${text}` : text;
   return summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary;

@@ -119,7 +119,13 @@ describe(FairQueue.name, () => {
 
   it('should refuse at once beyond the queue of all tenants', async () => {
     const { refused, enqueue } = recorder(fairQueue({ expectedRunMs: 1000, interactive: { ...lane, queue: 2 } }));
-    for (const [tenant, name] of [['a', 'a1'], ['a', 'a2'], ['b', 'b1'], ['c', 'c1']]) void enqueue(tenant, name);
+    for (const [tenant, name] of [
+      ['a', 'a1'],
+      ['a', 'a2'],
+      ['b', 'b1'],
+      ['c', 'c1'],
+    ])
+      void enqueue(tenant, name);
     await settled();
     expect([...refused.keys()]).toEqual(['c1']);
     expect(refused.get('c1')).toMatchObject({ reason: 'queue', retryAfterSeconds: 3 });

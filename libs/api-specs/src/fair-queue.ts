@@ -101,7 +101,8 @@ export class FairQueue {
     if (state.waiting[lane].length === 0 && this.mayStart(state, lane)) return Promise.resolve(this.start(state, lane));
     const limits = this.options[lane];
     if (this.waitingIn[lane] >= limits.queue) return this.refuseNow(state, 'queue', this.estimateSeconds(lane, this.waitingIn[lane], this.laneSlots(lane)));
-    if (state.waiting[lane].length >= limits.queuePerTenant) return this.refuseNow(state, 'tenant-queue', this.estimateSeconds(lane, state.waiting[lane].length, this.share(lane)));
+    if (state.waiting[lane].length >= limits.queuePerTenant)
+      return this.refuseNow(state, 'tenant-queue', this.estimateSeconds(lane, state.waiting[lane].length, this.share(lane)));
     return new Promise<Release>((grant, refuse) => {
       const waiter: Waiter = { tenant: state, lane, grant, refuse, timer: setTimeout(() => this.expire(waiter), limits.maxWaitMs) };
       waiter.timer.unref();

@@ -27,7 +27,9 @@ export function boundModel(model: ApiModel): ApiModel {
   return {
     ...model,
     servers: model.servers.slice(0, MODEL_LIMITS.servers).map(address),
-    securitySchemes: model.securitySchemes.slice(0, MODEL_LIMITS.securitySchemes).map((scheme) => ({ ...scheme, name: name(scheme.name), ...(scheme.type ? { type: name(scheme.type) } : {}) })),
+    securitySchemes: model.securitySchemes
+      .slice(0, MODEL_LIMITS.securitySchemes)
+      .map((scheme) => ({ ...scheme, name: name(scheme.name), ...(scheme.type ? { type: name(scheme.type) } : {}) })),
     tags: model.tags.filter((tag) => usableTag(tag.name)).slice(0, MODEL_LIMITS.tags),
     operations: model.operations.map((operation) => boundOperation(operation, name, address)),
     schemas: model.schemas.map((schema) => ({

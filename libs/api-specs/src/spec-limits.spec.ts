@@ -38,7 +38,9 @@ describe(assertSafeSpec.name, () => {
   it('should refuse an external $ref inside a vendor extension where the format resolves them there, and leave it alone elsewhere', () => {
     const spec = (extension: unknown) => ({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, 'x-source': extension });
     const deep = spec({ nested: [{ $ref: 'https://example.com/x.yaml' }] });
-    expect(thrown(() => assertSafeSpec(deep, { extensionRefsResolved: true })).message).toBe('External $ref "https://example.com/x.yaml" is not allowed: bundle the spec into one document');
+    expect(thrown(() => assertSafeSpec(deep, { extensionRefsResolved: true })).message).toBe(
+      'External $ref "https://example.com/x.yaml" is not allowed: bundle the spec into one document',
+    );
     expect(thrown(() => assertSafeSpec(spec({ $ref: 42 }), { extensionRefsResolved: true })).message).toMatch(/^External \$ref "42"/);
     expect(() => assertSafeSpec(spec({ $ref: '#/components/schemas/A' }), { extensionRefsResolved: true })).not.toThrow();
     // Real specs have them (RestBench's Spotify spec), and swagger-parser never follows them.
@@ -74,7 +76,10 @@ describe('the alias bomb of one long string', () => {
 
   it('should let a YAML spec that reuses its anchors a few times through', () => {
     const schema = `{type: object, properties: {id: {type: string, description: "${'d'.repeat(1000)}"}}}`;
-    const paths = Array.from({ length: 200 }, (_, i) => `  /things/${i}:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: *thing}}}`).join('\n');
+    const paths = Array.from(
+      { length: 200 },
+      (_, i) => `  /things/${i}:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: *thing}}}`,
+    ).join('\n');
     const yaml = `openapi: 3.0.3\ninfo: {title: Anchors, version: "1"}\ncomponents:\n  schemas:\n    Thing: &thing ${schema}\npaths:\n${paths}\n`;
     expect(formats.read(yaml).format.kind).toBe('openapi');
   });

@@ -63,7 +63,8 @@ export class SpecReadings {
   /** As the format the spec was registered as, or the one that recognises it. */
   private async parse(stored: StoredSpec, tenant?: string): Promise<ParsedSpec> {
     const read = await this.threads.run('specDocumentOf', stored, { tenant }).catch((error: unknown) => {
-      if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}; try again in ${error.retryAfterSeconds} s`, error.retryAfterSeconds);
+      if (error instanceof SpecThreadsBusyError)
+        throw new ServiceBusyException(`${error.message}; try again in ${error.retryAfterSeconds} s`, error.retryAfterSeconds);
       throw error;
     });
     if (isRefusal(read)) throw new UnprocessableEntityException(`The spec cannot be read: ${read.refused}`);

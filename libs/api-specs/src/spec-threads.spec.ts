@@ -12,10 +12,16 @@ function schemaRings(size: number, rings = 1) {
   const paths: Record<string, unknown> = {};
   for (let ring = 0; ring < rings; ring += 1) {
     for (let i = 0; i < size; i += 1) {
-      schemas[`Ring${ring}Node${i}`] = { type: 'object', description: `Node ${i}`, properties: { next: { $ref: `#/components/schemas/Ring${ring}Node${(i + 1) % size}` } } };
+      schemas[`Ring${ring}Node${i}`] = {
+        type: 'object',
+        description: `Node ${i}`,
+        properties: { next: { $ref: `#/components/schemas/Ring${ring}Node${(i + 1) % size}` } },
+      };
     }
     const schema = { $ref: `#/components/schemas/Ring${ring}Node0` };
-    paths[`/rings/${ring}/nodes/{id}`] = { get: { summary: 'Read a node', responses: { 200: { description: 'The node', content: { 'application/json': { schema } } } } } };
+    paths[`/rings/${ring}/nodes/{id}`] = {
+      get: { summary: 'Read a node', responses: { 200: { description: 'The node', content: { 'application/json': { schema } } } } },
+    };
   }
   return JSON.stringify({ openapi: '3.0.3', info: { title: 'Rings', version: '1' }, paths, components: { schemas } });
 }
@@ -47,14 +53,24 @@ describe(SpecThreads.name, () => {
     await expect(threads.run('chunksOf', { spec: schemaRings(4500, 4), facts, limits })).resolves.toEqual({
       refused: 'Reading the spec took longer than 2.5 s (SPEC_TIMEOUT_MS): it is too large or too complex to index',
     });
-    await expect(threads.run('operationsOf', { text: schemaRings(2) })).resolves.toMatchObject({ operations: [{ method: 'GET', path: '/rings/0/nodes/{id}' }] });
+    await expect(threads.run('operationsOf', { text: schemaRings(2) })).resolves.toMatchObject({
+      operations: [{ method: 'GET', path: '/rings/0/nodes/{id}' }],
+    });
   }, 60_000);
 
   it('should refuse a registration over the size limit as too large, and an unreadable one with the reason', async () => {
     threads = new SpecThreads({ threads: 1, queue: 4, timeoutMs: 30_000, formats });
-    await expect(threads.run('checkRegistration', { spec: schemaRings(2), maxBytes: 100 })).resolves.toMatchObject({ tooLarge: true, refused: expect.stringMatching(/the limit is 100 bytes \(SPEC_MAX_BYTES\)/) });
-    await expect(threads.run('checkRegistration', { spec: 'a: [unclosed', maxBytes: 10_000 })).resolves.toEqual({ refused: expect.stringMatching(/neither valid JSON nor valid YAML/) });
-    await expect(threads.run('checkRegistration', { spec: { swagger: '2.0', info: {}, paths: {} }, maxBytes: 10_000 })).resolves.toEqual({ text: '{"swagger":"2.0","info":{},"paths":{}}', kind: 'openapi' });
+    await expect(threads.run('checkRegistration', { spec: schemaRings(2), maxBytes: 100 })).resolves.toMatchObject({
+      tooLarge: true,
+      refused: expect.stringMatching(/the limit is 100 bytes \(SPEC_MAX_BYTES\)/),
+    });
+    await expect(threads.run('checkRegistration', { spec: 'a: [unclosed', maxBytes: 10_000 })).resolves.toEqual({
+      refused: expect.stringMatching(/neither valid JSON nor valid YAML/),
+    });
+    await expect(threads.run('checkRegistration', { spec: { swagger: '2.0', info: {}, paths: {} }, maxBytes: 10_000 })).resolves.toEqual({
+      text: '{"swagger":"2.0","info":{},"paths":{}}',
+      kind: 'openapi',
+    });
   }, 60_000);
 
   it('should refuse at once a spec beyond the queue while every thread is busy', async () => {

@@ -91,7 +91,9 @@ export class SpecThreads {
   constructor(private readonly options: SpecThreadsOptions) {
     const threads = Math.max(1, Math.min(options.threads, availableParallelism()));
     const interactive = { queue: options.queue, queuePerTenant: options.queuePerTenant ?? options.queue, maxWaitMs: options.maxWaitMs ?? options.timeoutMs };
-    const background = options.background ? { ...options.background, queuePerTenant: options.background.queuePerTenant ?? options.background.queue } : interactive;
+    const background = options.background
+      ? { ...options.background, queuePerTenant: options.background.queuePerTenant ?? options.background.queue }
+      : interactive;
     this.limits = { interactive, background };
     this.queue = new FairQueue({
       slots: threads,
@@ -118,7 +120,11 @@ export class SpecThreads {
    * any other failure of the task throws its error as it was, for the caller to log (and to word
    * with `errorSummary` wherever a user sees it).
    */
-  async run<K extends SpecTask>(task: K, input: SpecTaskInput<K>, { tenant = DEFAULT_TENANT, background = false }: SpecRunOptions = {}): Promise<SpecTaskOutput<K>> {
+  async run<K extends SpecTask>(
+    task: K,
+    input: SpecTaskInput<K>,
+    { tenant = DEFAULT_TENANT, background = false }: SpecRunOptions = {},
+  ): Promise<SpecTaskOutput<K>> {
     const lane: Lane = background ? 'background' : 'interactive';
     const release = await this.queue.acquire(tenant, lane).catch((error: unknown) => {
       if (error instanceof FairQueueBusyError) throw new SpecThreadsBusyError(this.busyReason(lane, error.reason), error.retryAfterSeconds);

@@ -10,9 +10,7 @@ import * as tasks from './spec-tasks.js';
 type Input<K extends 'checkRegistration' | 'operationsOf' | 'specDocumentOf' | 'chunksOf'> = Parameters<(typeof tasks)[K]>[1];
 
 const modules = (workerData as { formatModules: string[] }).formatModules;
-const formats = new SpecFormats(
-  await Promise.all(modules.map(async (url) => new ((await import(url)) as { default: new () => SpecFormat }).default())),
-);
+const formats = new SpecFormats(await Promise.all(modules.map(async (url) => new ((await import(url)) as { default: new () => SpecFormat }).default())));
 
 export const checkRegistration = (input: Input<'checkRegistration'>) => tasks.checkRegistration(formats, input);
 export const operationsOf = (input: Input<'operationsOf'>) => tasks.operationsOf(formats, input);

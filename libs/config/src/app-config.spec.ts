@@ -25,7 +25,9 @@ describe('loadAiConfig', () => {
   it('should cut operation details at 20,000 characters of schema unless told otherwise', () => {
     expect(loadAiConfig(env).operationDetailMaxChars).toBe(20_000);
     expect(loadAiConfig({ ...env, OPERATION_DETAIL_MAX_CHARS: '5000' }).operationDetailMaxChars).toBe(5000);
-    expect(() => loadAiConfig({ ...env, OPERATION_DETAIL_MAX_CHARS: '10' })).toThrow('OPERATION_DETAIL_MAX_CHARS must be an integer between 1000 and 1000000, got "10"');
+    expect(() => loadAiConfig({ ...env, OPERATION_DETAIL_MAX_CHARS: '10' })).toThrow(
+      'OPERATION_DETAIL_MAX_CHARS must be an integer between 1000 and 1000000, got "10"',
+    );
   });
 });
 
@@ -43,13 +45,21 @@ describe('loadGatewayConfig', () => {
 
   it('should allow no internal host to imports, refresh no URL, and take allowed hosts only as host:port', () => {
     expect(loadGatewayConfig(env).import).toEqual({ allowedHosts: [], timeoutMs: 15_000, refreshIntervalMs: 0, maxInFlight: 4, maxInFlightPerCaller: 2 });
-    expect(loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'Specs.internal:8080, [::1]:9000' }).import.allowedHosts).toEqual(['specs.internal:8080', '[::1]:9000']);
-    expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'specs.internal' })).toThrow('IMPORT_ALLOWED_HOSTS must list host:port pairs separated by commas ("specs.internal" is not one)');
+    expect(loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'Specs.internal:8080, [::1]:9000' }).import.allowedHosts).toEqual([
+      'specs.internal:8080',
+      '[::1]:9000',
+    ]);
+    expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'specs.internal' })).toThrow(
+      'IMPORT_ALLOWED_HOSTS must list host:port pairs separated by commas ("specs.internal" is not one)',
+    );
     expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'http://specs.internal:80' })).toThrow(ConfigError);
   });
 
   it('should bound imports in flight, in all and per caller, refusing a bound below one', () => {
-    expect(loadGatewayConfig({ ...env, IMPORT_MAX_IN_FLIGHT: '8', IMPORT_MAX_IN_FLIGHT_PER_CALLER: '3' }).import).toMatchObject({ maxInFlight: 8, maxInFlightPerCaller: 3 });
+    expect(loadGatewayConfig({ ...env, IMPORT_MAX_IN_FLIGHT: '8', IMPORT_MAX_IN_FLIGHT_PER_CALLER: '3' }).import).toMatchObject({
+      maxInFlight: 8,
+      maxInFlightPerCaller: 3,
+    });
     expect(() => loadGatewayConfig({ ...env, IMPORT_MAX_IN_FLIGHT: '0' })).toThrow(/IMPORT_MAX_IN_FLIGHT/);
     expect(() => loadGatewayConfig({ ...env, IMPORT_MAX_IN_FLIGHT_PER_CALLER: 'two' })).toThrow(/IMPORT_MAX_IN_FLIGHT_PER_CALLER/);
   });

@@ -27,7 +27,10 @@ export function optionalStr(env: Env, key: string): string | undefined {
 
 /** A comma-separated list; empty when unset. */
 export function list(env: Env, key: string): string[] {
-  return (env[key] ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (env[key] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export function int(env: Env, key: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {

@@ -49,10 +49,12 @@ export async function closeWithoutRedis(closing: Promise<unknown>, clients: Enda
   const readyAt = clients.map(() => Date.now());
   const ended = new Set<EndableRedis>();
   let done = false;
-  const settled = closing.then(
-    () => undefined,
-    () => undefined,
-  ).finally(() => (done = true));
+  const settled = closing
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => (done = true));
   while (!done) {
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, POLL_MS).unref())]);
     clients.forEach((client, index) => {

@@ -19,4 +19,3 @@ export const ANSWER_MAX_CHARS = {
   /** An MCP tool's `structuredContent`. */
   mcpData: 200_000,
 } as const;
-

@@ -40,7 +40,8 @@ export function labelsProblem(labels: unknown, field = 'labels'): string | undef
 /** What is wrong with one label, naming it; undefined when it keeps the rules. */
 export function labelProblem(key: string, value: unknown): string | undefined {
   const name = JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key);
-  if ((LABEL_LIMITS.reservedKeys as readonly string[]).includes(key)) return `label key ${name} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`;
+  if ((LABEL_LIMITS.reservedKeys as readonly string[]).includes(key))
+    return `label key ${name} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`;
   if (!LABEL_LIMITS.key.test(key)) return `label key ${name} must be ${LABEL_LIMITS.keyRule}`;
   if (typeof value !== 'string') return `label ${name} must have a string value`;
   const trimmed = value.trim();

@@ -13,7 +13,7 @@ export const MCP_TOOLS = [
 ] as const;
 
 /** The MCP server's resources (by URI template), as the Assistant page lists them after the tools. */
-export const MCP_RESOURCES = [{ uriTemplate: 'api-spec://{apiId}', summary: 'A resource: an API\'s spec as it was registered.' }] as const;
+export const MCP_RESOURCES = [{ uriTemplate: 'api-spec://{apiId}', summary: "A resource: an API's spec as it was registered." }] as const;
 
 /**
  * The MCP tools' inputs that no REST route takes in the same form (ids REST takes in its paths,

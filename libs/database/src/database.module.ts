@@ -78,7 +78,11 @@ export class DatabaseModule {
           inject: [DataSource],
           useFactory: async (primary: DataSource) => (readUrl ? new DataSource(await prepareReadDataSource(options, readUrl)).initialize() : primary),
         },
-        { provide: PeriodicJobs, inject: [DataSource], useFactory: (dataSource: DataSource) => new PeriodicJobs(new ReplicaLeases(dataSource, options.leasesTable)) },
+        {
+          provide: PeriodicJobs,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => new PeriodicJobs(new ReplicaLeases(dataSource, options.leasesTable)),
+        },
         DatabaseCloser,
       ],
       exports: [READ_DATA_SOURCE, PeriodicJobs],

@@ -30,7 +30,7 @@ describe(ownerOnlyDirectory.name, () => {
   it('should take the access of others away from a data directory left readable by them', () => {
     const dir = join(root, 'ai');
     mkdirSync(join(dir, 'base'), { recursive: true });
-    writeFileSync(join(dir, 'base', 'pg_wal'), 'every org\'s specs');
+    writeFileSync(join(dir, 'base', 'pg_wal'), "every org's specs");
     // Modes set outright: the umask of this process may be anything (ownerOnlyDirectory sets it).
     chmodSync(join(dir, 'base', 'pg_wal'), 0o666);
     chmodSync(join(dir, 'base'), 0o777);
@@ -44,7 +44,12 @@ describe(ownerOnlyDirectory.name, () => {
   it('should make the embedded database create only files its owner may read', async () => {
     process.umask(0o022);
     const dir = join(root, 'gateway');
-    const prepared = await prepareDataSource({ target: { pgliteDir: dir, poolSize: 1, migrate: false }, entities: [], migrations: [], migrationsTableName: 'migrations' });
+    const prepared = await prepareDataSource({
+      target: { pgliteDir: dir, poolSize: 1, migrate: false },
+      entities: [],
+      migrations: [],
+      migrationsTableName: 'migrations',
+    });
     const db = new DataSource(prepared.options);
     await db.initialize();
     await db.query('CREATE TABLE secrets (spec text)');

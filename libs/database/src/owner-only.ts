@@ -28,6 +28,7 @@ export function ownerOnlyDirectory(dir: string, { quiet = false } = {}): number 
     }
     if (stats.isDirectory()) stack.push(...readdirSync(path).map((name) => join(path, name)));
   }
-  if (tightened > 0 && !quiet) new Logger('Database').warn(`${dir}: ${tightened} files and folders were readable by other users; now only their owner may read them`);
+  if (tightened > 0 && !quiet)
+    new Logger('Database').warn(`${dir}: ${tightened} files and folders were readable by other users; now only their owner may read them`);
   return tightened;
 }

@@ -103,7 +103,12 @@ describe(PeriodicJobs.name, () => {
     };
 
     beforeAll(async () => {
-      prepared = await prepareDataSource({ target: { pgliteDir: 'memory://', poolSize: 1, migrate: false }, entities: [], migrations: [], migrationsTableName: 'migrations' });
+      prepared = await prepareDataSource({
+        target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
+        entities: [],
+        migrations: [],
+        migrationsTableName: 'migrations',
+      });
       db = await new DataSource({ ...prepared.options, migrationsRun: false }).initialize();
       await db.query(`CREATE TABLE ${table} (job text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`);
     }, 60_000);
@@ -125,7 +130,14 @@ describe(PeriodicJobs.name, () => {
 
       const second = replica();
       const outcomes: RoundOutcome[] = [];
-      second.schedule({ name: 'shared', intervalMs: 1000, runAtStart: true, run: async () => undefined, onError: () => undefined, onRound: (outcome) => outcomes.push(outcome) });
+      second.schedule({
+        name: 'shared',
+        intervalMs: 1000,
+        runAtStart: true,
+        run: async () => undefined,
+        onError: () => undefined,
+        onRound: (outcome) => outcomes.push(outcome),
+      });
       await until(() => outcomes.length === 2);
       expect(outcomes).toEqual(['elsewhere', 'elsewhere']);
 

@@ -52,7 +52,10 @@ export class PeriodicJobs implements BeforeApplicationShutdown {
 
   private tick(job: PeriodicJob): void {
     if (this.stopped || this.running.has(job.name)) return;
-    this.running.set(job.name, this.round(job).finally(() => this.running.delete(job.name)));
+    this.running.set(
+      job.name,
+      this.round(job).finally(() => this.running.delete(job.name)),
+    );
   }
 
   private async round(job: PeriodicJob): Promise<void> {

@@ -15,11 +15,21 @@ describe(PGliteThread.name, () => {
   const names = (messages: BackendMessage[]) => messages.map((message) => message.name);
 
   it('should answer queries, errors and the extended protocol as PostgreSQL does', async () => {
-    expect(names(await thread.execProtocolStream(serialize.query('SELECT 1 AS one')))).toEqual(['rowDescription', 'dataRow', 'commandComplete', 'readyForQuery']);
+    expect(names(await thread.execProtocolStream(serialize.query('SELECT 1 AS one')))).toEqual([
+      'rowDescription',
+      'dataRow',
+      'commandComplete',
+      'readyForQuery',
+    ]);
     const failed = await thread.execProtocolStream(serialize.query('SELECT * FROM nowhere'));
     expect(failed[0]).toMatchObject({ name: 'error', code: '42P01' });
     // Parse, Bind, Describe and Execute wait for the Sync, and travel with it.
-    const extended = [serialize.parse({ text: 'SELECT $1::int + 1 AS two', types: [] }), serialize.bind({ values: ['1'] }), serialize.describe({ type: 'P' }), serialize.execute({})];
+    const extended = [
+      serialize.parse({ text: 'SELECT $1::int + 1 AS two', types: [] }),
+      serialize.bind({ values: ['1'] }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+    ];
     for (const message of extended) expect(await thread.execProtocolStream(message)).toEqual([]);
     const answered = await thread.execProtocolStream(serialize.sync());
     expect(names(answered)).toEqual(['parseComplete', 'bindComplete', 'rowDescription', 'dataRow', 'commandComplete', 'readyForQuery']);

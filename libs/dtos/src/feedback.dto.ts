@@ -1,5 +1,18 @@
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { FEEDBACK_LIMITS, FEEDBACK_SIGNALS, type FeedbackSignal, type InternalFeedbackRequest } from '#contracts';
 import { NoNul, OPERATION_VERB } from '#http';
 
@@ -10,7 +23,7 @@ class FeedbackOperationDto {
   method: string;
 
   @IsString()
-  @IsNotEmpty({ message: 'operation.path must be the operation\'s address as the card lists it' })
+  @IsNotEmpty({ message: "operation.path must be the operation's address as the card lists it" })
   @MaxLength(FEEDBACK_LIMITS.operationPathMaxChars)
   @NoNul('operation.path')
   path: string;

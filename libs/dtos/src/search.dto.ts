@@ -1,19 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsLabels, NoNul, OPERATION_VERB } from '#http';
 import { LIFECYCLE_STAGES, type LifecycleStage, SEARCH_LIMITS, SEARCH_MODES, type SearchFilters, type SearchMode, type SearchRequest } from '#contracts';
 
@@ -21,9 +7,10 @@ const FILTERS_MESSAGE = 'filters must be an object';
 const LIFECYCLE_MESSAGE = `filters.lifecycle must list stages: ${LIFECYCLE_STAGES.join(', ')}`;
 /** A kind's name, as `SpecFormat.kind`: `openapi`, `asyncapi`, `graphql`, `grpc`. */
 const KIND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
-const inCase = (toCase: (text: string) => string) => ({ value }: { value: unknown }) =>
-  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? toCase(item) : item)) : value;
-
+const inCase =
+  (toCase: (text: string) => string) =>
+  ({ value }: { value: unknown }) =>
+    Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? toCase(item) : item)) : value;
 
 export class SearchFiltersDto implements SearchFilters {
   @IsOptional()

@@ -1,4 +1,3 @@
-
 /** Turns text into vectors. The provider is chosen by `EMBEDDINGS_PROVIDER` (see `EmbeddingProviders`). */
 export interface EmbeddingProvider {
   /** Stored with every vector; vectors of different models are never compared. */

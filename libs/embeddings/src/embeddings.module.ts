@@ -1,12 +1,6 @@
 import { type DynamicModule, Injectable, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { BUILT_IN_EMBEDDING_PROVIDERS } from './embedding-provider-factories.js';
-import {
-  EmbeddingError,
-  type EmbeddingModelSpec,
-  type EmbeddingProvider,
-  type EmbeddingProviderFactory,
-  type ProviderRuntime,
-} from './embedding-provider.js';
+import { EmbeddingError, type EmbeddingModelSpec, type EmbeddingProvider, type EmbeddingProviderFactory, type ProviderRuntime } from './embedding-provider.js';
 
 export interface EmbeddingsModuleOptions {
   /** The model to index with from now on. */

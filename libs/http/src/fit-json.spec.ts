@@ -2,7 +2,10 @@ import { fitJson } from './fit-json.js';
 
 describe(fitJson.name, () => {
   it('should leave an answer that fits as it is, with no cuts', () => {
-    const answer = { servers: [{ url: 'https://api.example.com/v1' }], operations: Array.from({ length: 3000 }, (_, i) => ({ method: 'GET', path: `/items/${i}` })) };
+    const answer = {
+      servers: [{ url: 'https://api.example.com/v1' }],
+      operations: Array.from({ length: 3000 }, (_, i) => ({ method: 'GET', path: `/items/${i}` })),
+    };
     const { value, cuts } = fitJson(answer, 1_000_000, { items: 5000 });
     expect(value).toEqual(answer);
     expect(cuts).toEqual([]);
@@ -11,7 +14,13 @@ describe(fitJson.name, () => {
   it('should cut a 2 MB server URL and 50,000 scopes to fit, keeping every field in place and its type', () => {
     const answer = {
       servers: [{ url: `https://${'a'.repeat(2 * 1024 * 1024)}.example.com` }],
-      securitySchemes: [{ name: 'oauth', type: 'oauth2', flows: [{ flow: 'implicit', scopes: Array.from({ length: 50_000 }, (_, i) => ({ name: `scope:${i}`, description: 'x'.repeat(200) })) }] }],
+      securitySchemes: [
+        {
+          name: 'oauth',
+          type: 'oauth2',
+          flows: [{ flow: 'implicit', scopes: Array.from({ length: 50_000 }, (_, i) => ({ name: `scope:${i}`, description: 'x'.repeat(200) })) }],
+        },
+      ],
     };
     const { value, cuts } = fitJson(answer, 50_000);
     expect(JSON.stringify(value).length).toBeLessThanOrEqual(50_000);

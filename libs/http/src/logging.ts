@@ -37,7 +37,8 @@ export function createLogging(level: LogLevel, service: 'gateway' | 'ai'): { log
       return error ? 'error' : 'info';
     },
     // The error itself is logged where it happened; pino-http's stand-in ("failed with status code") adds nothing.
-    customErrorObject: (_request, _response, error, value: Record<string, unknown>) => (error.message.startsWith('failed with status code') ? { ...value, err: undefined } : value),
+    customErrorObject: (_request, _response, error, value: Record<string, unknown>) =>
+      error.message.startsWith('failed with status code') ? { ...value, err: undefined } : value,
     serializers: {
       req: (request: { method: string; url: string }) => ({ method: request.method, url: request.url }),
       res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),

@@ -27,7 +27,7 @@ export class OperationSelectorDto implements OperationSelector {
 
   @IsOptional()
   @IsString()
-  @IsNotEmpty({ message: 'path must be the operation\'s address, as in the spec (e.g. /pets/{petId}, user/signedup, closePullRequest)' })
+  @IsNotEmpty({ message: "path must be the operation's address, as in the spec (e.g. /pets/{petId}, user/signedup, closePullRequest)" })
   @MaxLength(2000)
   @NoNul('path')
   path?: string;
@@ -37,6 +37,7 @@ export class OperationSelectorDto implements OperationSelector {
 export function selectorProblem({ operationId, method, path }: OperationSelectorDto): string | undefined {
   if (operationId !== undefined) return method !== undefined || path !== undefined ? 'Give either operationId, or method and path, not both' : undefined;
   if (method === undefined && path === undefined) return 'Name the operation: operationId, or method and path';
-  if (method === undefined || path === undefined) return `${method === undefined ? 'method' : 'path'} is required with ${method === undefined ? 'path' : 'method'}`;
+  if (method === undefined || path === undefined)
+    return `${method === undefined ? 'method' : 'path'} is required with ${method === undefined ? 'path' : 'method'}`;
   return undefined;
 }

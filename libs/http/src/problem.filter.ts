@@ -48,9 +48,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof ServiceBusyException) {
       this.logger.debug(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
     } else if (!(exception instanceof HttpException) && problem.status >= 500) {
-      this.logger.error(
-        `${request.method} ${request.originalUrl} failed [${problem.instance}]: ${(exception as Error)?.stack ?? String(exception)}`,
-      );
+      this.logger.error(`${request.method} ${request.originalUrl} failed [${problem.instance}]: ${(exception as Error)?.stack ?? String(exception)}`);
     } else if (problem.status >= 500) {
       this.logger.warn(`${request.method} ${request.originalUrl} → ${problem.status} [${problem.instance}]: ${problem.detail}`);
     }

@@ -4,7 +4,7 @@ import { route } from '#contracts';
 import { Route } from './route.decorator.js';
 
 describe(Route.name, () => {
-  it('should mount the handler on the route\'s method and full path', () => {
+  it("should mount the handler on the route's method and full path", () => {
     const erase = route<unknown>()('DELETE', '/admin/feedback/:apiId');
     @Controller()
     class FeedbackController {

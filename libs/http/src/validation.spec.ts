@@ -66,7 +66,9 @@ describe(RequestValidationPipe.name, () => {
     await expect(messagesFor(JSON.parse('{"name": "x", "__proto__": {"size": 1}}'))).resolves.toEqual([
       'key "__proto__" is reserved (__proto__, constructor, prototype name JavaScript\'s object machinery): choose another',
     ]);
-    await expect(messagesFor({ name: 'x', filters: { constructor: 'y' } })).resolves.toEqual([expect.stringMatching(/^filters: key "constructor" is reserved/)]);
+    await expect(messagesFor({ name: 'x', filters: { constructor: 'y' } })).resolves.toEqual([
+      expect.stringMatching(/^filters: key "constructor" is reserved/),
+    ]);
     await expect(messagesFor({ name: 'x', list: [{ prototype: 1 }] })).resolves.toEqual([expect.stringMatching(/^list\[0\]: key "prototype" is reserved/)]);
   });
 });

@@ -6,8 +6,7 @@ import { LABEL_LIMITS, labelsProblem } from '#contracts';
  * PostgreSQL text cannot hold NUL: refuse it with a 400 rather than fail the query with a 500.
  * `each` checks every item of an array.
  */
-export const NoNul = (field: string, { each = false } = {}) =>
-  Matches(/^[^\u0000]*$/, { each, message: `${field} must not contain NUL characters` });
+export const NoNul = (field: string, { each = false } = {}) => Matches(/^[^\u0000]*$/, { each, message: `${field} must not contain NUL characters` });
 
 /** Text that must hold more than spaces: it is stored trimmed, and an empty name or version names nothing. */
 export const NotBlank = (field: string) => Matches(/\S/, { message: `${field} must not be blank` });
@@ -54,7 +53,9 @@ export class RequestValidationPipe extends ValidationPipe {
     const found = reservedKeyIn(value);
     if (found) {
       const where = found.path ? `${found.path}: ` : '';
-      throw new BadRequestException([`${where}key ${JSON.stringify(found.key)} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`]);
+      throw new BadRequestException([
+        `${where}key ${JSON.stringify(found.key)} is reserved (${LABEL_LIMITS.reservedKeys.join(', ')} name JavaScript's object machinery): choose another`,
+      ]);
     }
     super.stripProtoKeys(value);
   }

@@ -47,10 +47,9 @@ export class EmbeddingModelsRepository {
         await manager.query(`UPDATE platform_ai.embedding_models SET state = 'retired', updated_at = now() WHERE state = 'building'`);
         return undefined;
       }
-      await manager.query(
-        `UPDATE platform_ai.embedding_models SET state = 'retired', updated_at = now() WHERE state = 'building' AND model <> $1`,
-        [configured.model],
-      );
+      await manager.query(`UPDATE platform_ai.embedding_models SET state = 'retired', updated_at = now() WHERE state = 'building' AND model <> $1`, [
+        configured.model,
+      ]);
       const state: ModelState = active ? 'building' : 'active';
       await manager.query(
         `INSERT INTO platform_ai.embedding_models (model, spec, dimensions, state, activated_at)
@@ -77,18 +76,13 @@ export class EmbeddingModelsRepository {
    * write without the model being built is fine: the switch re-embeds that API before it can complete.
    */
   async assertActiveCovered(manager: EntityManager, written: string[]): Promise<void> {
-    const [active]: { model: string }[] = await manager.query(
-      `SELECT model FROM platform_ai.embedding_models WHERE state = 'active' FOR SHARE`,
-    );
+    const [active]: { model: string }[] = await manager.query(`SELECT model FROM platform_ai.embedding_models WHERE state = 'active' FOR SHARE`);
     if (active && !written.includes(active.model)) throw new Error(`The embedding model changed to ${active.model} while indexing: retrying`);
   }
 
   /** Whether `model` is (still) the one being switched to. */
   async isBuilding(manager: EntityManager, model: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM platform_ai.embedding_models WHERE model = $1 AND state = 'building' FOR SHARE`,
-      [model],
-    );
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM platform_ai.embedding_models WHERE model = $1 AND state = 'building' FOR SHARE`, [model]);
     return rows.length > 0;
   }
 
@@ -107,10 +101,7 @@ export class EmbeddingModelsRepository {
   /** Makes `model` the one search uses once no indexed API lacks its vectors; false if some still do. */
   activate(model: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const [row]: { state: ModelState }[] = await manager.query(
-        `SELECT state FROM platform_ai.embedding_models WHERE model = $1 FOR UPDATE`,
-        [model],
-      );
+      const [row]: { state: ModelState }[] = await manager.query(`SELECT state FROM platform_ai.embedding_models WHERE model = $1 FOR UPDATE`, [model]);
       if (row?.state !== 'building') return false;
       await manager.query(`SELECT 1 FROM platform_ai.embedding_models WHERE state = 'active' FOR UPDATE`);
       if ((await this.missingApis(model, manager)).length > 0) return false;

@@ -5,5 +5,9 @@ import { FeedbackService } from './feedback.service.js';
 import { NeedMatchings } from './need-matchings.service.js';
 
 /** Feedback on search answers; search logs its answers here and reads the signals back (`UsageLearning`). */
-@Module({ controllers: [FeedbackController], providers: [FeedbackService, FeedbackRepository, NeedMatchings], exports: [FeedbackService, FeedbackRepository, NeedMatchings] })
+@Module({
+  controllers: [FeedbackController],
+  providers: [FeedbackService, FeedbackRepository, NeedMatchings],
+  exports: [FeedbackService, FeedbackRepository, NeedMatchings],
+})
 export class FeedbackModule {}

@@ -73,7 +73,12 @@ export class FeedbackRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async logSearch(search: LoggedSearch): Promise<void> {
-    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query, shown) VALUES ($1, $2, $3, $4)`, [search.id, search.orgId, search.query, search.shown]);
+    await this.dataSource.query(`INSERT INTO platform_ai.searches (id, org_id, query, shown) VALUES ($1, $2, $3, $4)`, [
+      search.id,
+      search.orgId,
+      search.query,
+      search.shown,
+    ]);
   }
 
   /** The search as logged, and whether it is older than `windowDays` (`expired`). */
@@ -87,16 +92,20 @@ export class FeedbackRepository {
 
   /** Whether the API's indexed operations include this one (of any model and revision kept). */
   async hasOperation(apiId: string, operation: { method: string; path: string }): Promise<boolean> {
-    const rows = await this.dataSource.query(
-      `SELECT 1 FROM platform_ai.api_chunks WHERE api_id = $1 AND level = 'L2' AND method = $2 AND path = $3 LIMIT 1`,
-      [apiId, operation.method, operation.path],
-    );
+    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_chunks WHERE api_id = $1 AND level = 'L2' AND method = $2 AND path = $3 LIMIT 1`, [
+      apiId,
+      operation.method,
+      operation.path,
+    ]);
     return rows.length > 0;
   }
 
   /** Whether the org's index holds the API (any stage: a deprecated API can be the answer someone needed). */
   async apiInOrg(apiId: string, orgId: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND ${apiNotDeleted()}`, [apiId, orgId]);
+    const rows = await this.dataSource.query(`SELECT 1 FROM platform_ai.api_indexing_status WHERE api_id = $1 AND org_id = $2 AND ${apiNotDeleted()}`, [
+      apiId,
+      orgId,
+    ]);
     return rows.length > 0;
   }
 
@@ -115,7 +124,23 @@ export class FeedbackRepository {
            SET helpful = EXCLUDED.helpful, signal = EXCLUDED.signal, updated_at = now()
            WHERE EXCLUDED.signal = 'vote' AND (f.helpful <> EXCLUDED.helpful OR f.signal <> 'vote')
          RETURNING 1`,
-        [row.orgId, row.person, row.searchId, row.apiId, row.method, row.path, row.helpful, row.signal, row.query, row.model, pgvector.toSql(row.embedding), row.need, row.needBackground ?? null, row.needMatching ?? null, row.shown],
+        [
+          row.orgId,
+          row.person,
+          row.searchId,
+          row.apiId,
+          row.method,
+          row.path,
+          row.helpful,
+          row.signal,
+          row.query,
+          row.model,
+          pgvector.toSql(row.embedding),
+          row.need,
+          row.needBackground ?? null,
+          row.needMatching ?? null,
+          row.shown,
+        ],
       );
       // Saying the API was not it takes back what the person's openings of its operations after that search said.
       const withdrawn: unknown[] =

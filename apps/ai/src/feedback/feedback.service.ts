@@ -1,5 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { BadRequestException, ForbiddenException, Inject, Injectable, Logger, NotFoundException, type OnApplicationBootstrap, UnprocessableEntityException } from '@nestjs/common';
+import {
+  BadRequestException,
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import type { AiConfig } from '#config';
 import { PeriodicJobs } from '#database';
 import type { FeedbackErased, FeedbackReport } from '#contracts';
@@ -69,10 +78,14 @@ export class FeedbackService implements OnApplicationBootstrap {
 
   async record(request: InternalFeedbackDto): Promise<void> {
     // Opening an API is a sign it looked right; it says nothing against it.
-    if (request.signal === 'opened' && !request.helpful) throw new BadRequestException(['an opened signal is helpful: true (use a vote to say it was not what you needed)']);
+    if (request.signal === 'opened' && !request.helpful)
+      throw new BadRequestException(['an opened signal is helpful: true (use a vote to say it was not what you needed)']);
     const { windowDays } = this.config.feedback;
     const search = await this.loggedSearch(request.searchId, windowDays);
-    if (!search || search.expired) throw new NotFoundException(`Search "${request.searchId}" is unknown or older than ${windowDays} days (FEEDBACK_WINDOW_DAYS): search again and give feedback on that answer`);
+    if (!search || search.expired)
+      throw new NotFoundException(
+        `Search "${request.searchId}" is unknown or older than ${windowDays} days (FEEDBACK_WINDOW_DAYS): search again and give feedback on that answer`,
+      );
     if (!request.orgIds.includes(search.orgId)) throw new ForbiddenException(`Search "${request.searchId}" was made in an org you are not a member of`);
     const need = needText(search.query);
     if (!need) throw new UnprocessableEntityException('That search had no query (it browsed the catalogue): feedback needs the need it answers');
@@ -83,7 +96,7 @@ export class FeedbackService implements OnApplicationBootstrap {
     const model = await this.models.serving();
     const embedding = await this.queryVectors.of(model, need);
     // A need of no words ("???") has a vector of no direction: nothing to compare later needs with.
-    if (!embedding.some((value) => value !== 0)) throw new UnprocessableEntityException('That search\'s query has no words to learn from');
+    if (!embedding.some((value) => value !== 0)) throw new UnprocessableEntityException("That search's query has no words to learn from");
     // Measured now, so that paraphrases can match it; before the model's first fit is ready (it
     // starts now, in the background: a vote does not wait seconds for it), by that fit.
     const matching = this.matchings.peek(model.modelId);
@@ -131,7 +144,7 @@ export class FeedbackService implements OnApplicationBootstrap {
           falseMatchRate: round(matching.falseMatchRate, 4),
           ...(matching.reason ? { reason: matching.reason } : {}),
         }
-      : { model: model.modelId, matches: 'same need', reason: 'the model\'s need matching is being fitted: until then votes count for the same need only' };
+      : { model: model.modelId, matches: 'same need', reason: "the model's need matching is being fitted: until then votes count for the same need only" };
     return { orgId, retentionDays, halfLifeDays, learning, ...(await this.repository.report(orgId, retentionDays)) };
   }
 

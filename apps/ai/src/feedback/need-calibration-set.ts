@@ -41,11 +41,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'generate a shareable URL the customer can open to pay me without needing a website',
         'is there a way to send someone a link so they can pay an amount online?',
       ],
-      [
-        'accept Apple Pay and Google Pay',
-        'let customers pay with mobile wallets in our checkout',
-        'how do we support digital wallet payments on phones?',
-      ],
+      ['accept Apple Pay and Google Pay', 'let customers pay with mobile wallets in our checkout', 'how do we support digital wallet payments on phones?'],
     ],
   },
   {
@@ -81,11 +77,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'invoicing',
     needs: [
-      [
-        'create and send an invoice',
-        'I want to bill a client by emailing them an itemized invoice',
-        'how to issue a bill with line items to a customer?',
-      ],
+      ['create and send an invoice', 'I want to bill a client by emailing them an itemized invoice', 'how to issue a bill with line items to a customer?'],
       [
         'mark an invoice as paid',
         'record that a customer has settled an invoice so it no longer shows as open',
@@ -141,11 +133,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'SMS and telephony',
     needs: [
-      [
-        'send an SMS',
-        'I want to send a text message to a mobile phone number from my backend',
-        'how can our server text customers on their cell phones?',
-      ],
+      ['send an SMS', 'I want to send a text message to a mobile phone number from my backend', 'how can our server text customers on their cell phones?'],
       [
         'receive incoming text messages',
         'handle the replies that users send back to our SMS number',
@@ -261,31 +249,19 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'user accounts',
     needs: [
-      [
-        'create a user account',
-        'register a new user with an email and password in our system',
-        'how do I sign up a person programmatically?',
-      ],
+      ['create a user account', 'register a new user with an email and password in our system', 'how do I sign up a person programmatically?'],
       [
         'reset a forgotten password',
         'let a user who forgot their password choose a new one through an emailed link',
         'what is the flow when someone cannot remember their login credentials?',
       ],
-      [
-        'update a user profile',
-        "change a user's name, avatar and contact details",
-        'how can people edit the personal info in their account?',
-      ],
+      ['update a user profile', "change a user's name, avatar and contact details", 'how can people edit the personal info in their account?'],
       [
         'delete a user account and their data',
         'permanently remove a user and all their personal data on request',
         'how do we honor a GDPR erasure request from a customer?',
       ],
-      [
-        'search the user directory',
-        'find people registered in our system by email or name',
-        'how can an admin look up who has an account?',
-      ],
+      ['search the user directory', 'find people registered in our system by email or name', 'how can an admin look up who has an account?'],
     ],
   },
   {
@@ -296,11 +272,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'decide whether a given user is allowed to perform an action on a resource',
         'can this person edit this document? how do I ask an authorization service?',
       ],
-      [
-        'assign roles to users',
-        'make a colleague an admin or a viewer in our app',
-        'how to grant a team member a set of rights?',
-      ],
+      ['assign roles to users', 'make a colleague an admin or a viewer in our app', 'how to grant a team member a set of rights?'],
       [
         'create scoped API keys',
         'issue API keys limited to read-only access for integrations',
@@ -326,41 +298,25 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'generate a signed URL that lets someone download a private file for a limited time',
         'how to share a stored object securely with an expiring link?',
       ],
-      [
-        'list files in a folder',
-        'get the names and sizes of all objects under a given path in a bucket',
-        'what files are in this directory of my storage?',
-      ],
+      ['list files in a folder', 'get the names and sizes of all objects under a given path in a bucket', 'what files are in this directory of my storage?'],
       [
         'resumable upload of large files',
         'upload multi-gigabyte files in chunks that can continue after a connection drop',
         'how can users send huge archives without restarting when the network fails?',
       ],
-      [
-        'file version history',
-        'keep previous versions of a file and restore an older one',
-        'can I roll back a document in storage to how it was yesterday?',
-      ],
+      ['file version history', 'keep previous versions of a file and restore an older one', 'can I roll back a document in storage to how it was yesterday?'],
     ],
   },
   {
     domain: 'image processing',
     needs: [
-      [
-        'resize an image',
-        'make smaller thumbnails of uploaded photos in several dimensions',
-        'how do I shrink pictures to smaller dimensions on the fly?',
-      ],
+      ['resize an image', 'make smaller thumbnails of uploaded photos in several dimensions', 'how do I shrink pictures to smaller dimensions on the fly?'],
       [
         'remove an image background',
         'cut out the subject of a product photo and make the background transparent',
         'how to erase the backdrop behind a person in a picture?',
       ],
-      [
-        'detect objects in an image',
-        'tell me what things appear in a photo, like cars, dogs or trees',
-        'can an API label the contents of a picture?',
-      ],
+      ['detect objects in an image', 'tell me what things appear in a photo, like cars, dogs or trees', 'can an API label the contents of a picture?'],
       [
         'moderate images for nudity',
         'flag uploaded pictures that contain adult or violent content',
@@ -396,51 +352,23 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'upload our videos somewhere and put a player for them on our website',
         'where can I store clips and show them on my pages without YouTube?',
       ],
-      [
-        'add video conferencing to an app',
-        'add group video calls to our web app',
-        'how do we let users meet face to face over webcam inside our product?',
-      ],
+      ['add video conferencing to an app', 'add group video calls to our web app', 'how do we let users meet face to face over webcam inside our product?'],
     ],
   },
   {
     domain: 'maps and geocoding',
     needs: [
-      [
-        'geocode an address',
-        'turn a street location into latitude and longitude',
-        'where exactly on the globe is this address, as lat/lng?',
-      ],
-      [
-        'reverse geocoding of coordinates',
-        'find the address for a GPS position',
-        'what street and city is at these coordinates?',
-      ],
-      [
-        'static map image with a marker',
-        'render a map picture with a pin to embed in an email',
-        'how do I produce a PNG of a map centered on a location?',
-      ],
-      [
-        'timezone from coordinates',
-        'look up which time zone a latitude and longitude falls in',
-        'what is the local time zone of a given point on the map?',
-      ],
-      [
-        'elevation at a location',
-        'get the altitude above sea level for a set of coordinates',
-        'how high is the terrain at this GPS point?',
-      ],
+      ['geocode an address', 'turn a street location into latitude and longitude', 'where exactly on the globe is this address, as lat/lng?'],
+      ['reverse geocoding of coordinates', 'find the address for a GPS position', 'what street and city is at these coordinates?'],
+      ['static map image with a marker', 'render a map picture with a pin to embed in an email', 'how do I produce a PNG of a map centered on a location?'],
+      ['timezone from coordinates', 'look up which time zone a latitude and longitude falls in', 'what is the local time zone of a given point on the map?'],
+      ['elevation at a location', 'get the altitude above sea level for a set of coordinates', 'how high is the terrain at this GPS point?'],
     ],
   },
   {
     domain: 'routing and directions',
     needs: [
-      [
-        'driving directions between addresses',
-        'get turn-by-turn directions from one address to another',
-        'how do I get from A to B by car, step by step?',
-      ],
+      ['driving directions between addresses', 'get turn-by-turn directions from one address to another', 'how do I get from A to B by car, step by step?'],
       [
         'travel time distance matrix',
         'compute travel times between many origins and destinations at once',
@@ -456,41 +384,21 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'show the area you can reach within 15 minutes of travel from a point',
         'which neighborhoods are within a half-hour drive of our office?',
       ],
-      [
-        'public transit directions',
-        'plan a trip by bus and train between two places',
-        'which metro and bus connections get me across the city?',
-      ],
+      ['public transit directions', 'plan a trip by bus and train between two places', 'which metro and bus connections get me across the city?'],
     ],
   },
   {
     domain: 'weather',
     needs: [
-      [
-        'current weather conditions',
-        'get the temperature and conditions right now for a city',
-        "what's the weather like at this location at the moment?",
-      ],
-      [
-        'weather forecast for next week',
-        'get the hourly and daily forecast for the coming days',
-        'will it rain in Berlin on Saturday?',
-      ],
+      ['current weather conditions', 'get the temperature and conditions right now for a city', "what's the weather like at this location at the moment?"],
+      ['weather forecast for next week', 'get the hourly and daily forecast for the coming days', 'will it rain in Berlin on Saturday?'],
       [
         'historical weather data',
         'retrieve past temperatures and rainfall for a location going back years',
         'what was the weather on a specific date in the past?',
       ],
-      [
-        'severe weather alerts',
-        'be notified of storm, flood and heat warnings for an area',
-        'are there any official hazard warnings issued for my region?',
-      ],
-      [
-        'air quality index',
-        'get pollution levels like PM2.5 and ozone for a city',
-        'how clean is the air outside today?',
-      ],
+      ['severe weather alerts', 'be notified of storm, flood and heat warnings for an area', 'are there any official hazard warnings issued for my region?'],
+      ['air quality index', 'get pollution levels like PM2.5 and ozone for a city', 'how clean is the air outside today?'],
     ],
   },
   {
@@ -501,11 +409,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'turn a sentence written in English into Spanish',
         'how do I convert user messages into another language automatically?',
       ],
-      [
-        'detect the language of text',
-        'figure out which tongue a piece of writing uses',
-        'is this review in French, German or something else?',
-      ],
+      ['detect the language of text', 'figure out which tongue a piece of writing uses', 'is this review in French, German or something else?'],
       [
         'translate whole documents',
         'translate entire Word or PDF files while keeping their formatting',
@@ -526,11 +430,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'turn written words into natural-sounding audio a person could hear',
         'how do I make my app read sentences aloud with a realistic voice?',
       ],
-      [
-        'transcribe an audio file',
-        'convert a recorded interview into a written transcript',
-        'how can I get the words out of an mp3 as text?',
-      ],
+      ['transcribe an audio file', 'convert a recorded interview into a written transcript', 'how can I get the words out of an mp3 as text?'],
       [
         'real-time speech recognition',
         'transcribe what a person says live from the microphone while they talk',
@@ -551,26 +451,14 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'documents and OCR',
     needs: [
-      [
-        'OCR text from an image',
-        'read the printed text in a scanned page or photo',
-        'how do I get machine-readable text out of a picture of a letter?',
-      ],
+      ['OCR text from an image', 'read the printed text in a scanned page or photo', 'how do I get machine-readable text out of a picture of a letter?'],
       [
         'parse receipts into fields',
         'pull the vendor, date, total and line items out of a photographed receipt',
         'can an API read expense receipts and give me the amounts as structured data?',
       ],
-      [
-        'extract tables from a PDF',
-        'get the rows and columns of a table inside a PDF report as data',
-        'how to convert tables in PDF files into spreadsheets?',
-      ],
-      [
-        'generate a PDF from HTML',
-        'render an HTML template into a PDF document',
-        'how do I create PDF files from web pages or templates in my backend?',
-      ],
+      ['extract tables from a PDF', 'get the rows and columns of a table inside a PDF report as data', 'how to convert tables in PDF files into spreadsheets?'],
+      ['generate a PDF from HTML', 'render an HTML template into a PDF document', 'how do I create PDF files from web pages or templates in my backend?'],
       [
         'merge and split PDF files',
         'combine several PDFs into one or pull out some of their pages',
@@ -581,11 +469,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'e-signature',
     needs: [
-      [
-        'send a document for e-signature',
-        'email a contract to a client so they can sign it electronically',
-        'how do I get an agreement signed online?',
-      ],
+      ['send a document for e-signature', 'email a contract to a client so they can sign it electronically', 'how do I get an agreement signed online?'],
       [
         'signature request status',
         'find out whether all parties have signed a contract yet',
@@ -606,26 +490,10 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'shipping and parcels',
     needs: [
-      [
-        'compare shipping rates',
-        'get prices from several carriers for sending a parcel',
-        'how much does it cost to ship a 2 kg box to Canada, and with whom?',
-      ],
-      [
-        'create a shipping label',
-        'buy postage and print a label for a package',
-        'how do I generate a carrier label for an outgoing order?',
-      ],
-      [
-        'track a parcel',
-        'get the current whereabouts of a shipment from its tracking number',
-        'where is my package right now?',
-      ],
-      [
-        'schedule a carrier pickup',
-        'book a courier to collect parcels from our warehouse',
-        'how do we get the delivery company to come pick up our boxes?',
-      ],
+      ['compare shipping rates', 'get prices from several carriers for sending a parcel', 'how much does it cost to ship a 2 kg box to Canada, and with whom?'],
+      ['create a shipping label', 'buy postage and print a label for a package', 'how do I generate a carrier label for an outgoing order?'],
+      ['track a parcel', 'get the current whereabouts of a shipment from its tracking number', 'where is my package right now?'],
+      ['schedule a carrier pickup', 'book a courier to collect parcels from our warehouse', 'how do we get the delivery company to come pick up our boxes?'],
       [
         'customs documents for international shipping',
         'generate commercial invoices and customs declarations for exports',
@@ -636,21 +504,9 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'inventory',
     needs: [
-      [
-        'check stock level of a product',
-        'see how many pieces of an article are on hand',
-        'do we still have this item in the warehouse?',
-      ],
-      [
-        'add received goods to inventory',
-        'increase stock counts when a supplier delivery arrives',
-        'how do I record new merchandise that just came in?',
-      ],
-      [
-        'low stock alert',
-        'get notified when a product is about to run out',
-        'how can I know when to reorder before items sell out?',
-      ],
+      ['check stock level of a product', 'see how many pieces of an article are on hand', 'do we still have this item in the warehouse?'],
+      ['add received goods to inventory', 'increase stock counts when a supplier delivery arrives', 'how do I record new merchandise that just came in?'],
+      ['low stock alert', 'get notified when a product is about to run out', 'how can I know when to reorder before items sell out?'],
       [
         'transfer stock between warehouses',
         'move inventory from one location to another and keep the counts right',
@@ -671,26 +527,14 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'put items in a basket and work out the total with taxes and discounts',
         'how do I let shoppers collect what they want to buy before paying?',
       ],
-      [
-        'get order status',
-        'look up whether an order is pending, paid, packed or fulfilled',
-        'what stage is this purchase at in our fulfilment process?',
-      ],
+      ['get order status', 'look up whether an order is pending, paid, packed or fulfilled', 'what stage is this purchase at in our fulfilment process?'],
       [
         'cancel an order before shipping',
         'stop a purchase from being fulfilled before it leaves the warehouse',
         'how can a customer call off a purchase they just made?',
       ],
-      [
-        'customer order history',
-        'list all past orders a customer has placed',
-        'what has this shopper bought from us before?',
-      ],
-      [
-        'apply a discount coupon',
-        'validate a promo code and take the discount off the order',
-        'how do I let shoppers redeem voucher codes at checkout?',
-      ],
+      ['customer order history', 'list all past orders a customer has placed', 'what has this shopper bought from us before?'],
+      ['apply a discount coupon', 'validate a promo code and take the discount off the order', 'how do I let shoppers redeem voucher codes at checkout?'],
     ],
   },
   {
@@ -701,41 +545,17 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'add a new product that comes in several sizes and colors',
         'how do I list an item with options like size in our store?',
       ],
-      [
-        'bulk import products',
-        'upload thousands of products from a CSV into the catalog',
-        'how can we load our whole product list at once?',
-      ],
-      [
-        'update product prices',
-        'change the price of many items for a sale',
-        'how to mark down the cost of products across the catalogue?',
-      ],
-      [
-        'organize product categories',
-        'arrange products into a category tree for navigation',
-        'how do I group items into departments and subcategories?',
-      ],
-      [
-        'product data from a barcode',
-        'look up a product name, brand and image by its UPC or EAN',
-        'what item is this barcode number?',
-      ],
+      ['bulk import products', 'upload thousands of products from a CSV into the catalog', 'how can we load our whole product list at once?'],
+      ['update product prices', 'change the price of many items for a sale', 'how to mark down the cost of products across the catalogue?'],
+      ['organize product categories', 'arrange products into a category tree for navigation', 'how do I group items into departments and subcategories?'],
+      ['product data from a barcode', 'look up a product name, brand and image by its UPC or EAN', 'what item is this barcode number?'],
     ],
   },
   {
     domain: 'site search',
     needs: [
-      [
-        'full-text search over our content',
-        'index our articles and let users search them by keywords',
-        'how do I add a search box over my own content?',
-      ],
-      [
-        'search autocomplete suggestions',
-        'suggest completions as the user types in the search bar',
-        'how to show query suggestions while someone is typing?',
-      ],
+      ['full-text search over our content', 'index our articles and let users search them by keywords', 'how do I add a search box over my own content?'],
+      ['search autocomplete suggestions', 'suggest completions as the user types in the search bar', 'how to show query suggestions while someone is typing?'],
       [
         'faceted search filters',
         'let shoppers narrow results by brand, price range and color with counts',
@@ -746,21 +566,13 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'find documents by meaning rather than exact words using embeddings',
         'how can search match "cheap flights" to "low-cost airfare"?',
       ],
-      [
-        'searches with no results',
-        'see what users searched for that returned nothing',
-        'which search terms are failing on our site?',
-      ],
+      ['searches with no results', 'see what users searched for that returned nothing', 'which search terms are failing on our site?'],
     ],
   },
   {
     domain: 'recommendations',
     needs: [
-      [
-        'similar item recommendations',
-        'show products similar to the one being viewed',
-        'what else looks like this item that we could suggest?',
-      ],
+      ['similar item recommendations', 'show products similar to the one being viewed', 'what else looks like this item that we could suggest?'],
       [
         'personalized recommendations for a user',
         "suggest items based on a user's own history and tastes",
@@ -771,21 +583,13 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'suggest add-ons that other customers purchased along with this product',
         'which items do buyers usually get at the same time?',
       ],
-      [
-        'trending items right now',
-        'show what is popular across the site at the moment',
-        'which products are getting the most attention this week?',
-      ],
+      ['trending items right now', 'show what is popular across the site at the moment', 'which products are getting the most attention this week?'],
     ],
   },
   {
     domain: 'CRM and contacts',
     needs: [
-      [
-        'create a CRM contact',
-        'add a new lead with name, email and company to our CRM',
-        'how do I save a prospect into our sales database?',
-      ],
+      ['create a CRM contact', 'add a new lead with name, email and company to our CRM', 'how do I save a prospect into our sales database?'],
       [
         'move a deal through pipeline stages',
         'move a sales opportunity from negotiation to closed won',
@@ -796,11 +600,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'record a phone call or meeting with a customer on their account in the CRM',
         'where do I note that I spoke with this client yesterday?',
       ],
-      [
-        'merge duplicate contacts',
-        'find and combine duplicate people records in the CRM',
-        'how do we clean up the same customer entered twice?',
-      ],
+      ['merge duplicate contacts', 'find and combine duplicate people records in the CRM', 'how do we clean up the same customer entered twice?'],
     ],
   },
   {
@@ -811,11 +611,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'open a new help desk ticket when a customer reports a problem',
         'how do I log a customer complaint so the support team handles it?',
       ],
-      [
-        'reply to a ticket and close it',
-        'answer a customer issue and mark it as solved',
-        'how does an agent respond to a request and resolve it?',
-      ],
+      ['reply to a ticket and close it', 'answer a customer issue and mark it as solved', 'how does an agent respond to a request and resolve it?'],
       [
         'publish help center articles',
         'publish FAQ pages and a knowledge base customers can read',
@@ -841,46 +637,22 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         "put a meeting with invitees into a user's agenda",
         "how do I schedule a get-together in someone's Google or Outlook calendar and invite people?",
       ],
-      [
-        'check free busy availability',
-        'find times when all attendees are free',
-        'when can these five people meet this week?',
-      ],
+      ['check free busy availability', 'find times when all attendees are free', 'when can these five people meet this week?'],
       [
         'appointment booking page',
         'let clients pick a slot and book an appointment with me online',
         'how do customers reserve a time with our staff themselves?',
       ],
-      [
-        'sync two calendars',
-        'keep events in two calendar systems in sync both ways',
-        'how to mirror my work calendar into my personal one automatically?',
-      ],
+      ['sync two calendars', 'keep events in two calendar systems in sync both ways', 'how to mirror my work calendar into my personal one automatically?'],
     ],
   },
   {
     domain: 'HR and payroll',
     needs: [
-      [
-        'run payroll for employees',
-        'pay employees their salaries with taxes withheld',
-        'how do we process the monthly wage run for staff?',
-      ],
-      [
-        'employee directory with managers',
-        'get a list of employees with their department and manager',
-        'who works here and who reports to whom?',
-      ],
-      [
-        'time off requests',
-        'let staff request vacation days and have managers approve them',
-        'how do employees ask for leave and how is it approved?',
-      ],
-      [
-        'track working hours with timesheets',
-        'record the hours each worker clocks in and out',
-        'how many hours did our hourly staff work this week?',
-      ],
+      ['run payroll for employees', 'pay employees their salaries with taxes withheld', 'how do we process the monthly wage run for staff?'],
+      ['employee directory with managers', 'get a list of employees with their department and manager', 'who works here and who reports to whom?'],
+      ['time off requests', 'let staff request vacation days and have managers approve them', 'how do employees ask for leave and how is it approved?'],
+      ['track working hours with timesheets', 'record the hours each worker clocks in and out', 'how many hours did our hourly staff work this week?'],
       [
         'onboard a new hire',
         'set up a new employee with contract, tax forms and accounts on day one',
@@ -891,16 +663,8 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'accounting and ledger',
     needs: [
-      [
-        'post a journal entry',
-        'record a double-entry transaction in the general ledger',
-        'how do I book debits and credits in our accounts?',
-      ],
-      [
-        'profit and loss report',
-        'generate an income statement for the quarter',
-        'how much did the company earn after expenses this period?',
-      ],
+      ['post a journal entry', 'record a double-entry transaction in the general ledger', 'how do I book debits and credits in our accounts?'],
+      ['profit and loss report', 'generate an income statement for the quarter', 'how much did the company earn after expenses this period?'],
       [
         'reconcile bank transactions with the books',
         'match bank statement lines against our bookkeeping records',
@@ -911,11 +675,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'list and create the ledger accounts we categorize money into',
         'how to set up expense and revenue categories for bookkeeping?',
       ],
-      [
-        'record a supplier bill',
-        'enter a bill from a vendor that we need to pay later',
-        'how do we track what we owe our suppliers?',
-      ],
+      ['record a supplier bill', 'enter a bill from a vendor that we need to pay later', 'how do we track what we owe our suppliers?'],
     ],
   },
   {
@@ -936,11 +696,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         "start a payment directly from the customer's bank account to ours",
         'how do we pull money by account-to-account transfer instead of cards?',
       ],
-      [
-        'verify bank account ownership',
-        'confirm that a bank account number belongs to the person who gave it',
-        'is this IBAN really owned by our customer?',
-      ],
+      ['verify bank account ownership', 'confirm that a bank account number belongs to the person who gave it', 'is this IBAN really owned by our customer?'],
       [
         'validate an IBAN',
         'check an IBAN is correctly formatted and find its bank and BIC',
@@ -951,21 +707,13 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'currency exchange',
     needs: [
-      [
-        'latest exchange rates',
-        'get the current conversion rate between euros and dollars',
-        'what is one pound worth in yen today?',
-      ],
+      ['latest exchange rates', 'get the current conversion rate between euros and dollars', 'what is one pound worth in yen today?'],
       [
         'historical exchange rate on a date',
         'find what the USD to EUR rate was on a specific past day',
         'what was the franc worth against the dollar on 1 March 2020?',
       ],
-      [
-        'send money abroad',
-        'transfer funds to a supplier overseas in their local currency',
-        'how do I pay someone in another country cheaply?',
-      ],
+      ['send money abroad', 'transfer funds to a supplier overseas in their local currency', 'how do I pay someone in another country cheaply?'],
       [
         'exchange rate alerts',
         'notify me when the dollar reaches a target rate against the euro',
@@ -976,16 +724,8 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'crypto',
     needs: [
-      [
-        'bitcoin price today',
-        'get live prices of cryptocurrencies like bitcoin and ether',
-        'how much is one BTC worth right now?',
-      ],
-      [
-        'crypto wallet balance on the blockchain',
-        'read the token balances of an Ethereum address',
-        'what coins does this wallet hold?',
-      ],
+      ['bitcoin price today', 'get live prices of cryptocurrencies like bitcoin and ether', 'how much is one BTC worth right now?'],
+      ['crypto wallet balance on the blockchain', 'read the token balances of an Ethereum address', 'what coins does this wallet hold?'],
       [
         'send a crypto transaction',
         'broadcast a signed transaction to transfer tokens to another address',
@@ -996,21 +736,13 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'get the name, image and traits of a specific NFT',
         'what does this non-fungible token look like and what are its properties?',
       ],
-      [
-        'accept crypto payments',
-        'let customers pay at checkout with bitcoin',
-        'how can our shop take cryptocurrency from buyers?',
-      ],
+      ['accept crypto payments', 'let customers pay at checkout with bitcoin', 'how can our shop take cryptocurrency from buyers?'],
     ],
   },
   {
     domain: 'stock market data',
     needs: [
-      [
-        'real-time stock quote',
-        'get the latest trading price of a listed share',
-        'what is Apple trading at right now?',
-      ],
+      ['real-time stock quote', 'get the latest trading price of a listed share', 'what is Apple trading at right now?'],
       [
         'historical stock prices',
         'download daily open, high, low and close data for a ticker over years',
@@ -1021,11 +753,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'get the income statement, balance sheet and earnings of a listed company',
         "what were this public firm's revenues and profits each quarter?",
       ],
-      [
-        'place a stock trade',
-        'buy or sell shares through a brokerage account from code',
-        'how can my app submit an order to purchase equities?',
-      ],
+      ['place a stock trade', 'buy or sell shares through a brokerage account from code', 'how can my app submit an order to purchase equities?'],
       [
         'dividend history of a stock',
         'list the dividends a stock has paid and the ex-dividend dates',
@@ -1036,11 +764,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'news',
     needs: [
-      [
-        'top news headlines',
-        'get the latest top news stories by country and category',
-        "what are today's biggest headlines?",
-      ],
+      ['top news headlines', 'get the latest top news stories by country and category', "what are today's biggest headlines?"],
       [
         'search news articles by keyword',
         'find news articles that mention a keyword within a date range',
@@ -1051,41 +775,17 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'get the clean main text and author of a news page without ads',
         'how do I scrape just the story content from a link?',
       ],
-      [
-        'list news sources',
-        'get the publishers and outlets available in a news feed',
-        'which newspapers and sites can I pull stories from?',
-      ],
+      ['list news sources', 'get the publishers and outlets available in a news feed', 'which newspapers and sites can I pull stories from?'],
     ],
   },
   {
     domain: 'sports data',
     needs: [
-      [
-        'live match scores',
-        'get soccer results as they change during ongoing matches',
-        'what is the score of the game happening now?',
-      ],
-      [
-        'fixtures schedule for a league',
-        'list the upcoming matches of a league with dates and kickoff times',
-        'when does my team play next?',
-      ],
-      [
-        'player season statistics',
-        'get how many goals, assists and minutes a footballer has this season',
-        'how well has this striker performed this year?',
-      ],
-      [
-        'league standings table',
-        'get how the clubs of a league are ranked right now with their points',
-        'who is top of the table?',
-      ],
-      [
-        'betting odds for games',
-        'get the prices bookmakers offer for upcoming matches',
-        'what are the odds on the home team winning tonight?',
-      ],
+      ['live match scores', 'get soccer results as they change during ongoing matches', 'what is the score of the game happening now?'],
+      ['fixtures schedule for a league', 'list the upcoming matches of a league with dates and kickoff times', 'when does my team play next?'],
+      ['player season statistics', 'get how many goals, assists and minutes a footballer has this season', 'how well has this striker performed this year?'],
+      ['league standings table', 'get how the clubs of a league are ranked right now with their points', 'who is top of the table?'],
+      ['betting odds for games', 'get the prices bookmakers offer for upcoming matches', 'what are the odds on the home team winning tonight?'],
     ],
   },
   {
@@ -1096,21 +796,9 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'find flight offers and prices between two airports on a date',
         'how much does it cost to fly from Paris to New York next month?',
       ],
-      [
-        'check flight status',
-        'check whether a flight is on time, delayed or cancelled',
-        'has flight LH400 landed yet?',
-      ],
-      [
-        'book a flight ticket',
-        'reserve a seat and issue an airline ticket for a passenger',
-        'how do I complete a plane ticket purchase through an API?',
-      ],
-      [
-        'airport information by code',
-        'get the names, IATA codes, locations and terminals of airports',
-        'what airport has the code ORD and where is it?',
-      ],
+      ['check flight status', 'check whether a flight is on time, delayed or cancelled', 'has flight LH400 landed yet?'],
+      ['book a flight ticket', 'reserve a seat and issue an airline ticket for a passenger', 'how do I complete a plane ticket purchase through an API?'],
+      ['airport information by code', 'get the names, IATA codes, locations and terminals of airports', 'what airport has the code ORD and where is it?'],
     ],
   },
   {
@@ -1121,11 +809,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'find rooms available in a city for given dates with nightly rates',
         'which hotels in Rome have a room free next weekend and how much?',
       ],
-      [
-        'book a hotel room',
-        'make a reservation at a hotel for a guest',
-        'how do I confirm accommodation for a traveller?',
-      ],
+      ['book a hotel room', 'make a reservation at a hotel for a guest', 'how do I confirm accommodation for a traveller?'],
       [
         'cancel a hotel reservation',
         'withdraw a room booking and find out what penalty applies',
@@ -1141,21 +825,9 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'ride-hailing',
     needs: [
-      [
-        'request a ride',
-        'book a car to take a passenger from their location to a destination',
-        'how can my app call a taxi for a user?',
-      ],
-      [
-        'ride fare estimate',
-        'estimate the price of a trip before ordering a car',
-        'how much would a cab ride to the airport cost?',
-      ],
-      [
-        'driver location and ETA',
-        'see where the assigned driver is and when they will arrive',
-        'how far away is my car?',
-      ],
+      ['request a ride', 'book a car to take a passenger from their location to a destination', 'how can my app call a taxi for a user?'],
+      ['ride fare estimate', 'estimate the price of a trip before ordering a car', 'how much would a cab ride to the airport cost?'],
+      ['driver location and ETA', 'see where the assigned driver is and when they will arrive', 'how far away is my car?'],
       [
         'cancel a ride request',
         'call off a trip that was ordered before the chauffeur shows up',
@@ -1166,26 +838,10 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'food delivery',
     needs: [
-      [
-        'restaurant menu with prices',
-        'get the dishes a restaurant offers and what each one costs',
-        'what can I order from this place and how much is it?',
-      ],
-      [
-        'place a food delivery order',
-        'order meals from a restaurant to be delivered to an address',
-        'how do I get dinner brought to my door through an app?',
-      ],
-      [
-        'track the delivery courier',
-        'show where the courier bringing the food is on the way',
-        'when will my takeaway arrive?',
-      ],
-      [
-        'restaurants that deliver to an address',
-        'list the restaurants that deliver to a given location',
-        'which eateries can bring food to my house?',
-      ],
+      ['restaurant menu with prices', 'get the dishes a restaurant offers and what each one costs', 'what can I order from this place and how much is it?'],
+      ['place a food delivery order', 'order meals from a restaurant to be delivered to an address', 'how do I get dinner brought to my door through an app?'],
+      ['track the delivery courier', 'show where the courier bringing the food is on the way', 'when will my takeaway arrive?'],
+      ['restaurants that deliver to an address', 'list the restaurants that deliver to a given location', 'which eateries can bring food to my house?'],
     ],
   },
   {
@@ -1196,21 +852,9 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         "read a patient's medical history from the hospital's electronic health records",
         "how do I access a person's clinical chart from our EHR?",
       ],
-      [
-        'drug interaction check',
-        'check whether two medicines are unsafe to combine',
-        'can someone on warfarin safely take ibuprofen?',
-      ],
-      [
-        'patient lab results',
-        "retrieve a patient's blood work and other pathology values",
-        "where do I get the outcomes of someone's laboratory tests?",
-      ],
-      [
-        'ICD-10 diagnosis code lookup',
-        'find the classification code for a medical condition',
-        'which ICD code corresponds to type 2 diabetes?',
-      ],
+      ['drug interaction check', 'check whether two medicines are unsafe to combine', 'can someone on warfarin safely take ibuprofen?'],
+      ['patient lab results', "retrieve a patient's blood work and other pathology values", "where do I get the outcomes of someone's laboratory tests?"],
+      ['ICD-10 diagnosis code lookup', 'find the classification code for a medical condition', 'which ICD code corresponds to type 2 diabetes?'],
       [
         'send an electronic prescription',
         'send a prescription from the doctor to a pharmacy electronically',
@@ -1221,26 +865,10 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'insurance',
     needs: [
-      [
-        'get an insurance quote',
-        'calculate the premium for a car insurance policy from driver details',
-        'how much would it cost to insure this vehicle?',
-      ],
-      [
-        'file an insurance claim',
-        'submit a claim for damages with photos and a description',
-        'how does a policyholder report an accident to get reimbursed?',
-      ],
-      [
-        'insurance claim status',
-        'check the progress of a claim that was already filed',
-        'has my insurer approved or paid my claim yet?',
-      ],
-      [
-        'certificate of insurance',
-        'get a policy document or certificate of insurance for a customer',
-        'how do I download evidence that someone is covered?',
-      ],
+      ['get an insurance quote', 'calculate the premium for a car insurance policy from driver details', 'how much would it cost to insure this vehicle?'],
+      ['file an insurance claim', 'submit a claim for damages with photos and a description', 'how does a policyholder report an accident to get reimbursed?'],
+      ['insurance claim status', 'check the progress of a claim that was already filed', 'has my insurer approved or paid my claim yet?'],
+      ['certificate of insurance', 'get a policy document or certificate of insurance for a customer', 'how do I download evidence that someone is covered?'],
       [
         'embedded insurance at checkout',
         'offer travel or product protection as an add-on when customers buy',
@@ -1251,111 +879,47 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'real estate',
     needs: [
-      [
-        'property listings search',
-        'find homes for sale in a city filtered by price and bedrooms',
-        'which houses are on the market near me under 500k?',
-      ],
-      [
-        'home value estimate',
-        'get an automated valuation of what a property is worth today',
-        'how much could I sell my house for?',
-      ],
-      [
-        'property sales history',
-        'get past sale prices and ownership records for an address',
-        'when was this house last sold and for how much?',
-      ],
-      [
-        'rental price estimate',
-        'estimate the monthly rent a property could get',
-        'what rent should I charge for a two-bedroom flat here?',
-      ],
-      [
-        'current mortgage interest rates',
-        "get today's interest rates for house loans",
-        'what would the interest be on a 30-year fixed loan?',
-      ],
+      ['property listings search', 'find homes for sale in a city filtered by price and bedrooms', 'which houses are on the market near me under 500k?'],
+      ['home value estimate', 'get an automated valuation of what a property is worth today', 'how much could I sell my house for?'],
+      ['property sales history', 'get past sale prices and ownership records for an address', 'when was this house last sold and for how much?'],
+      ['rental price estimate', 'estimate the monthly rent a property could get', 'what rent should I charge for a two-bedroom flat here?'],
+      ['current mortgage interest rates', "get today's interest rates for house loans", 'what would the interest be on a 30-year fixed loan?'],
     ],
   },
   {
     domain: 'vehicles',
     needs: [
-      [
-        'decode a VIN',
-        'get make, model, year and engine from a vehicle identification number',
-        'what car does this chassis number belong to?',
-      ],
-      [
-        'license plate lookup',
-        'identify a vehicle from its registration plate',
-        'which car model has this number plate?',
-      ],
+      ['decode a VIN', 'get make, model, year and engine from a vehicle identification number', 'what car does this chassis number belong to?'],
+      ['license plate lookup', 'identify a vehicle from its registration plate', 'which car model has this number plate?'],
       [
         'vehicle history report',
         'check past accidents, owners and mileage of a used car',
         'has this second-hand car been crashed or had its odometer rolled back?',
       ],
-      [
-        'used car market value',
-        'estimate the trade-in price of a used vehicle',
-        'what is my 2016 Golf worth?',
-      ],
-      [
-        'vehicle safety recalls',
-        'check for open manufacturer safety recalls on a car',
-        'is my model affected by any defect campaign?',
-      ],
+      ['used car market value', 'estimate the trade-in price of a used vehicle', 'what is my 2016 Golf worth?'],
+      ['vehicle safety recalls', 'check for open manufacturer safety recalls on a car', 'is my model affected by any defect campaign?'],
     ],
   },
   {
     domain: 'IoT devices',
     needs: [
-      [
-        'ingest device telemetry',
-        'collect the sensor readings sent by thousands of devices',
-        'how do I receive temperature data from my connected gadgets?',
-      ],
-      [
-        'send a command to a device',
-        'tell a remote device to switch on or change its settings',
-        'how can I remotely turn off a smart plug?',
-      ],
-      [
-        'provision devices in a registry',
-        'register new devices securely and give each one its credentials',
-        'how do we enroll hardware units in our fleet?',
-      ],
-      [
-        'firmware over-the-air update',
-        'push a new firmware version to devices in the field',
-        'how do we upgrade the software on deployed sensors remotely?',
-      ],
+      ['ingest device telemetry', 'collect the sensor readings sent by thousands of devices', 'how do I receive temperature data from my connected gadgets?'],
+      ['send a command to a device', 'tell a remote device to switch on or change its settings', 'how can I remotely turn off a smart plug?'],
+      ['provision devices in a registry', 'register new devices securely and give each one its credentials', 'how do we enroll hardware units in our fleet?'],
+      ['firmware over-the-air update', 'push a new firmware version to devices in the field', 'how do we upgrade the software on deployed sensors remotely?'],
     ],
   },
   {
     domain: 'monitoring and alerting',
     needs: [
-      [
-        'website uptime monitoring',
-        'check every minute that our website responds',
-        'how will I know if my site goes down?',
-      ],
-      [
-        'custom application metrics',
-        'send counters and latency numbers from our service to dashboards',
-        'how do we chart request rates and response times?',
-      ],
+      ['website uptime monitoring', 'check every minute that our website responds', 'how will I know if my site goes down?'],
+      ['custom application metrics', 'send counters and latency numbers from our service to dashboards', 'how do we chart request rates and response times?'],
       [
         'on-call paging for incidents',
         'page the engineer on duty by phone when something breaks',
         'who gets woken up at night when production fails, and how?',
       ],
-      [
-        'public status page',
-        'show customers the current status of our services and past incidents',
-        'where can users see whether we are having an outage?',
-      ],
+      ['public status page', 'show customers the current status of our services and past incidents', 'where can users see whether we are having an outage?'],
     ],
   },
   {
@@ -1391,81 +955,33 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'run continuous integration automatically whenever someone pushes commits',
         'how do I kick off the tests and build for a branch?',
       ],
-      [
-        'get build status',
-        'find out if the most recent CI run succeeded',
-        'is the build green on main?',
-      ],
-      [
-        'deploy to production',
-        'release a new version of our app to the production servers',
-        'how do we ship the latest code to live?',
-      ],
-      [
-        'roll back a deployment',
-        'revert production to the previous release after a bad deploy',
-        'how do I undo the last release quickly?',
-      ],
-      [
-        'download build artifacts',
-        'fetch the binaries produced by a pipeline run',
-        'where can I get the compiled output of a build job?',
-      ],
+      ['get build status', 'find out if the most recent CI run succeeded', 'is the build green on main?'],
+      ['deploy to production', 'release a new version of our app to the production servers', 'how do we ship the latest code to live?'],
+      ['roll back a deployment', 'revert production to the previous release after a bad deploy', 'how do I undo the last release quickly?'],
+      ['download build artifacts', 'fetch the binaries produced by a pipeline run', 'where can I get the compiled output of a build job?'],
     ],
   },
   {
     domain: 'source code repositories',
     needs: [
-      [
-        'create a git repository',
-        'set up a new version-controlled codebase for a project',
-        'how do I make a fresh repo for our code through the API?',
-      ],
-      [
-        'open a pull request',
-        'propose merging a feature branch into main for review',
-        'how to submit my changes for teammates to review and merge?',
-      ],
-      [
-        'list commits of a branch',
-        'get the commit history of a branch with authors and messages',
-        'who changed what in this repo recently?',
-      ],
+      ['create a git repository', 'set up a new version-controlled codebase for a project', 'how do I make a fresh repo for our code through the API?'],
+      ['open a pull request', 'propose merging a feature branch into main for review', 'how to submit my changes for teammates to review and merge?'],
+      ['list commits of a branch', 'get the commit history of a branch with authors and messages', 'who changed what in this repo recently?'],
       [
         'read a file from a repository',
         'get the content of a file at a given branch or commit',
         'how can I fetch a source file from the repository without cloning it?',
       ],
-      [
-        'open an issue in a repository',
-        'file a bug report in the issue tracker of a code repo',
-        'how do I create a GitHub issue from a script?',
-      ],
+      ['open an issue in a repository', 'file a bug report in the issue tracker of a code repo', 'how do I create a GitHub issue from a script?'],
     ],
   },
   {
     domain: 'cloud infrastructure',
     needs: [
-      [
-        'launch a virtual machine',
-        'start a new cloud server with a given CPU and memory',
-        'how do I spin up a VM programmatically?',
-      ],
-      [
-        'autoscale servers with traffic',
-        'add or remove servers automatically based on load',
-        'how can capacity grow when traffic spikes?',
-      ],
-      [
-        'snapshot a disk for backup',
-        'capture a point-in-time copy of a server volume to restore later',
-        "how do we back up a machine's volume?",
-      ],
-      [
-        'cloud cost breakdown',
-        'see how much we spend on each cloud service per month',
-        'why is our hosting bill so high and which resources cost most?',
-      ],
+      ['launch a virtual machine', 'start a new cloud server with a given CPU and memory', 'how do I spin up a VM programmatically?'],
+      ['autoscale servers with traffic', 'add or remove servers automatically based on load', 'how can capacity grow when traffic spikes?'],
+      ['snapshot a disk for backup', 'capture a point-in-time copy of a server volume to restore later', "how do we back up a machine's volume?"],
+      ['cloud cost breakdown', 'see how much we spend on each cloud service per month', 'why is our hosting bill so high and which resources cost most?'],
       [
         'create a Kubernetes cluster',
         'provision a managed K8s environment for our containers',
@@ -1476,131 +992,55 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'DNS and domains',
     needs: [
-      [
-        'domain name availability',
-        'find out whether nobody has registered a website name yet',
-        'is example.shop still available to buy?',
-      ],
-      [
-        'add a DNS record',
-        'create an A or CNAME entry in the zone for a subdomain',
-        'how do I point my subdomain at a server?',
-      ],
-      [
-        'WHOIS lookup for a domain',
-        'find out who the registrant of a website name is and when the registration ends',
-        'who registered this website address?',
-      ],
-      [
-        'DNS propagation check',
-        'see whether a DNS change is visible worldwide',
-        'have my nameserver updates spread to all resolvers yet?',
-      ],
+      ['domain name availability', 'find out whether nobody has registered a website name yet', 'is example.shop still available to buy?'],
+      ['add a DNS record', 'create an A or CNAME entry in the zone for a subdomain', 'how do I point my subdomain at a server?'],
+      ['WHOIS lookup for a domain', 'find out who the registrant of a website name is and when the registration ends', 'who registered this website address?'],
+      ['DNS propagation check', 'see whether a DNS change is visible worldwide', 'have my nameserver updates spread to all resolvers yet?'],
     ],
   },
   {
     domain: 'certificates and security scanning',
     needs: [
-      [
-        'issue a TLS certificate',
-        'get an SSL certificate for my domain automatically',
-        'how do I enable HTTPS with a free certificate?',
-      ],
-      [
-        'SSL certificate expiry check',
-        'monitor when the certificates of my sites expire',
-        'when does the HTTPS certificate on this host run out?',
-      ],
-      [
-        'website vulnerability scan',
-        'scan our web app for security holes like XSS and SQL injection',
-        'is our site vulnerable to common attacks?',
-      ],
-      [
-        'scan dependencies for CVEs',
-        'find known vulnerabilities in the open-source libraries we use',
-        'do any of our npm packages have security advisories?',
-      ],
-      [
-        'breached password check',
-        'check whether a password has appeared in known data leaks',
-        'has this credential been exposed in a hack?',
-      ],
+      ['issue a TLS certificate', 'get an SSL certificate for my domain automatically', 'how do I enable HTTPS with a free certificate?'],
+      ['SSL certificate expiry check', 'monitor when the certificates of my sites expire', 'when does the HTTPS certificate on this host run out?'],
+      ['website vulnerability scan', 'scan our web app for security holes like XSS and SQL injection', 'is our site vulnerable to common attacks?'],
+      ['scan dependencies for CVEs', 'find known vulnerabilities in the open-source libraries we use', 'do any of our npm packages have security advisories?'],
+      ['breached password check', 'check whether a password has appeared in known data leaks', 'has this credential been exposed in a hack?'],
     ],
   },
   {
     domain: 'fraud detection',
     needs: [
-      [
-        'transaction fraud score',
-        'score how risky a payment is before approving it',
-        'is this card order likely fraudulent?',
-      ],
-      [
-        'IP proxy and VPN detection',
-        'detect if a visitor is hiding behind a VPN, proxy or Tor',
-        'is this IP address anonymized?',
-      ],
-      [
-        'bot detection on forms',
-        'stop automated scripts from creating fake signups',
-        'how do I tell humans apart from bots on my forms?',
-      ],
+      ['transaction fraud score', 'score how risky a payment is before approving it', 'is this card order likely fraudulent?'],
+      ['IP proxy and VPN detection', 'detect if a visitor is hiding behind a VPN, proxy or Tor', 'is this IP address anonymized?'],
+      ['bot detection on forms', 'stop automated scripts from creating fake signups', 'how do I tell humans apart from bots on my forms?'],
       [
         'browser and device fingerprinting',
         'recognize the same browser or phone across visits to spot multi-accounting',
         'how can we identify a returning device even without cookies?',
       ],
-      [
-        'account takeover detection',
-        "spot logins that look like someone stole a user's credentials",
-        'how to flag suspicious sign-ins from unusual places?',
-      ],
+      ['account takeover detection', "spot logins that look like someone stole a user's credentials", 'how to flag suspicious sign-ins from unusual places?'],
     ],
   },
   {
     domain: 'KYC and identity verification',
     needs: [
-      [
-        'verify an ID document',
-        'check that a passport or driving licence photo is genuine',
-        'is this identity card authentic and what data is on it?',
-      ],
+      ['verify an ID document', 'check that a passport or driving licence photo is genuine', 'is this identity card authentic and what data is on it?'],
       [
         'selfie liveness and face match',
         'confirm the person holding the ID is live and matches its photo',
         'how do I make sure the user is really the one in the passport picture?',
       ],
-      [
-        'sanctions and PEP screening',
-        'screen a customer name against sanctions and politically exposed persons lists',
-        'is this person on any watchlist?',
-      ],
-      [
-        'online age verification',
-        'confirm a user is over 18 before selling them alcohol',
-        'how can we prove a customer is an adult?',
-      ],
+      ['sanctions and PEP screening', 'screen a customer name against sanctions and politically exposed persons lists', 'is this person on any watchlist?'],
+      ['online age verification', 'confirm a user is over 18 before selling them alcohol', 'how can we prove a customer is an adult?'],
     ],
   },
   {
     domain: 'address validation',
     needs: [
-      [
-        'validate a postal address',
-        'check that a shipping address exists and correct its format',
-        'is this delivery address real and properly written?',
-      ],
-      [
-        'address autocomplete in forms',
-        'suggest full addresses as the user types in a form',
-        'how do I fill in the address field after a few letters?',
-      ],
-      [
-        'postcode to town lookup',
-        'list the streets and town for a postal code',
-        'which city does ZIP 10001 belong to?',
-      ],
+      ['validate a postal address', 'check that a shipping address exists and correct its format', 'is this delivery address real and properly written?'],
+      ['address autocomplete in forms', 'suggest full addresses as the user types in a form', 'how do I fill in the address field after a few letters?'],
+      ['postcode to town lookup', 'list the streets and town for a postal code', 'which city does ZIP 10001 belong to?'],
       [
         'international address formatting',
         "format addresses correctly for each country's postal conventions",
@@ -1621,41 +1061,17 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'find the industry, size and location of a company from its website domain',
         'what business is behind acme.com and how many employees does it have?',
       ],
-      [
-        'company directors and officers',
-        'list the board members and officers of a company',
-        'who runs this corporation on paper?',
-      ],
-      [
-        'corporate hierarchy of parent and subsidiaries',
-        'find the parent company and subsidiaries of a business',
-        'which group does this company belong to?',
-      ],
+      ['company directors and officers', 'list the board members and officers of a company', 'who runs this corporation on paper?'],
+      ['corporate hierarchy of parent and subsidiaries', 'find the parent company and subsidiaries of a business', 'which group does this company belong to?'],
     ],
   },
   {
     domain: 'tax',
     needs: [
-      [
-        'sales tax calculation',
-        'calculate the right sales tax for an order based on the ship-to address',
-        'how much tax do I add to a purchase in Texas?',
-      ],
-      [
-        'validate a VAT number',
-        'confirm that an EU VAT identification number exists and is active',
-        "is this customer's VAT ID registered?",
-      ],
-      [
-        'file 1099 tax forms',
-        'generate and file year-end tax forms for contractors',
-        'how do we send 1099s to the freelancers we paid?',
-      ],
-      [
-        'sales tax filing and remittance',
-        'file and pay the sales tax we collected to each state automatically',
-        'how do we submit our sales tax returns?',
-      ],
+      ['sales tax calculation', 'calculate the right sales tax for an order based on the ship-to address', 'how much tax do I add to a purchase in Texas?'],
+      ['validate a VAT number', 'confirm that an EU VAT identification number exists and is active', "is this customer's VAT ID registered?"],
+      ['file 1099 tax forms', 'generate and file year-end tax forms for contractors', 'how do we send 1099s to the freelancers we paid?'],
+      ['sales tax filing and remittance', 'file and pay the sales tax we collected to each state automatically', 'how do we submit our sales tax returns?'],
     ],
   },
   {
@@ -1666,66 +1082,26 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'publish posts to several social networks at a planned time',
         'how can I queue up tweets and Instagram posts for next week?',
       ],
-      [
-        'monitor brand mentions',
-        'track what people say about our brand on social media',
-        'who is talking about our company online?',
-      ],
-      [
-        'social follower analytics',
-        'get audience size and engagement numbers for our profiles',
-        'how many likes and shares did our posts get?',
-      ],
-      [
-        'fetch public posts of a user',
-        'read the latest public content a person published on a social network',
-        'what has this account posted lately?',
-      ],
+      ['monitor brand mentions', 'track what people say about our brand on social media', 'who is talking about our company online?'],
+      ['social follower analytics', 'get audience size and engagement numbers for our profiles', 'how many likes and shares did our posts get?'],
+      ['fetch public posts of a user', 'read the latest public content a person published on a social network', 'what has this account posted lately?'],
     ],
   },
   {
     domain: 'product analytics',
     needs: [
-      [
-        'track user events',
-        'record actions like registration and purchase from our app',
-        'how do I capture what users do in the product?',
-      ],
-      [
-        'conversion funnel analysis',
-        'see where users drop off between signup steps',
-        'how many visitors make it from cart to payment?',
-      ],
-      [
-        'user retention cohorts',
-        'measure how many new users come back after a week',
-        'do customers keep using the app a month after joining?',
-      ],
-      [
-        'export raw analytics events',
-        'copy every tracked event into our data warehouse',
-        'how can we get the raw clickstream into BigQuery?',
-      ],
+      ['track user events', 'record actions like registration and purchase from our app', 'how do I capture what users do in the product?'],
+      ['conversion funnel analysis', 'see where users drop off between signup steps', 'how many visitors make it from cart to payment?'],
+      ['user retention cohorts', 'measure how many new users come back after a week', 'do customers keep using the app a month after joining?'],
+      ['export raw analytics events', 'copy every tracked event into our data warehouse', 'how can we get the raw clickstream into BigQuery?'],
     ],
   },
   {
     domain: 'feature flags and experiments',
     needs: [
-      [
-        'toggle a feature flag',
-        'enable or disable functionality without redeploying',
-        'how do I switch off new functionality instantly in production?',
-      ],
-      [
-        'gradual percentage rollout',
-        'release a feature to 10 percent of users first',
-        'how to expose a change to a small share of people then increase it?',
-      ],
-      [
-        'target features by user attributes',
-        'enable a feature only for beta customers in Germany',
-        'how can I show something just to a specific segment?',
-      ],
+      ['toggle a feature flag', 'enable or disable functionality without redeploying', 'how do I switch off new functionality instantly in production?'],
+      ['gradual percentage rollout', 'release a feature to 10 percent of users first', 'how to expose a change to a small share of people then increase it?'],
+      ['target features by user attributes', 'enable a feature only for beta customers in Germany', 'how can I show something just to a specific segment?'],
       [
         'A/B test results',
         'run an experiment with two variants and see which converts better',
@@ -1746,11 +1122,7 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
         'build a bot that answers commands typed in a workspace chat',
         'how can colleagues type /lunch and get a reply from our bot?',
       ],
-      [
-        'send WhatsApp business messages',
-        'send order updates to customers on WhatsApp',
-        'how can we message clients on their favorite messenger app?',
-      ],
+      ['send WhatsApp business messages', 'send order updates to customers on WhatsApp', 'how can we message clients on their favorite messenger app?'],
       [
         'in-app chat between users',
         'add one-to-one and group chat between users of our app',
@@ -1761,21 +1133,9 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'webhooks',
     needs: [
-      [
-        'register a webhook endpoint',
-        'subscribe a URL to receive events when something changes',
-        'how do I get called back when an order is created?',
-      ],
-      [
-        'verify a webhook signature',
-        'check that an incoming webhook really came from the provider',
-        'how do I make sure a callback request was not forged?',
-      ],
-      [
-        'retry failed webhook deliveries',
-        'resend events that our endpoint failed to accept',
-        'what happens if my server was down when the event was sent?',
-      ],
+      ['register a webhook endpoint', 'subscribe a URL to receive events when something changes', 'how do I get called back when an order is created?'],
+      ['verify a webhook signature', 'check that an incoming webhook really came from the provider', 'how do I make sure a callback request was not forged?'],
+      ['retry failed webhook deliveries', 'resend events that our endpoint failed to accept', 'what happens if my server was down when the event was sent?'],
       [
         'outbound webhooks as a service',
         "deliver events from our platform to our customers' endpoints reliably",
@@ -1786,71 +1146,27 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'music',
     needs: [
-      [
-        'search for songs',
-        'find tracks by title or artist',
-        'which songs match "yellow" by Coldplay?',
-      ],
-      [
-        'create a playlist',
-        "add songs to a user's playlist",
-        'how do I build a collection of tracks for someone?',
-      ],
-      [
-        'get song lyrics',
-        'show the words sung in a track',
-        'where can I find the text of this song to display while it plays?',
-      ],
-      [
-        'identify a song from audio',
-        'recognize which song is playing from a short recording',
-        'what is this tune I hear?',
-      ],
+      ['search for songs', 'find tracks by title or artist', 'which songs match "yellow" by Coldplay?'],
+      ['create a playlist', "add songs to a user's playlist", 'how do I build a collection of tracks for someone?'],
+      ['get song lyrics', 'show the words sung in a track', 'where can I find the text of this song to display while it plays?'],
+      ['identify a song from audio', 'recognize which song is playing from a short recording', 'what is this tune I hear?'],
     ],
   },
   {
     domain: 'movies and TV',
     needs: [
-      [
-        'movie details and cast',
-        'get the plot, cast and release year of a film',
-        'who starred in this movie and what is it about?',
-      ],
-      [
-        'where to stream a movie',
-        'find which streaming services offer a film in my country',
-        'can I watch this title on Netflix or elsewhere?',
-      ],
-      [
-        'TV episode schedule',
-        'get the broadcast dates of the coming installments of a series',
-        'when is the next episode of this show on?',
-      ],
-      [
-        'movie ratings and reviews',
-        'get critic scores and audience ratings for films',
-        'is this film well reviewed?',
-      ],
+      ['movie details and cast', 'get the plot, cast and release year of a film', 'who starred in this movie and what is it about?'],
+      ['where to stream a movie', 'find which streaming services offer a film in my country', 'can I watch this title on Netflix or elsewhere?'],
+      ['TV episode schedule', 'get the broadcast dates of the coming installments of a series', 'when is the next episode of this show on?'],
+      ['movie ratings and reviews', 'get critic scores and audience ratings for films', 'is this film well reviewed?'],
     ],
   },
   {
     domain: 'games',
     needs: [
-      [
-        'game high score leaderboard',
-        'keep the best results of players in our game and rank them',
-        'how do I show the top players of the week?',
-      ],
-      [
-        'multiplayer matchmaking by skill',
-        'pair players of similar skill into matches',
-        'how does our game put people together for an online round?',
-      ],
-      [
-        'video game prices',
-        'find current prices and discounts for PC games across stores',
-        'where is this game cheapest right now?',
-      ],
+      ['game high score leaderboard', 'keep the best results of players in our game and rank them', 'how do I show the top players of the week?'],
+      ['multiplayer matchmaking by skill', 'pair players of similar skill into matches', 'how does our game put people together for an online round?'],
+      ['video game prices', 'find current prices and discounts for PC games across stores', 'where is this game cheapest right now?'],
       [
         'cloud save game progress',
         "store a player's saved progress so they can continue on another device",
@@ -1861,106 +1177,42 @@ export const NEED_CALIBRATION_SET: readonly { domain: string; needs: readonly (r
   {
     domain: 'education',
     needs: [
-      [
-        'enroll a student in a course',
-        'register a learner in a class on our learning platform',
-        'how do I sign a pupil up for a course?',
-      ],
-      [
-        'get student grades',
-        'read the marks a class earned on assignments and exams',
-        'how did each pupil score in this course?',
-      ],
-      [
-        'create an online quiz',
-        'build an online quiz with multiple-choice questions',
-        'how do teachers make tests that students take on the web?',
-      ],
-      [
-        'course progress tracking',
-        'see which lessons a student has completed',
-        'how far along is each learner in the course?',
-      ],
+      ['enroll a student in a course', 'register a learner in a class on our learning platform', 'how do I sign a pupil up for a course?'],
+      ['get student grades', 'read the marks a class earned on assignments and exams', 'how did each pupil score in this course?'],
+      ['create an online quiz', 'build an online quiz with multiple-choice questions', 'how do teachers make tests that students take on the web?'],
+      ['course progress tracking', 'see which lessons a student has completed', 'how far along is each learner in the course?'],
     ],
   },
   {
     domain: 'government and open data',
     needs: [
-      [
-        'public holidays by country',
-        'get the dates of official days off in a country for a year',
-        'is next Monday a bank holiday in the UK?',
-      ],
-      [
-        'census population statistics',
-        'get how many inhabitants a region has and their demographics',
-        'how many people live in this county, by age?',
-      ],
+      ['public holidays by country', 'get the dates of official days off in a country for a year', 'is next Monday a bank holiday in the UK?'],
+      ['census population statistics', 'get how many inhabitants a region has and their demographics', 'how many people live in this county, by age?'],
       [
         'search legislation and laws',
         'look through the full text of statutes and official regulations',
         'which French act governs the protection of personal data?',
       ],
-      [
-        'crime statistics by area',
-        'get the number of offences reported in a neighborhood',
-        'how safe is this area according to police data?',
-      ],
+      ['crime statistics by area', 'get the number of offences reported in a neighborhood', 'how safe is this area according to police data?'],
     ],
   },
   {
     domain: 'energy',
     needs: [
-      [
-        'hourly electricity prices',
-        'get the wholesale cost of power for each hour of the day',
-        'when is electricity cheapest today?',
-      ],
-      [
-        'grid carbon intensity',
-        'find how much CO2 the power grid emits per kWh right now',
-        'how green is the electricity in my region at the moment?',
-      ],
-      [
-        'EV charging stations nearby',
-        'find electric vehicle chargers near a location with their plug types',
-        'where can I charge my car nearby?',
-      ],
-      [
-        'smart meter consumption',
-        "read a household's energy usage from its smart meter",
-        'how many kilowatt-hours did this home use yesterday?',
-      ],
-      [
-        'solar production forecast',
-        'predict how much power rooftop panels will generate',
-        'how much energy will my PV system make tomorrow?',
-      ],
+      ['hourly electricity prices', 'get the wholesale cost of power for each hour of the day', 'when is electricity cheapest today?'],
+      ['grid carbon intensity', 'find how much CO2 the power grid emits per kWh right now', 'how green is the electricity in my region at the moment?'],
+      ['EV charging stations nearby', 'find electric vehicle chargers near a location with their plug types', 'where can I charge my car nearby?'],
+      ['smart meter consumption', "read a household's energy usage from its smart meter", 'how many kilowatt-hours did this home use yesterday?'],
+      ['solar production forecast', 'predict how much power rooftop panels will generate', 'how much energy will my PV system make tomorrow?'],
     ],
   },
   {
     domain: 'agriculture',
     needs: [
-      [
-        'crop health from satellite imagery',
-        'monitor the health of crops in my fields from satellite images',
-        'which parts of my farm have stressed plants?',
-      ],
-      [
-        'soil data for a field',
-        'get the earth type, pH and moisture of a field',
-        'what is the soil like at this location?',
-      ],
-      [
-        'commodity crop prices',
-        'get market quotes for wheat, corn and soybeans',
-        'what is a bushel of corn selling for?',
-      ],
-      [
-        'livestock tracking with collars',
-        'follow where cattle are and whether they are healthy using GPS tags',
-        'where is my herd and are any animals sick?',
-      ],
+      ['crop health from satellite imagery', 'monitor the health of crops in my fields from satellite images', 'which parts of my farm have stressed plants?'],
+      ['soil data for a field', 'get the earth type, pH and moisture of a field', 'what is the soil like at this location?'],
+      ['commodity crop prices', 'get market quotes for wheat, corn and soybeans', 'what is a bushel of corn selling for?'],
+      ['livestock tracking with collars', 'follow where cattle are and whether they are healthy using GPS tags', 'where is my herd and are any animals sick?'],
     ],
   },
 ];

@@ -2,7 +2,10 @@ import { backgroundOf, type CalibrationSet, fitNeedMatching, needMatch, normalis
 
 const SETTINGS = { neighbours: 2, falseMatchRate: 0, minRecall: 0.5 };
 /** 3 domains × 2 needs × 3 phrasings. */
-const SET: CalibrationSet = ['a', 'b', 'c'].map((domain) => ({ domain, needs: [0, 1].map((need) => [0, 1, 2].map((phrasing) => `${domain}${need}${phrasing}`)) }));
+const SET: CalibrationSet = ['a', 'b', 'c'].map((domain) => ({
+  domain,
+  needs: [0, 1].map((need) => [0, 1, 2].map((phrasing) => `${domain}${need}${phrasing}`)),
+}));
 const DIMENSIONS = 16;
 
 /** A vector per phrasing: a shared direction (needs in general), its domain's, its need's, and a little of its own. */
@@ -24,7 +27,11 @@ function vectors(needWeight: number): number[][] {
 describe('need matching', () => {
   it('should take off what both needs share with needs in general', () => {
     expect(needMatch(0.6, 0.3, 0.5)).toBeCloseTo(0.2, 10);
-    const references = [[1, 0], [0, 1], [1, 1]].map(normalised);
+    const references = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ].map(normalised);
     expect(backgroundOf(normalised([1, 0]), references, 2)).toBeCloseTo((1 + Math.SQRT1_2) / 2, 6);
     expect(backgroundOf(normalised([1, 0]), references, 2, (index) => index === 0)).toBeCloseTo(Math.SQRT1_2 / 2, 6);
   });

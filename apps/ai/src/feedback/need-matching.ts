@@ -74,7 +74,10 @@ export interface NeedMatchingSettings {
 
 /** What identifies a fit: the model, every phrasing of the set and the settings. */
 export function matchingVersion(model: string, set: CalibrationSet, settings: NeedMatchingSettings): string {
-  return createHash('sha256').update(JSON.stringify([model, set, settings])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([model, set, settings]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Lets other work of the event loop run: a fit takes a few hundred milliseconds of CPU. */
@@ -90,7 +93,12 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
  * paraphrases (only the same need counts). It pauses between rows, so searches of the process go
  * on while it runs.
  */
-export async function fitNeedMatching(model: string, set: CalibrationSet, vectors: readonly (readonly number[])[], settings: NeedMatchingSettings): Promise<NeedMatching> {
+export async function fitNeedMatching(
+  model: string,
+  set: CalibrationSet,
+  vectors: readonly (readonly number[])[],
+  settings: NeedMatchingSettings,
+): Promise<NeedMatching> {
   const phrasings = set.flatMap((domain, domainIndex) => domain.needs.flatMap((need) => need.map(() => domainIndex)));
   if (phrasings.length !== vectors.length) throw new Error(`need matching: ${vectors.length} vectors for ${phrasings.length} phrasings`);
   const count = vectors.length;
@@ -164,7 +172,11 @@ export async function fitNeedMatching(model: string, set: CalibrationSet, vector
     sameDomainFalseMatchRate: sameDomainPairs > 0 ? sameDomainMatches / sameDomainPairs : 0,
     pairs: { same: same.length, different: pairs },
     paraphrases,
-    ...(paraphrases ? {} : { reason: `at ${settings.falseMatchRate} false matches the model matches only ${recall.toFixed(2)} of paraphrase pairs (below ${settings.minRecall}): votes count for the same need only` }),
+    ...(paraphrases
+      ? {}
+      : {
+          reason: `at ${settings.falseMatchRate} false matches the model matches only ${recall.toFixed(2)} of paraphrase pairs (below ${settings.minRecall}): votes count for the same need only`,
+        }),
     references,
     neighbours: settings.neighbours,
   };

@@ -12,7 +12,9 @@ function model(modelId: string, fail = false): EmbeddingProvider & { calls: numb
     embedDocuments: async (texts: string[]) => {
       provider.calls++;
       if (fail) throw new Error('provider down');
-      return texts.map((text) => Array.from({ length: 16 }, (_, dimension) => Math.sin(text.length * (dimension + 1)) + (text.charCodeAt(dimension % text.length) % 7)));
+      return texts.map((text) =>
+        Array.from({ length: 16 }, (_, dimension) => Math.sin(text.length * (dimension + 1)) + (text.charCodeAt(dimension % text.length) % 7)),
+      );
     },
     embedQuery: async () => [],
   };
@@ -20,7 +22,9 @@ function model(modelId: string, fail = false): EmbeddingProvider & { calls: numb
 }
 
 describe('NeedMatchings', () => {
-  const stored: UnmeasuredNeed[] = [{ key: { orgId: 'o', person: 'p', searchId: 's', apiId: 'a', method: '', path: '' }, embedding: Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0)) }];
+  const stored: UnmeasuredNeed[] = [
+    { key: { orgId: 'o', person: 'p', searchId: 's', apiId: 'a', method: '', path: '' }, embedding: Array.from({ length: 16 }, (_, i) => (i === 0 ? 1 : 0)) },
+  ];
   let measured: { matching: string; count: number }[];
   let matchings: NeedMatchings;
   let serving: EmbeddingProvider;

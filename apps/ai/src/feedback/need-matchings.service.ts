@@ -86,7 +86,9 @@ export class NeedMatchings implements OnApplicationBootstrap {
         `(${(matching.sameDomainFalseMatchRate * 100).toFixed(2)}% of one domain)${matching.reason ? `; ${matching.reason}` : ''}`,
     );
     // Until they are measured, the stored signals count for the same need only.
-    await this.measureStoredNeeds(matching).catch((error: Error) => this.logger.warn(`Stored needs not measured for ${model.modelId} (again at the next start): ${error.message}`));
+    await this.measureStoredNeeds(matching).catch((error: Error) =>
+      this.logger.warn(`Stored needs not measured for ${model.modelId} (again at the next start): ${error.message}`),
+    );
     return matching;
   }
 
@@ -94,7 +96,10 @@ export class NeedMatchings implements OnApplicationBootstrap {
   private async measureStoredNeeds(matching: NeedMatching): Promise<void> {
     for (;;) {
       const needs = await this.repository.unmeasuredNeeds(matching.model, matching.version, MEASURE_BATCH);
-      await this.repository.measureNeeds(matching.version, needs.map(({ key, embedding }) => ({ key, background: this.background(matching, embedding) })));
+      await this.repository.measureNeeds(
+        matching.version,
+        needs.map(({ key, embedding }) => ({ key, background: this.background(matching, embedding) })),
+      );
       if (needs.length < MEASURE_BATCH) return;
     }
   }

@@ -58,13 +58,12 @@ export class ApiSpecsRepository {
       lifecycle: LifecycleStage;
       sunset_date: string | null;
       versions: VersionSummary[];
-    }[] =
-      await this.dataSource.query(
-        `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels, p.lifecycle, p.sunset_date, p.versions
+    }[] = await this.dataSource.query(
+      `SELECT p.org_id, p.name, p.version, p.team_name, p.description, p.spec, p.format, p.labels, p.lifecycle, p.sunset_date, p.versions
          FROM platform_ai.api_specs p JOIN platform_ai.api_indexing_status s ON s.api_id = p.api_id
          WHERE p.api_id = $1 AND p.revision = $2 AND s.${which === 'latest' ? 'revision' : 'indexed_revision'} = $2 AND ${apiNotDeleted('s')}`,
-        [apiId, revision],
-      );
+      [apiId, revision],
+    );
     if (!row) return undefined;
     return {
       apiId,

@@ -18,8 +18,22 @@ export interface ChunkOwner {
 /** Rows of one INSERT. */
 const INSERT_BATCH = 200;
 const CHUNK_COLUMNS = [
-  'api_id', 'org_id', 'revision', 'level', 'chunk_key', 'title', 'content', 'method', 'path',
-  'operation_id', 'summary', 'tags', 'model', 'content_hash', 'embedding', 'generation',
+  'api_id',
+  'org_id',
+  'revision',
+  'level',
+  'chunk_key',
+  'title',
+  'content',
+  'method',
+  'path',
+  'operation_id',
+  'summary',
+  'tags',
+  'model',
+  'content_hash',
+  'embedding',
+  'generation',
 ] as const;
 
 /**
@@ -28,7 +42,13 @@ const CHUNK_COLUMNS = [
  * every search. Deleting a chunk deletes its postings. Words with a backslash, which search never
  * asks for, are left out. `generation`: the staged generation they belong to (null: live at once).
  */
-export async function insertChunks(manager: EntityManager, owner: ChunkOwner, model: string, chunks: EmbeddedChunk[], generation: string | null): Promise<void> {
+export async function insertChunks(
+  manager: EntityManager,
+  owner: ChunkOwner,
+  model: string,
+  chunks: EmbeddedChunk[],
+  generation: string | null,
+): Promise<void> {
   for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
     const ids = await insertBatch(manager, owner, model, chunks.slice(start, start + INSERT_BATCH), generation);
     await manager.query(
@@ -45,9 +65,22 @@ async function insertBatch(manager: EntityManager, owner: ChunkOwner, model: str
   const params: unknown[] = [];
   const tuples = chunks.map((chunk) => {
     const values = [
-      owner.apiId, owner.orgId, owner.revision, chunk.level, chunk.key, chunk.title, chunk.text, chunk.method ?? null,
-      chunk.path ?? null, chunk.operationId ?? null, chunk.summary ?? null, chunk.tags, model, chunk.contentHash,
-      pgvector.toSql(chunk.embedding), generation,
+      owner.apiId,
+      owner.orgId,
+      owner.revision,
+      chunk.level,
+      chunk.key,
+      chunk.title,
+      chunk.text,
+      chunk.method ?? null,
+      chunk.path ?? null,
+      chunk.operationId ?? null,
+      chunk.summary ?? null,
+      chunk.tags,
+      model,
+      chunk.contentHash,
+      pgvector.toSql(chunk.embedding),
+      generation,
     ];
     const placeholders = values.map((value) => {
       params.push(value);

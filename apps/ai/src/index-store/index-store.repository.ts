@@ -90,7 +90,10 @@ export class IndexStoreRepository {
     }
     const removed = await this.dataSource.transaction(async (manager) => {
       if (!(await this.isStaging(manager, job, generation))) return undefined;
-      await this.models.assertActiveCovered(manager, embedded.map((set) => set.model));
+      await this.models.assertActiveCovered(
+        manager,
+        embedded.map((set) => set.model),
+      );
       const removed = await removeLiveChunks(manager, job.apiId, job.orgId);
       await manager.query(
         `UPDATE platform_ai.api_indexing_status
@@ -140,7 +143,10 @@ export class IndexStoreRepository {
   private async dropStaged(apiId: string, generation: string): Promise<undefined> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1 AND generation = $2`, [apiId, generation]);
-      await manager.query(`UPDATE platform_ai.api_indexing_status SET staging_generation = NULL WHERE api_id = $1 AND staging_generation = $2`, [apiId, generation]);
+      await manager.query(`UPDATE platform_ai.api_indexing_status SET staging_generation = NULL WHERE api_id = $1 AND staging_generation = $2`, [
+        apiId,
+        generation,
+      ]);
     });
     return undefined;
   }
@@ -181,10 +187,7 @@ export class IndexStoreRepository {
 
   /** APIs that still have chunks of these models. */
   async apisWithModels(models: string[]): Promise<{ apiId: string; orgId: string }[]> {
-    return this.dataSource.query(
-      `SELECT DISTINCT api_id AS "apiId", org_id AS "orgId" FROM platform_ai.api_chunks WHERE model = ANY($1)`,
-      [models],
-    );
+    return this.dataSource.query(`SELECT DISTINCT api_id AS "apiId", org_id AS "orgId" FROM platform_ai.api_chunks WHERE model = ANY($1)`, [models]);
   }
 
   /**
@@ -217,10 +220,9 @@ export class IndexStoreRepository {
       await manager.query(`DELETE FROM platform_ai.api_chunks WHERE api_id = $1`, [job.apiId]);
       await this.specs.deleteApi(manager, job.apiId);
       await this.tombstone(manager, job);
-      await manager.query(
-        `UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0, staging_generation = NULL WHERE api_id = $1`,
-        [job.apiId],
-      );
+      await manager.query(`UPDATE platform_ai.api_indexing_status SET indexed_revision = NULL, chunk_count = 0, staging_generation = NULL WHERE api_id = $1`, [
+        job.apiId,
+      ]);
       return removed;
     });
   }

@@ -57,7 +57,9 @@ export class TableStatsService implements OnApplicationBootstrap, OnApplicationS
       await this.dataSource.query(
         `ANALYZE platform_ai.api_chunks, platform_ai.chunk_terms, platform_ai.api_terms, platform_ai.lexicon, platform_ai.api_indexing_status, platform_ai.api_specs`,
       );
-      const [{ rows }]: { rows: number }[] = await this.dataSource.query(`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'platform_ai.api_chunks'::regclass`);
+      const [{ rows }]: { rows: number }[] = await this.dataSource.query(
+        `SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'platform_ai.api_chunks'::regclass`,
+      );
       this.chunkRows = Math.max(0, Number(rows));
     } catch (error) {
       this.logger.warn(`ANALYZE failed: ${(error as Error).message}`);

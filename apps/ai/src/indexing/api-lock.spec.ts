@@ -42,13 +42,21 @@ describe(ApiLocks.name, () => {
     const lease = await holder.acquire('api-3');
     // Renewed: the key outlives its first 300 ms, seen by its time to live going up again.
     const started = Date.now();
-    await until(() => redis.pttl(`${prefix}:api-lock:api-3`), (ttl, previous) => previous !== undefined && ttl > previous && Date.now() - started > 300);
+    await until(
+      () => redis.pttl(`${prefix}:api-lock:api-3`),
+      (ttl, previous) => previous !== undefined && ttl > previous && Date.now() - started > 300,
+    );
     expect(await new ApiLocks(redis, prefix, 300).acquire('api-3')).toBeUndefined();
     await lease!.release();
 
     // A holder that stops renewing (a killed worker): the lease runs out by itself.
     await redis.set(`${prefix}:api-lock:api-4`, 'dead-worker', 'PX', 300);
     expect(await holder.acquire('api-4')).toBeUndefined();
-    expect(await until(() => holder.acquire('api-4'), (taken) => taken !== undefined)).toBeDefined();
+    expect(
+      await until(
+        () => holder.acquire('api-4'),
+        (taken) => taken !== undefined,
+      ),
+    ).toBeDefined();
   });
 });

@@ -11,7 +11,12 @@ export class IndexingMetrics {
   readonly embeddingSeconds: Histogram;
 
   constructor(@Inject(METRICS_REGISTRY) registry: Registry) {
-    this.jobs = new Counter({ name: 'indexing_jobs_total', help: 'Indexing job attempts by kind and outcome (completed, skipped, failed for good, error: retried)', labelNames: ['kind', 'outcome'], registers: [registry] });
+    this.jobs = new Counter({
+      name: 'indexing_jobs_total',
+      help: 'Indexing job attempts by kind and outcome (completed, skipped, failed for good, error: retried)',
+      labelNames: ['kind', 'outcome'],
+      registers: [registry],
+    });
     this.duration = new Histogram({
       name: 'indexing_duration_seconds',
       help: 'Time from a job starting to its API being indexed (or failed)',

@@ -35,7 +35,8 @@ describe('IndexingProcessor.onFailed', () => {
     // Set up by onApplicationBootstrap in the app: here, whether a worker still holds the API.
     const held = new Set<string>();
     Object.assign(processor, { locks: { isHeld: async (apiId: string) => held.has(apiId) } });
-    const onFailed = (job: ReturnType<typeof failedJob>, error: Error) => processor.onFailed(job as unknown as Parameters<IndexingProcessor['onFailed']>[0], error);
+    const onFailed = (job: ReturnType<typeof failedJob>, error: Error) =>
+      processor.onFailed(job as unknown as Parameters<IndexingProcessor['onFailed']>[0], error);
     return { markFailed, finish, held, onFailed };
   };
 
@@ -55,7 +56,9 @@ describe('IndexingProcessor.onFailed', () => {
     const { markFailed, finish, onFailed } = setup();
     await onFailed(failedJob(IndexingJobName.Reindex, 1, Date.now()), new UnrecoverableError('job stalled more than allowable limit'));
     expect(markFailed).toHaveBeenCalledWith('api-1', 3, 'Indexing failed after 1 attempt: job stalled more than allowable limit');
-    expect(finish).toHaveBeenCalledWith(expect.objectContaining({ apiId: 'api-1' }), { error: 'Indexing failed after 1 attempt: job stalled more than allowable limit' });
+    expect(finish).toHaveBeenCalledWith(expect.objectContaining({ apiId: 'api-1' }), {
+      error: 'Indexing failed after 1 attempt: job stalled more than allowable limit',
+    });
   });
 
   it('should leave the status to the worker still on the API when BullMQ gave up on its job', async () => {
@@ -90,7 +93,9 @@ describe(indexingFailure.name, () => {
     const missing = new Error("ENOENT: no such file or directory, open '/work/main/data/models/x.onnx'\n    at open (node:internal/fs/promises:639:25)");
     expect(indexingFailure(2, missing)).toBe("Indexing failed after 2 attempts: ENOENT: no such file or directory, open '…'");
     const crash = new TypeError("Cannot read properties of undefined (reading 'x') at fn (C:\\app\\node_modules\\lib\\index.js:1:2)");
-    expect(indexingFailure(1, new SpecProcessingError(crash))).toBe("Indexing failed after 1 attempt: the spec could not be processed (TypeError: Cannot read properties of undefined (reading 'x'))");
+    expect(indexingFailure(1, new SpecProcessingError(crash))).toBe(
+      "Indexing failed after 1 attempt: the spec could not be processed (TypeError: Cannot read properties of undefined (reading 'x'))",
+    );
   });
 
   it('should cap a long message', () => {
@@ -116,9 +121,16 @@ describe('IndexingProcessor, when a spec thread throws', () => {
     );
     Object.assign(processor, { locks: { isHeld: async () => false } });
     const chunk = (processor as unknown as { chunk: (spec: string, facts: object) => Promise<unknown> }).chunk.bind(processor);
-    const error = await chunk('asyncapi: 2.6.0', { name: 'Events', version: '1' }).then(() => new Error('chunked'), (reason: Error) => reason);
+    const error = await chunk('asyncapi: 2.6.0', { name: 'Events', version: '1' }).then(
+      () => new Error('chunked'),
+      (reason: Error) => reason,
+    );
     expect(error).toBeInstanceOf(SpecProcessingError);
     await processor.onFailed(failedJob(IndexingJobName.Index, 3, Date.now()) as unknown as Parameters<IndexingProcessor['onFailed']>[0], error);
-    expect(markFailed).toHaveBeenCalledWith('api-1', 3, 'Indexing failed after 3 attempts: the spec could not be processed (RangeError: Invalid string length)');
+    expect(markFailed).toHaveBeenCalledWith(
+      'api-1',
+      3,
+      'Indexing failed after 3 attempts: the spec could not be processed (RangeError: Invalid string length)',
+    );
   });
 });

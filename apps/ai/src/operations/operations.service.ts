@@ -44,7 +44,11 @@ export class OperationsService implements OnApplicationShutdown {
     const revision = live.indexedRevision;
     if (revision === null) throw new NotFoundException(`API "${apiId}" has not been indexed yet: its operations show once indexing completes`);
     // A newer revision went live, and this one's copy was dropped, between the two reads.
-    const spec = await this.readings.read(`${apiId}:${revision}`, () => this.specs.storedSpec(apiId, revision), `API "${apiId}" is being re-indexed; try again in a moment`);
+    const spec = await this.readings.read(
+      `${apiId}:${revision}`,
+      () => this.specs.storedSpec(apiId, revision),
+      `API "${apiId}" is being re-indexed; try again in a moment`,
+    );
     return { revision, spec };
   }
 }

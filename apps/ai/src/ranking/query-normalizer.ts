@@ -100,7 +100,9 @@ const ASKING_HOW = [
 const REQUEST_OPENINGS = [new RegExp(`^(?:${ASKING_FOR_AN_API.join('|')})\\s+${API_TO}\\s+`, 'iu'), new RegExp(`^(?:${ASKING_HOW.join('|')})\\s+`, 'iu')];
 /** Words that leave nothing to search for when they are all an opening leaves ("we have", "to"). */
 const FUNCTION_WORDS = new Set(
-  'a an the to of for in on at by with from and or but is are be do does did have has had we you they it them our your their this that these those there what which who how can could will would should me us i'.split(' '),
+  'a an the to of for in on at by with from and or but is are be do does did have has had we you they it them our your their this that these those there what which who how can could will would should me us i'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -137,7 +139,13 @@ export function nameWords(query: string): Set<string> {
   const quoted = [...query.matchAll(QUOTED)].flatMap((match) => match[1].split(/\s+/));
   const capitalised = isTitleCase(query)
     ? []
-    : query.split(/[.!?;:]\s+/).flatMap((sentence) => sentence.trim().split(/\s+/).slice(1).filter((word) => CAPITALISED.test(word)));
+    : query.split(/[.!?;:]\s+/).flatMap((sentence) =>
+        sentence
+          .trim()
+          .split(/\s+/)
+          .slice(1)
+          .filter((word) => CAPITALISED.test(word)),
+      );
   return new Set([...quoted, ...capitalised].map(bareWord).filter(Boolean));
 }
 
@@ -180,7 +188,11 @@ export function isNamedPath(template: string, named: string): boolean {
 }
 
 function normalisePath(path: string): string {
-  return path.split(/[?#]/)[0].replace(/[.!?:]+$/, '').replace(/(.)\/+$/, '$1').toLowerCase();
+  return path
+    .split(/[?#]/)[0]
+    .replace(/[.!?:]+$/, '')
+    .replace(/(.)\/+$/, '$1')
+    .toLowerCase();
 }
 
 /** The need a query expresses, as it is embedded and matched: without its framing, abbreviations spelt out. */

@@ -36,10 +36,10 @@ export class ReindexRunsRepository {
       );
       // The run belongs to the orgs it touches: only a caller of all of them may read its progress.
       const orgIds = apis.length > 0 ? [...new Set(apis.map((api) => api.org_id))].sort() : request.orgIds;
-      const [run]: { id: string }[] = await manager.query(
-        `INSERT INTO platform_ai.reindex_runs (org_ids, requested_by) VALUES ($1, $2) RETURNING id`,
-        [orgIds, request.requestedBy],
-      );
+      const [run]: { id: string }[] = await manager.query(`INSERT INTO platform_ai.reindex_runs (org_ids, requested_by) VALUES ($1, $2) RETURNING id`, [
+        orgIds,
+        request.requestedBy,
+      ]);
       if (apis.length > 0) {
         await manager.query(
           `INSERT INTO platform_ai.reindex_items (reindex_id, api_id, revision)

@@ -7,7 +7,13 @@ const BROWSE_LIMIT = 1000;
 /** Empty query: every API that passes the filters, by name, with its first operations. */
 export async function browse(snapshot: SearchSnapshot, maxEndpoints: number): Promise<Omit<SearchResponse, 'searchId' | 'searchMs'>> {
   const apis = await allApis(snapshot, BROWSE_LIMIT);
-  const endpoints = groupByApi(await operations(snapshot, apis.map((api) => api.apiId), { perApi: maxEndpoints }));
+  const endpoints = groupByApi(
+    await operations(
+      snapshot,
+      apis.map((api) => api.apiId),
+      { perApi: maxEndpoints },
+    ),
+  );
   return {
     results: apis.map((card) => ({
       ...cardFields(card),

@@ -62,7 +62,12 @@ describe(withProviders.name, () => {
   });
 
   it('should find the caller for a user identifier, and each resource once', () => {
-    const ranked = [operation('POST', '/users/{user_id}/playlists'), operation('GET', '/users/{user_id}/playlists'), operation('GET', '/search'), operation('GET', '/me')];
+    const ranked = [
+      operation('POST', '/users/{user_id}/playlists'),
+      operation('GET', '/users/{user_id}/playlists'),
+      operation('GET', '/search'),
+      operation('GET', '/me'),
+    ];
     expect(paths(withProviders(ranked))).toEqual(['POST /users/{user_id}/playlists', 'GET /me', 'GET /users/{user_id}/playlists', 'GET /search']);
   });
 

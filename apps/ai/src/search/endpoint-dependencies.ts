@@ -65,7 +65,11 @@ export function requiredResources(path: string): string[] {
 export function providedResource(operation: Operation): string | undefined {
   if (operation.method.toUpperCase() !== 'GET' || operation.path.includes('{')) return undefined;
   // Without a format extension or a query string: `/users.json`, `/users?active=true`.
-  const last = operation.path.split('/').filter(Boolean).at(-1)?.replace(/[.?].*$/, '');
+  const last = operation.path
+    .split('/')
+    .filter(Boolean)
+    .at(-1)
+    ?.replace(/[.?].*$/, '');
   if (!last) return undefined;
   const resource = singular(last);
   return resource === 'me' ? 'user' : resource;

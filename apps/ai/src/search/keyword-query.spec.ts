@@ -99,10 +99,23 @@ describe(weighTerms.name, () => {
   // Rarity weights below: BM25's idf, ln(1 + (chunks − n + 0.5) / (n + 0.5)) for a word in n of the 100 chunks, worked out by hand.
   const facts = {
     words: ['regist', 'user', 'xyzzi'],
-    spelling: new Map([['regist', 'english' as const], ['user', 'english' as const], ['xyzzi', 'unknown' as const]]),
-    families: new Map([['regist', ['registr']], ['user', []], ['xyzzi', []]]),
+    spelling: new Map([
+      ['regist', 'english' as const],
+      ['user', 'english' as const],
+      ['xyzzi', 'unknown' as const],
+    ]),
+    families: new Map([
+      ['regist', ['registr']],
+      ['user', []],
+      ['xyzzi', []],
+    ]),
     equivalentWords: ['signup'],
-    frequency: new Map([['regist', 5], ['registr', 2], ['user', 40], ['signup', 3]]),
+    frequency: new Map([
+      ['regist', 5],
+      ['registr', 2],
+      ['user', 40],
+      ['signup', 3],
+    ]),
     chunks: 100,
     corrections: new Map(),
     warnings: [],

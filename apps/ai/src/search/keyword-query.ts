@@ -214,7 +214,10 @@ type Spelling = 'name' | 'english' | 'unknown';
 function spellingOf(token: string, names: Set<string>): Spelling {
   const word = bareWord(token);
   if (names.has(word)) return 'name';
-  const parts = word.replace(/['’]s$/, '').split(/[^\p{L}]+/u).filter(Boolean);
+  const parts = word
+    .replace(/['’]s$/, '')
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
   return parts.length > 0 && parts.every((part) => isEnglishWord(part) || isAbbreviation(part)) ? 'english' : 'unknown';
 }
 

@@ -1,13 +1,4 @@
-import {
-  type Candidate,
-  combineScores,
-  fuseApis,
-  isSearchOperation,
-  rankApis,
-  rankEndpoints,
-  scaleSimilarities,
-  unseenKeywordLeaders,
-} from './rank-fusion.js';
+import { type Candidate, combineScores, fuseApis, isSearchOperation, rankApis, rankEndpoints, scaleSimilarities, unseenKeywordLeaders } from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
 const weights = { vector: 0.5, keyword: 0.5 };
@@ -95,7 +86,10 @@ describe(fuseApis.name, () => {
   });
 
   it('should rank by whichever signal is there when the other retriever is off', () => {
-    expect(fuseApis(undefined, [keyword('a', 2), keyword('b', 4)], weights).map((api) => [api.apiId, api.score])).toEqual([['b', 1], ['a', 0.5]]);
+    expect(fuseApis(undefined, [keyword('a', 2), keyword('b', 4)], weights).map((api) => [api.apiId, api.score])).toEqual([
+      ['b', 1],
+      ['a', 0.5],
+    ]);
     expect(fuseApis(vectorApis, undefined, weights)[0]).toMatchObject({ apiId: 'x', score: 1 });
   });
 
@@ -108,7 +102,14 @@ describe(fuseApis.name, () => {
 });
 
 describe(rankEndpoints.name, () => {
-  const operation = (id: string, method: string, path: string, similarity: number, keyword: number, summary: string | null = null) => ({ id, method, path, summary, similarity, keyword });
+  const operation = (id: string, method: string, path: string, similarity: number, keyword: number, summary: string | null = null) => ({
+    id,
+    method,
+    path,
+    summary,
+    similarity,
+    keyword,
+  });
   const rows = [
     operation('get', 'GET', '/pets/{id}', 0.9, 0),
     operation('post', 'POST', '/pets', 0.8, 0.5),
@@ -132,7 +133,12 @@ describe(rankEndpoints.name, () => {
       operation('create', 'POST', '/v1/charges', 0.7, 0.8),
       operation('one', 'GET', '/v1/charges/{charge}', 0.85, 0.9),
     ];
-    expect(ids(rankEndpoints(charges, { vector: true, keyword: true, namedOperations: [{ method: 'GET', path: '/v1/charges' }] }))).toEqual(['list', 'create', 'dispute', 'one']);
+    expect(ids(rankEndpoints(charges, { vector: true, keyword: true, namedOperations: [{ method: 'GET', path: '/v1/charges' }] }))).toEqual([
+      'list',
+      'create',
+      'dispute',
+      'one',
+    ]);
     expect(ids(rankEndpoints(charges, { vector: true, keyword: true, namedOperations: [{ path: '/v1/charges/ch_123' }] }))[0]).toBe('one');
   });
 
@@ -149,7 +155,14 @@ describe(rankEndpoints.name, () => {
     ];
 
     it("should move the API's two best search operations up", () => {
-      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true, namesUnknownThing: true }))).toEqual(['post', 'search-movie', 'search-tv', 'get', 'find', 'delete']);
+      expect(ids(rankEndpoints(withLookups, { vector: true, keyword: true, namesUnknownThing: true }))).toEqual([
+        'post',
+        'search-movie',
+        'search-tv',
+        'get',
+        'find',
+        'delete',
+      ]);
     });
 
     it('should leave search operations where they are otherwise', () => {

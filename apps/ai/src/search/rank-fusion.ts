@@ -181,7 +181,14 @@ export interface EndpointCandidate {
  */
 export function rankEndpoints<T extends EndpointCandidate>(
   rows: T[],
-  signals: { vector: boolean; keyword: boolean; namesUnknownThing?: boolean; namedOperations?: NamedOperation[]; chosen?: Map<string, number>; event?: boolean },
+  signals: {
+    vector: boolean;
+    keyword: boolean;
+    namesUnknownThing?: boolean;
+    namedOperations?: NamedOperation[];
+    chosen?: Map<string, number>;
+    event?: boolean;
+  },
 ): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];

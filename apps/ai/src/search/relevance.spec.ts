@@ -11,7 +11,7 @@ describe(termCoverage.name, () => {
     { root: 'signup', cover: 0 },
   ];
 
-  it('should be the share of the query\'s rarity weight that the chunk holds', () => {
+  it("should be the share of the query's rarity weight that the chunk holds", () => {
     expect(termCoverage(terms, 0, 4)).toBe(1);
     expect(termCoverage(terms, 0, 3)).toBe(0.75);
     expect(termCoverage(terms, 0, 0)).toBe(0);

@@ -14,7 +14,8 @@ function pending<T>() {
 function admission(search: Partial<AiConfig['search']>) {
   const registry = new Registry();
   const gate = new SearchAdmission({ search: { concurrency: 1, queue: 1, timeoutMs: 60_000, maxTerms: 32, maxTypoWords: 5, ...search } } as AiConfig, registry);
-  const outcomes = async () => Object.fromEntries((await registry.getSingleMetric('search_requests_total')!.get()).values.map((value) => [value.labels.outcome, value.value]));
+  const outcomes = async () =>
+    Object.fromEntries((await registry.getSingleMetric('search_requests_total')!.get()).values.map((value) => [value.labels.outcome, value.value]));
   return { gate, outcomes };
 }
 

@@ -141,9 +141,7 @@ export class SearchSnapshot {
    * almost always none. Looked up once per search, in its snapshot.
    */
   private stagedGenerations(): Promise<string[]> {
-    this.staged ??= this.manager
-      .query(ORG_STAGING_GENERATIONS, [this.scope.orgId])
-      .then((rows: { generation: string }[]) => rows.map((row) => row.generation));
+    this.staged ??= this.manager.query(ORG_STAGING_GENERATIONS, [this.scope.orgId]).then((rows: { generation: string }[]) => rows.map((row) => row.generation));
     return this.staged;
   }
 }

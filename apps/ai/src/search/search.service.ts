@@ -47,7 +47,12 @@ export class SearchService implements OnModuleInit {
       const started = performance.now();
       const answer = await this.searchCached(request);
       const searchId = newSearchId();
-      this.feedback.logSearch({ id: searchId, orgId: request.orgId, query: request.query.trim(), shown: answer.results.slice(0, SHOWN_CARDS).map((result) => result.apiId) });
+      this.feedback.logSearch({
+        id: searchId,
+        orgId: request.orgId,
+        query: request.query.trim(),
+        shown: answer.results.slice(0, SHOWN_CARDS).map((result) => result.apiId),
+      });
       return { searchId, ...answer, searchMs: round(performance.now() - started, 1) };
     });
   }

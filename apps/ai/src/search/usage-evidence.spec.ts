@@ -44,7 +44,7 @@ describe('usageEvidence', () => {
     expect(usageEvidence(against, QUERY, MATCHING, 60).apis.get('verify')).toMatchObject({ helpful: 0, notHelpful: 4, weight: -1 });
   });
 
-  it('should count a paraphrase\'s votes, marked as such, and a merely related need not at all, however near its vector', () => {
+  it("should count a paraphrase's votes, marked as such, and a merely related need not at all, however near its vector", () => {
     const people = (overrides: Partial<PastSignal>) => ['a', 'b', 'c'].map((person) => signal({ ...overrides, person, lexemes: ['text', 'code'] }));
     // cosine 0.6 − mean background 0.3 = 0.3 ≥ 0.25: the same need in other words.
     const paraphrase = usageEvidence(people({ similarity: 0.6 }), QUERY, MATCHING, 60);
@@ -63,7 +63,14 @@ describe('usageEvidence', () => {
     expect([...usageEvidence([...best, ...weaker], QUERY, MATCHING, 60).apis.keys()]).toEqual(['best']);
     const against = ['a', 'b', 'c'].map((person) => signal({ person, helpful: false, lexemes: ['text'], similarity: 0.7 }));
     expect(usageEvidence(against, QUERY, MATCHING, 60).apis.size).toBe(0);
-    expect(usageEvidence(against.map((vote) => ({ ...vote, lexemes: WORDS })), QUERY, MATCHING, 60).apis.get('verify')).toMatchObject({ notHelpful: 3, weight: -1 });
+    expect(
+      usageEvidence(
+        against.map((vote) => ({ ...vote, lexemes: WORDS })),
+        QUERY,
+        MATCHING,
+        60,
+      ).apis.get('verify'),
+    ).toMatchObject({ notHelpful: 3, weight: -1 });
   });
 
   it('should count only the same need when the model cannot tell paraphrases, or the signal is not measured under the fit', () => {
@@ -77,7 +84,7 @@ describe('usageEvidence', () => {
     expect(relationOf(signal({ lexemes: ['text'], similarity: RANKING.feedback.sameNeedCosine }), QUERY, undefined)).toBe('same');
   });
 
-  it('should measure what a search showed against the query\'s first 10', () => {
+  it("should measure what a search showed against the query's first 10", () => {
     expect(shownOverlap(['a', 'b', 'c', 'd'], ['d', 'x', 'a'])).toBe(0.5);
     expect(shownOverlap([], ['a'])).toBe(0);
   });
@@ -88,7 +95,13 @@ describe('usageEvidence', () => {
 
   it('should halve a signal every half-life and weigh an opened API less than a vote, counted apart', () => {
     // Three people alike, so that the share is the signal's own weight.
-    const evidence = (overrides: Partial<PastSignal>) => usageEvidence(['a', 'b', 'c'].map((person) => signal({ ...overrides, person })), QUERY, MATCHING, 60).apis.get('verify')!;
+    const evidence = (overrides: Partial<PastSignal>) =>
+      usageEvidence(
+        ['a', 'b', 'c'].map((person) => signal({ ...overrides, person })),
+        QUERY,
+        MATCHING,
+        60,
+      ).apis.get('verify')!;
     // A fresh vote: 3 × 1 = 3 of 3 → 1³ = 1.
     expect(evidence({}).weight).toBe(1);
     // One half-life old (60 of 60 days): 3 × 0.5 = 1.5 of 3 = 0.5 → 0.5³ = 0.125.
@@ -100,7 +113,7 @@ describe('usageEvidence', () => {
     expect(evidence({ signal: 'opened' })).toMatchObject({ helpful: 0, opened: 3 });
   });
 
-  it('should keep each person\'s strongest signal on an API and weigh operations apart', () => {
+  it("should keep each person's strongest signal on an API and weigh operations apart", () => {
     const { apis, operations } = usageEvidence(
       [signal({ signal: 'opened', method: 'POST', path: '/verifications' }), signal(), signal({ person: 'p2', method: 'POST', path: '/verifications' })],
       QUERY,
@@ -118,7 +131,9 @@ describe('feedbackReason', () => {
 
   it('should say how far a card moved and on whose word, never calling an opened API a vote', () => {
     expect(feedbackReason(evidence, false)).toBe('Up 3 places: 2 people voted it the answer, 1 person opened it after searching for this need');
-    expect(feedbackReason({ ...evidence, helpful: 0, opened: 0, notHelpful: 1, moved: -1 }, false)).toBe('Down 1 place: 1 person said it was not what they needed for this need');
+    expect(feedbackReason({ ...evidence, helpful: 0, opened: 0, notHelpful: 1, moved: -1 }, false)).toBe(
+      'Down 1 place: 1 person said it was not what they needed for this need',
+    );
     expect(feedbackReason({ ...evidence, moved: 0 }, false)).toMatch(/^Kept its place: /);
   });
 

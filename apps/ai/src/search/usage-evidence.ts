@@ -45,12 +45,20 @@ interface Counted {
  * people's signed weights over `peopleForFull`, within -1..1, raised to `peopleExponent`: one
  * person moves it 1/27 of the way at most, three all of it.
  */
-export function usageEvidence(signals: PastSignal[], query: QueryNeed, matching: NeedMatching | undefined, halfLifeDays: number, weights: FeedbackWeights = RANKING.feedback): UsageEvidence {
+export function usageEvidence(
+  signals: PastSignal[],
+  query: QueryNeed,
+  matching: NeedMatching | undefined,
+  halfLifeDays: number,
+  weights: FeedbackWeights = RANKING.feedback,
+): UsageEvidence {
   const related = signals.flatMap((signal) => {
     const relation = relationOf(signal, query, matching, weights);
     // A "not helpful" counts for the need it was given on, not for one that merely looks alike.
     if (!relation || (relation === 'paraphrase' && !signal.helpful)) return [];
-    return [{ signal, same: relation === 'same', match: relation === 'same' ? Infinity : needMatch(signal.similarity, query.background!, signal.needBackground!) }];
+    return [
+      { signal, same: relation === 'same', match: relation === 'same' ? Infinity : needMatch(signal.similarity, query.background!, signal.needBackground!) },
+    ];
   });
   const best = Math.max(-Infinity, ...related.filter((entry) => !entry.same).map((entry) => entry.match));
   const strongest = new Map<string, Map<string, Counted>>();
@@ -61,7 +69,8 @@ export function usageEvidence(signals: PastSignal[], query: QueryNeed, matching:
     for (const key of keys) {
       const people = strongest.get(key) ?? new Map<string, Counted>();
       const current = people.get(signal.person);
-      if (!current || Math.abs(weight) > Math.abs(current.weight)) people.set(signal.person, { weight, similarity: signal.similarity, signal: signal.signal, same });
+      if (!current || Math.abs(weight) > Math.abs(current.weight))
+        people.set(signal.person, { weight, similarity: signal.similarity, signal: signal.signal, same });
       strongest.set(key, people);
     }
   }
@@ -98,7 +107,12 @@ export function usageEvidence(signals: PastSignal[], query: QueryNeed, matching:
  * the signal measured under the current fit), and the signal's search showed some of what the
  * content ranks first for the query (`minShownOverlap`).
  */
-export function relationOf(signal: Pick<PastSignal, 'similarity' | 'lexemes' | 'needBackground' | 'shown'>, query: QueryNeed, matching: NeedMatching | undefined, weights: Pick<FeedbackWeights, 'sameNeedCosine' | 'minShownOverlap'> = RANKING.feedback): NeedRelation {
+export function relationOf(
+  signal: Pick<PastSignal, 'similarity' | 'lexemes' | 'needBackground' | 'shown'>,
+  query: QueryNeed,
+  matching: NeedMatching | undefined,
+  weights: Pick<FeedbackWeights, 'sameNeedCosine' | 'minShownOverlap'> = RANKING.feedback,
+): NeedRelation {
   if (!Number.isFinite(signal.similarity)) return undefined;
   if (signal.similarity >= weights.sameNeedCosine || sameWords(signal.lexemes, query.words)) return 'same';
   if (!matching?.paraphrases || signal.needBackground === null || query.background === undefined) return undefined;

@@ -102,7 +102,14 @@ describe(familyVariants.name, () => {
   });
 
   it('should not reach words of other families', () => {
-    for (const [lexeme, other] of [['port', 'portion'], ['sign', 'signal'], ['state', 'statement'], ['direct', 'director'], ['count', 'counti'], ['invent', 'inventori']]) {
+    for (const [lexeme, other] of [
+      ['port', 'portion'],
+      ['sign', 'signal'],
+      ['state', 'statement'],
+      ['direct', 'director'],
+      ['count', 'counti'],
+      ['invent', 'inventori'],
+    ]) {
       expect(familyVariants(lexeme)).not.toContain(other);
     }
   });

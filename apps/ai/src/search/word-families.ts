@@ -124,7 +124,9 @@ export function familyVariants(lexeme: string): string[] {
   if (!/^[a-z]{3,}$/.test(lexeme)) return [];
   const endings = ['', 'i', 'e', 'r', 'ri', 'er', 'or', 'eri', 'ori', 'ier', 'ion', 'ment', 'ement', 'ur', 'ist', 'istr'];
   const stems = [key, key.replace(/scrib$/, 'script'), key.replace(/sum$/, 'sumpt'), key.replace(/mit$/, 'miss'), `${key}${key.at(-1)}`];
-  const short = Object.entries(SHORT_FAMILIES).filter(([, family]) => family === key).map(([word]) => word);
+  const short = Object.entries(SHORT_FAMILIES)
+    .filter(([, family]) => family === key)
+    .map(([word]) => word);
   const candidates = new Set([...stems.flatMap((stem) => endings.map((ending) => stem + ending)), ...short]);
   return [...candidates].filter((candidate) => candidate !== lexeme && familyOf(candidate) === key);
 }
@@ -136,7 +138,10 @@ export function familyVariants(lexeme: string): string[] {
  * General English only, and few: each word added to a query is one more thing to match.
  */
 const PHRASE_EQUIVALENTS: { forms: RegExp; words: string[] }[] = [
-  { forms: /\bsign(?:s|ed|ing)?[\s-]*ups?\b|\bregist(?:er|ers|ered|ering|ration|rations)\b|\benrol(?:l|ls|s|led|ling|ment|ments|lment|lments)?\b/, words: ['signup', 'register', 'registration', 'enrol'] },
+  {
+    forms: /\bsign(?:s|ed|ing)?[\s-]*ups?\b|\bregist(?:er|ers|ered|ering|ration|rations)\b|\benrol(?:l|ls|s|led|ling|ment|ments|lment|lments)?\b/,
+    words: ['signup', 'register', 'registration', 'enrol'],
+  },
   // No "sign-in": the index also holds its "sign", the word of signatures.
   { forms: /\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[\s-]*in\b|\blogins?\b/, words: ['login', 'authenticate'] },
   { forms: /\b(?:log(?:s|ged|ging)?|sign(?:s|ed|ing)?)[\s-]*out\b|\blogouts?\b/, words: ['logout'] },

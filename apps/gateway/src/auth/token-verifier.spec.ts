@@ -63,7 +63,20 @@ describe('TokenVerifierService', () => {
     idp.publish('rsa-2');
     const rotated = await idp.sign({ kid: 'rsa-2' });
     // Date only: fetch and its timeouts keep real timers.
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'nextTick',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'queueMicrotask',
+        'hrtime',
+        'performance',
+      ],
+    });
     try {
       jest.setSystemTime(Date.now() + 31_000);
       const fetches = idp.fetches;

@@ -99,7 +99,7 @@ function documentedValidators(): ReturnType<typeof getMetadataStorage> {
 
 /** Puts the derived schema of every component in place of what Nest made of its class, and adds those they refer to. */
 export function deriveSchemas(document: OpenAPIObject, validated: Schemas): void {
-  const schemas = (document.components ??= {}).schemas ??= {};
+  const schemas = ((document.components ??= {}).schemas ??= {});
   const pending = Object.keys(schemas);
   for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
     const derived = derivedSchema(name, schemas[name] as SchemaObject, validated);
@@ -135,8 +135,12 @@ export function withLimits(documented: SchemaObject, validated: SchemaObject): S
   nested('additionalProperties');
   if (documented.properties && validated.properties) {
     const theirs = validated.properties as Schemas;
-    merged.properties = Object.fromEntries(Object.entries(documented.properties as Schemas).map(([field, mine]) =>
-      [field, field in theirs && !(mine as Json).$ref ? withLimits(mine, theirs[field]) : mine]));
+    merged.properties = Object.fromEntries(
+      Object.entries(documented.properties as Schemas).map(([field, mine]) => [
+        field,
+        field in theirs && !(mine as Json).$ref ? withLimits(mine, theirs[field]) : mine,
+      ]),
+    );
   }
   return merged as SchemaObject;
 }

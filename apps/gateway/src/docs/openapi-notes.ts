@@ -32,11 +32,11 @@ const LABELS: Note = {
   example: { tier: 'gold', 'cost-center': 'CC-1234' },
   description: `The org's labels on the API (up to ${LABEL_LIMITS.maxLabels}, keys lower case); \`{}\` when none`,
 };
-const WARNINGS: Note = { description: 'In a registration\'s answer: e.g. breaking changes to a version in production' };
+const WARNINGS: Note = { description: "In a registration's answer: e.g. breaking changes to a version in production" };
 const COUNT: Note = { type: 'integer' };
 const CHANGE_COUNTS: Note = {
   properties: { breaking: COUNT, nonBreaking: COUNT, info: COUNT },
-  description: 'In a registration\'s answer: the changes from the spec it follows; `complete: false` when part of it could not be compared (not proven safe)',
+  description: "In a registration's answer: the changes from the spec it follows; `complete: false` when part of it could not be compared (not proven safe)",
 };
 const LINT_SUMMARY: Note = { properties: { error: COUNT, warning: COUNT, info: COUNT, hint: COUNT } };
 /** What an answer's size limit (ANSWER_MAX_CHARS) cut: present only when something was. */
@@ -73,23 +73,23 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
   IndexingDoc: INDEXING,
   VersionSummaryDoc: {
     version: { example: '1.0.0' },
-    sunsetDate: { format: 'date', description: 'A deprecated version\'s sunset date' },
+    sunsetDate: { format: 'date', description: "A deprecated version's sunset date" },
   } satisfies Notes<S.VersionSummaryDoc>,
   ApiSourceDoc: {
     url: { format: 'uri', description: 'URL import: where the spec is fetched from (`POST …/refresh`, IMPORT_REFRESH_INTERVAL_MS)' },
-    tree: { description: 'Folder import: the import\'s name for its tree' },
-    path: { description: 'Folder import: the file\'s path in the tree' },
+    tree: { description: "Folder import: the import's name for its tree" },
+    path: { description: "Folder import: the file's path in the tree" },
     version: { description: 'The version of the API the source feeds' },
     sha256: { description: 'SHA-256 (hex) of the spec text last imported' },
-    etag: { description: 'URL import: the last good fetch\'s ETag, sent back as If-None-Match' },
-    lastModified: { description: 'URL import: the last good fetch\'s Last-Modified, sent back as If-Modified-Since' },
+    etag: { description: "URL import: the last good fetch's ETag, sent back as If-None-Match" },
+    lastModified: { description: "URL import: the last good fetch's Last-Modified, sent back as If-Modified-Since" },
     fetchedAt: { format: 'date-time', description: 'URL import: when it was last fetched, good or not' },
     lastError: { description: 'URL import: why the last fetch failed (the last good spec stays); absent after a good one' },
   } satisfies Notes<S.ApiSourceDoc>,
   ApiRecordDoc: {
     apiId: { format: 'uuid' },
     version: { description: 'The recommended version: the highest in production, else the newest still being made, else the newest deprecated' },
-    lifecycle: { description: 'The recommended version\'s stage (`retired`: every version is, and search leaves the API out)' },
+    lifecycle: { description: "The recommended version's stage (`retired`: every version is, and search leaves the API out)" },
     sunsetDate: { format: 'date', description: 'When the recommended version is deprecated with a sunset date' },
     versions: { description: 'Every version, newest release first' },
     labels: LABELS,
@@ -104,8 +104,8 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
   } satisfies Notes<S.ApiRecordDoc>,
   ApiRefreshResultDoc: {
     apiId: { format: 'uuid' },
-    revision: { description: '`updated`: the new revision of the source\'s version' },
-    error: { description: '`failed`: why (the last good spec stays; also on the record\'s `source.lastError`)' },
+    revision: { description: "`updated`: the new revision of the source's version" },
+    error: { description: "`failed`: why (the last good spec stays; also on the record's `source.lastError`)" },
     warnings: WARNINGS,
     changes: CHANGE_COUNTS,
   } satisfies Notes<S.ApiRefreshResultDoc>,
@@ -117,7 +117,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     revision: { description: 'Increases with every new spec of this version' },
     recommended: { description: 'The version search shows and routes act on without `?version=`' },
     moveTo: { description: 'For a deprecated version: the version to move to' },
-    indexing: { description: 'The recommended version\'s: only it is indexed for search' },
+    indexing: { description: "The recommended version's: only it is indexed for search" },
     lint: { ...LINT_SUMMARY, description: 'Absent until linted' },
     createdAt: { format: 'date-time' },
     updatedAt: { format: 'date-time' },
@@ -186,7 +186,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     apiId: { format: 'uuid' },
     revision: { description: 'The indexed revision these details come from' },
     kind: { example: FIRST_KIND.kind, description: KIND },
-    format: { example: 'OpenAPI 3.0.3', description: 'The document\'s own format and version' },
+    format: { example: 'OpenAPI 3.0.3', description: "The document's own format and version" },
     description: { description: "The spec's own description, as plain text" },
     security: { ...SECURITY_REQUIREMENTS, description: `What every operation requires unless it says otherwise. ${SECURITY_REQUIREMENTS.description}` },
     cuts: CUTS,
@@ -219,7 +219,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     methods: { example: FIRST_KIND.verbs.slice(0, 2), description: `Verbs of any kind, in any case: ${KINDS.flatMap((known) => known.verbs).join(', ')}…` },
     kinds: { example: [SECOND_KIND.kind], description: `API kinds: ${KIND_NAMES}` },
     labels: { example: { tier: 'gold' }, description: 'Labels an API must carry, every one (AND): keys as given (lower case by rule), values in any case' },
-    lifecycle: { description: 'Stages of the API\'s recommended version; a retired API never shows, whatever the filter' },
+    lifecycle: { description: "Stages of the API's recommended version; a retired API never shows, whatever the filter" },
   } satisfies Notes<C.SearchFilters>,
   SearchRequestDoc: {
     query: { description: 'What you need, in your words; empty to list every API matching the filters', example: 'send a verification code by sms' },
@@ -251,8 +251,8 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
         'MCP `get_api` / `get_operation`): implicit, weaker than a vote',
     },
     notHelpful: { description: 'People who said it was not what they needed' },
-    similarity: { minimum: 0, maximum: 1, description: 'How sure the model is that the closest of those needs is this query\'s (1: the same words)' },
-    weight: { minimum: -1, maximum: 1, description: 'What it did to the card\'s score: -1 down as far as feedback may, 1 up as far as it may' },
+    similarity: { minimum: 0, maximum: 1, description: "How sure the model is that the closest of those needs is this query's (1: the same words)" },
+    weight: { minimum: -1, maximum: 1, description: "What it did to the card's score: -1 down as far as feedback may, 1 up as far as it may" },
     moved: { description: 'Places the card moved because of feedback: 2 up two, -1 down one, 0 held where the content put it' },
     reason: { description: 'Why, in a sentence to show as it is' },
   } satisfies Notes<S.FeedbackEvidenceDoc>,
@@ -267,10 +267,10 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     labels: { ...LABELS, description: "The labels of the API's indexed revision; `{}` when none" },
     kind: { example: FIRST_KIND.kind, description: KIND },
     lifecycle: {
-      description: 'The stage of `version`, the API\'s recommended version: a deprecated API ranks below an equally good one, a retired one never shows',
+      description: "The stage of `version`, the API's recommended version: a deprecated API ranks below an equally good one, a retired one never shows",
     },
     sunsetDate: { format: 'date', description: 'When `version` is deprecated with a sunset date' },
-    versions: { description: 'The API\'s versions that are not retired, newest release first' },
+    versions: { description: "The API's versions that are not retired, newest release first" },
     relevanceScore: {
       minimum: 0,
       maximum: 1,
@@ -293,7 +293,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
   } satisfies Notes<S.FeedbackOperationDoc>,
   FeedbackRequestDoc: {
     searchId: { description: 'The `searchId` of the answer acted on' },
-    apiId: { format: 'uuid', description: 'Any API of the search\'s org, also one the search did not return' },
+    apiId: { format: 'uuid', description: "Any API of the search's org, also one the search did not return" },
     operation: { description: 'The operation that answered it (or did not), as the card lists it' },
     signal: { default: 'vote', description: '`vote`: said so; `opened`: opened the API or an operation after the search, a weaker signal' },
   } satisfies Notes<C.FeedbackRequest>,
@@ -312,7 +312,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     model: { description: 'The embedding model search uses now' },
     matches: { description: 'Which later queries a signal counts for: its need in other words too, or the same words only' },
     threshold: { description: 'The need-match score from which two needs are the same, fitted for the model' },
-    recall: { description: 'Share of the calibration set\'s paraphrase pairs that match' },
+    recall: { description: "Share of the calibration set's paraphrase pairs that match" },
     falseMatchRate: { description: 'Share of its pairs of different needs that match' },
     reason: { description: 'Why paraphrases do not count (yet)' },
   } satisfies Notes<S.FeedbackLearningDoc>,
@@ -320,12 +320,12 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     signals: { description: 'Stored signals: one per person, search, API and operation' },
     people: { description: 'Distinct people who gave them' },
     retentionDays: { description: 'Days a signal is kept (FEEDBACK_RETENTION_DAYS)' },
-    halfLifeDays: { description: 'Days in which a signal\'s weight halves (FEEDBACK_HALF_LIFE_DAYS)' },
+    halfLifeDays: { description: "Days in which a signal's weight halves (FEEDBACK_HALF_LIFE_DAYS)" },
     learning: { description: 'How search tells that a query expresses the need a signal was given for' },
     recent: { description: 'The newest signals, up to 200' },
   } satisfies Notes<S.FeedbackReportDoc>,
   FeedbackErasedDoc: {
-    apiId: { format: 'uuid', description: 'When only this API\'s feedback was erased' },
+    apiId: { format: 'uuid', description: "When only this API's feedback was erased" },
     signals: { description: 'Signals erased' },
   } satisfies Notes<S.FeedbackErasedDoc>,
   ReindexAcceptedDoc: {
@@ -349,7 +349,7 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     ...EMBEDDING_MODEL,
     startedAt: { format: 'date-time' },
     total: { description: 'Indexed APIs (every org)' },
-    done: { description: 'Indexed APIs that already have the new model\'s vectors' },
+    done: { description: "Indexed APIs that already have the new model's vectors" },
     failures: { description: "APIs of the caller's orgs whose re-embedding failed" },
   } satisfies Notes<S.EmbeddingModelSwitchDoc>,
   EmbeddingModelsStatusDoc: {
@@ -366,12 +366,12 @@ export const SCHEMA_NOTES: Record<string, Record<string, Note>> = {
     responses: { example: FIRST_KIND.parts.responses, description: 'What comes back' },
   } satisfies Notes<S.OperationPartNamesDoc>,
   ApiKindInfoDoc: {
-    kind: { example: FIRST_KIND.kind, description: 'The `kind` of records and cards, a `kinds` filter\'s value, and a registration\'s `format`' },
+    kind: { example: FIRST_KIND.kind, description: "The `kind` of records and cards, a `kinds` filter's value, and a registration's `format`" },
     name: { example: FIRST_KIND.name, description: 'What people call it' },
     label: { example: FIRST_KIND.label, description: 'The formats it reads' },
     verbs: { example: FIRST_KIND.verbs, description: 'The verbs its operations use (`method`), in the order people expect them' },
-    parts: { description: 'What an operation\'s parts are called in this kind' },
-    fileExtensions: { example: FIRST_KIND.fileExtensions, description: 'Endings of its documents\' file names' },
+    parts: { description: "What an operation's parts are called in this kind" },
+    fileExtensions: { example: FIRST_KIND.fileExtensions, description: "Endings of its documents' file names" },
   } satisfies Notes<S.ApiKindInfoDoc>,
   ApiKindsResponseDoc: {
     items: { description: 'Every kind this platform reads, in the order it tries them on a spec whose format is not named' },

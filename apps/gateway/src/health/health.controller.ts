@@ -68,4 +68,3 @@ async function check(probe: () => Promise<unknown>): Promise<Check> {
     return (error as Error).message;
   }
 }
-

@@ -70,7 +70,7 @@ describe(ImportRefreshScheduler.name, () => {
     expect(log.slotsInUse).toBe(1);
   });
 
-  it('should end the round, not wait, when people\'s imports leave no spare slot, and free every slot it took', async () => {
+  it("should end the round, not wait, when people's imports leave no spare slot, and free every slot it took", async () => {
     const slots = new ImportSlots(config);
     const people = [slots.acquire('ann'), slots.acquire('bob')];
     const { round, log, release } = scheduler({ slots });

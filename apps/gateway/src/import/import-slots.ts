@@ -41,7 +41,10 @@ export class ImportSlots {
     const { maxInFlight, maxInFlightPerCaller } = this.config.import;
     if ((this.byCaller.get(sub) ?? 0) >= maxInFlightPerCaller) throw new TooManyImportsException(maxInFlightPerCaller);
     if (this.inFlight >= maxInFlight) {
-      throw new ServiceBusyException(`The gateway is fetching ${maxInFlight} specs from URLs already (IMPORT_MAX_IN_FLIGHT); retry shortly`, BUSY_RETRY_AFTER_SECONDS);
+      throw new ServiceBusyException(
+        `The gateway is fetching ${maxInFlight} specs from URLs already (IMPORT_MAX_IN_FLIGHT); retry shortly`,
+        BUSY_RETRY_AFTER_SECONDS,
+      );
     }
     return this.take(sub);
   }

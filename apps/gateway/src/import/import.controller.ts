@@ -24,7 +24,7 @@ export class ImportController {
     description:
       'Only http and https. Loopback, private, link-local and metadata addresses are refused (422) unless IMPORT_ALLOWED_HOSTS lists the host and port, ' +
       'checked on the address connected to and on every redirect (at most 5). Within SPEC_MAX_BYTES (413) and IMPORT_TIMEOUT_MS (504); ' +
-      'JSON, YAML or text (415 otherwise); then checked as an upload. Name and version from the spec\'s `info` when left out. ' +
+      "JSON, YAML or text (415 otherwise); then checked as an upload. Name and version from the spec's `info` when left out. " +
       'At most IMPORT_MAX_IN_FLIGHT_PER_CALLER imports and refreshes in flight per caller (429 with Retry-After past it) and IMPORT_MAX_IN_FLIGHT in all (503 with Retry-After), refused before anything is fetched',
   })
   @ApiCreatedResponse({ type: ApiRecordDoc, description: 'Registered with its `source`; `indexing.status` is PENDING' })
@@ -37,8 +37,9 @@ export class ImportController {
   @HttpCode(200)
   @RequireRole('publisher')
   @ApiOperation({
-    summary: 'Fetch an imported API\'s URL again now (publisher): `unchanged`, `updated` with the new revision, or `failed` with why',
-    description: 'A conditional request (If-None-Match / If-Modified-Since). A changed text makes one new revision of the source\'s version; a failure keeps the last good spec',
+    summary: "Fetch an imported API's URL again now (publisher): `unchanged`, `updated` with the new revision, or `failed` with why",
+    description:
+      "A conditional request (If-None-Match / If-Modified-Since). A changed text makes one new revision of the source's version; a failure keeps the last good spec",
   })
   @ApiOkResponse({ type: ApiRefreshResultDoc })
   @ApiProblems(404, 409, 503)

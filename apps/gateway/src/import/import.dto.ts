@@ -24,23 +24,28 @@ export class ImportBodyDto implements ApiImportRequest {
     maxChars: REGISTRATION_LIMITS.nameMaxChars,
     presence: 'optional',
     notBlank: true,
-    doc: { description: 'The spec\'s `info.title` when absent, else the URL\'s file name' },
+    doc: { description: "The spec's `info.title` when absent, else the URL's file name" },
   })
   name?: string;
 
-  @TextField({ maxChars: REGISTRATION_LIMITS.versionMaxChars, presence: 'optional', notBlank: true, doc: { description: 'The spec\'s `info.version` when absent, else `1`' } })
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.versionMaxChars,
+    presence: 'optional',
+    notBlank: true,
+    doc: { description: "The spec's `info.version` when absent, else `1`" },
+  })
   version?: string;
 
   @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'optional' })
   teamName?: string;
 
-  @ApiPropertyOptional({ description: 'The spec\'s format (`GET /api-management/kinds`); detected when absent' })
+  @ApiPropertyOptional({ description: "The spec's format (`GET /api-management/kinds`); detected when absent" })
   @IsOptional()
   @IsString()
   @Matches(KIND, { message: 'format must be a format name (GET /api-management/kinds)' })
   format?: string;
 
-  @ApiPropertyOptional({ enum: LIFECYCLE_STAGES, description: 'The version\'s stage; default `production`' })
+  @ApiPropertyOptional({ enum: LIFECYCLE_STAGES, description: "The version's stage; default `production`" })
   @IsOptional()
   @IsIn(LIFECYCLE_STAGES, { message: `lifecycle must be one of ${LIFECYCLE_STAGES.join(', ')}` })
   lifecycle?: LifecycleStage;

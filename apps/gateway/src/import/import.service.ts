@@ -91,7 +91,13 @@ export class ImportService {
       const { record, revised } = await this.versions.reviseChecked(api, source.version, spec);
       await this.saveSource(api.id, { fetchedAt, etag: fetched.etag, lastModified: fetched.lastModified, sha256: sha256(spec.text) });
       if (!revised) return { outcome: 'unchanged', apiId: api.id };
-      return { outcome: 'updated', apiId: api.id, revision: record.revision, ...(record.warnings ? { warnings: record.warnings } : {}), ...(record.changes ? { changes: record.changes } : {}) };
+      return {
+        outcome: 'updated',
+        apiId: api.id,
+        revision: record.revision,
+        ...(record.warnings ? { warnings: record.warnings } : {}),
+        ...(record.changes ? { changes: record.changes } : {}),
+      };
     } catch (error) {
       if (!(error instanceof HttpException)) this.logger.error(`Refresh of API ${api.id} failed: ${errorSummary(error)}`);
       const why = error instanceof HttpException ? error.message : 'An unexpected error occurred; it has been logged';

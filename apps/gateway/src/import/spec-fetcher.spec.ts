@@ -36,7 +36,7 @@ describe('SpecFetcher guard', () => {
     await expect(refusal(agent, { host: 'specs.example.test', port: 80, lookup: resolvesTo(address, family) })).resolves.toThrow(/is not allowed/);
   });
 
-  it('should let only a listed host:port through without the guard, the port the scheme\'s own when absent', () => {
+  it("should let only a listed host:port through without the guard, the port the scheme's own when absent", () => {
     const allowed = ['specs.internal:8080', '10.0.0.1:443', '[fd00::1]:80'];
     expect(isAllowedHost(httpUrl('http://specs.internal:8080/a'), allowed)).toBe(true);
     expect(isAllowedHost(httpUrl('http://SPECS.internal:8080/a'), allowed)).toBe(true);

@@ -19,7 +19,7 @@ import { GATEWAY_CONFIG } from '../gateway.constants.js';
 export const MAX_REDIRECTS = 5;
 
 /** The only words a refused address gets: nothing from it, not even which rule refused it. */
-export const ADDRESS_REFUSED = 'The URL\'s address is not allowed: imports may not reach loopback, private, link-local or metadata addresses';
+export const ADDRESS_REFUSED = "The URL's address is not allowed: imports may not reach loopback, private, link-local or metadata addresses";
 
 /** JSON, YAML and text (GraphQL SDL, .proto); HTML is a login or error page, never a spec. */
 const SPEC_MEDIA_TYPE = /^(application\/(json|[\w.+-]*\+json|(x-)?yaml|graphql|octet-stream)|text\/(?!html)[\w.+-]+)$/;
@@ -83,7 +83,9 @@ export class SpecFetcher {
     };
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      transport.get(url, { agent: guardAgent(url, this.config.import.allowedHosts), headers, signal }, resolve).on('error', (error) => reject(fetchError(error, signal)));
+      transport
+        .get(url, { agent: guardAgent(url, this.config.import.allowedHosts), headers, signal }, resolve)
+        .on('error', (error) => reject(fetchError(error, signal)));
     });
   }
 

@@ -119,7 +119,9 @@ export class IndexReconciler implements OnApplicationBootstrap {
     // Gone (Redis lost it), or ended without the index showing it (its outcome was lost): again.
     if (jobState !== 'unknown') await this.queue.remove(jobIdOf(api));
     await this.producer.enqueue(api);
-    this.logger.warn(`API ${api.id} r${api.revision}: its indexing job was ${jobState === 'unknown' ? 'missing from Redis' : jobState} but the index has not reached it; queued again`);
+    this.logger.warn(
+      `API ${api.id} r${api.revision}: its indexing job was ${jobState === 'unknown' ? 'missing from Redis' : jobState} but the index has not reached it; queued again`,
+    );
     return 'requeued';
   }
 }

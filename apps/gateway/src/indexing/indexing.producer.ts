@@ -6,14 +6,7 @@ import { Repository } from 'typeorm';
 import { type GatewayConfig, withTimeout } from '#config';
 import { PeriodicJobs } from '#database';
 import { throttledWarning } from '#http';
-import {
-  type DeleteApiJob,
-  type IndexApiJob,
-  INDEXING_JOB_OPTIONS,
-  INDEXING_QUEUE,
-  indexingJobId,
-  IndexingJobName,
-} from '#contracts';
+import { type DeleteApiJob, type IndexApiJob, INDEXING_JOB_OPTIONS, INDEXING_QUEUE, indexingJobId, IndexingJobName } from '#contracts';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ApiEntity } from '../registry/api.entity.js';
 import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
@@ -122,4 +115,3 @@ export class IndexingProducer implements OnApplicationBootstrap {
     });
   }
 }
-

@@ -19,7 +19,10 @@ export class KindsController {
   }
 
   @Route(GATEWAY_ROUTES.kinds)
-  @ApiOperation({ summary: 'The kinds of API this platform reads, in the order it tries them: each one\'s name, formats, verbs, what its operations\' parts are called, and its files\' extensions' })
+  @ApiOperation({
+    summary:
+      "The kinds of API this platform reads, in the order it tries them: each one's name, formats, verbs, what its operations' parts are called, and its files' extensions",
+  })
   @ApiOkResponse({ type: ApiKindsResponseDoc })
   list(): ApiKindsResponse {
     return this.kinds;

@@ -26,7 +26,13 @@ const detail: ApiOperationDetailResponse = {
   security: [],
 };
 
-const view = (kind: string, parts: OperationView['parts']): OperationView => ({ api: { apiId: 'a1', name: 'Things', version: '1' }, overview: overview(kind), detail, example: '', parts });
+const view = (kind: string, parts: OperationView['parts']): OperationView => ({
+  api: { apiId: 'a1', name: 'Things', version: '1' },
+  overview: overview(kind),
+  detail,
+  example: '',
+  parts,
+});
 
 describe('operationText', () => {
   it("should head each part of an operation as its kind's format plugin names it", () => {
@@ -56,8 +62,17 @@ describe('operationText', () => {
 
 describe('searchText', () => {
   it('should end with the searchId to rate the answer by', () => {
-    const answer = { searchId: '0190a1b2-0000-7000-8000-000000000001', orgId: 'acme', totalFound: 1, queryEmbeddingMs: 1, searchMs: 1, results: [{ apiId: 'a1', apiName: 'Things', version: '1', kind: 'openapi', relevanceScore: 0.7, endpoints: [], labels: {} }] } as unknown as SearchResponse & { orgId: string };
-    expect(searchText(answer, 'find things').split('\n').at(-1)).toBe('Once you have used one, tell rate_result (searchId 0190a1b2-0000-7000-8000-000000000001) whether it answered the need.');
+    const answer = {
+      searchId: '0190a1b2-0000-7000-8000-000000000001',
+      orgId: 'acme',
+      totalFound: 1,
+      queryEmbeddingMs: 1,
+      searchMs: 1,
+      results: [{ apiId: 'a1', apiName: 'Things', version: '1', kind: 'openapi', relevanceScore: 0.7, endpoints: [], labels: {} }],
+    } as unknown as SearchResponse & { orgId: string };
+    expect(searchText(answer, 'find things').split('\n').at(-1)).toBe(
+      'Once you have used one, tell rate_result (searchId 0190a1b2-0000-7000-8000-000000000001) whether it answered the need.',
+    );
   });
 });
 
@@ -66,7 +81,9 @@ describe('rateText', () => {
 
   it('should say what was recorded, for the need as it was searched', () => {
     expect(rateText({ ...vote, helpful: true, query: 'refund a card payment' })).toBe('Recorded: API a1 answered "refund a card payment".');
-    expect(rateText({ ...vote, operation: { method: 'POST', path: '/refunds' }, helpful: false, query: 'refund a card payment' })).toBe('Recorded: POST /refunds of API a1 did not answer "refund a card payment".');
+    expect(rateText({ ...vote, operation: { method: 'POST', path: '/refunds' }, helpful: false, query: 'refund a card payment' })).toBe(
+      'Recorded: POST /refunds of API a1 did not answer "refund a card payment".',
+    );
   });
 
   it('should name the search when its need is no longer remembered', () => {

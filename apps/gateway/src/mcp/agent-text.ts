@@ -69,7 +69,11 @@ export function apiText(view: ApiView, page: { from: number; to: number; page: n
   const lines = [
     `${record.name} ${record.version} [${kind}] — apiId ${record.apiId} — org ${record.orgId}${teamText(record)}`,
     `Indexing: ${record.indexing?.status ?? 'unknown'}${record.indexing?.error ? ` (${record.indexing.error})` : ''}`,
-    `Versions: ${listed(record.versions.map((version) => versionText(version, record)), LISTED.versions, '; ')}`,
+    `Versions: ${listed(
+      record.versions.map((version) => versionText(version, record)),
+      LISTED.versions,
+      '; ',
+    )}`,
   ];
   const description = record.description ?? overview?.description;
   if (description) lines.push(`Description: ${short(description, 500)}`);
@@ -163,7 +167,9 @@ export function listText(list: ApiListResponse, page: number, pageSize: number):
 
 /** One line: `Labels: key=value, …` (up to 20 labels of bounded size: never cut). */
 function labelsText(labels: Record<string, string>): string {
-  return `Labels: ${Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(', ')}`;
+  return `Labels: ${Object.entries(labels)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(', ')}`;
 }
 
 function serverText(server: ServerInfo): string {
@@ -192,19 +198,29 @@ function securityText(security: SecurityRequirement[], schemes: SecuritySchemeIn
   if (security.length === 0) return 'none declared';
   const alternatives = security.slice(0, LISTED.alternatives);
   const more = security.length > alternatives.length ? ` (or ${security.length - alternatives.length} more ways)` : '';
-  return alternatives
-    .map((requirement) =>
-      requirement.length === 0
-        ? 'none'
-        : requirement
-            .map(({ scheme: name, scopes }) => {
-              const scheme = schemes.find((candidate) => candidate.name === name);
-              const how = scheme ? schemeText({ ...scheme, flows: undefined }) : short(name, NAME_CHARS);
-              return `${how}${scopes.length ? ` with scopes ${listed(scopes.map((scope) => short(scope, NAME_CHARS)), LISTED.scopes, ', ')}` : ''}`;
-            })
-            .join(' and '),
-    )
-    .join(' or ') + more;
+  return (
+    alternatives
+      .map((requirement) =>
+        requirement.length === 0
+          ? 'none'
+          : requirement
+              .map(({ scheme: name, scopes }) => {
+                const scheme = schemes.find((candidate) => candidate.name === name);
+                const how = scheme ? schemeText({ ...scheme, flows: undefined }) : short(name, NAME_CHARS);
+                return `${how}${
+                  scopes.length
+                    ? ` with scopes ${listed(
+                        scopes.map((scope) => short(scope, NAME_CHARS)),
+                        LISTED.scopes,
+                        ', ',
+                      )}`
+                    : ''
+                }`;
+              })
+              .join(' and '),
+      )
+      .join(' or ') + more
+  );
 }
 
 function parameterText(parameter: OperationParameter): string {
@@ -233,15 +249,41 @@ export function sketch(schema: unknown, depth = 0): string {
   if (!isObject(schema)) return 'any';
   if (SCHEMA_MARKERS.circular in schema) return `<circular ${short(String(schema[SCHEMA_MARKERS.circular]), NAME_CHARS)}>`;
   const cut = SCHEMA_MARKERS.truncated in schema ? ' …cut' : '';
-  if (Array.isArray(schema.enum)) return listed(schema.enum.map((value) => short(JSON.stringify(value) ?? 'null', NAME_CHARS)), LISTED.enum, '|') + cut;
+  if (Array.isArray(schema.enum))
+    return (
+      listed(
+        schema.enum.map((value) => short(JSON.stringify(value) ?? 'null', NAME_CHARS)),
+        LISTED.enum,
+        '|',
+      ) + cut
+    );
   for (const key of ['oneOf', 'anyOf'] as const) {
     const parts = schema[key];
-    if (Array.isArray(parts)) return listed(parts.map((part) => sketch(part, depth)), LISTED.alternatives, ' | ') + cut;
+    if (Array.isArray(parts))
+      return (
+        listed(
+          parts.map((part) => sketch(part, depth)),
+          LISTED.alternatives,
+          ' | ',
+        ) + cut
+      );
   }
-  if (Array.isArray(schema.allOf)) return listed(schema.allOf.map((part) => sketch(part, depth)), LISTED.alternatives, ' & ') + cut;
+  if (Array.isArray(schema.allOf))
+    return (
+      listed(
+        schema.allOf.map((part) => sketch(part, depth)),
+        LISTED.alternatives,
+        ' & ',
+      ) + cut
+    );
   const type = Array.isArray(schema.type) ? schema.type.map(String).join('|') : typeof schema.type === 'string' ? schema.type : undefined;
   const title = typeof schema.title === 'string' ? short(schema.title, NAME_CHARS) : undefined;
-  if (Array.isArray(schema.items)) return `[${listed(schema.items.map((item) => sketch(item, depth)), LISTED.alternatives, ', ')}]${cut}`;
+  if (Array.isArray(schema.items))
+    return `[${listed(
+      schema.items.map((item) => sketch(item, depth)),
+      LISTED.alternatives,
+      ', ',
+    )}]${cut}`;
   if (type === 'array' || schema.items !== undefined) return `${sketch(schema.items, depth)}[]${cut}`;
   const properties = isObject(schema.properties) ? Object.entries(schema.properties) : [];
   if (properties.length) {

@@ -20,7 +20,13 @@ describe(`${AgentToolsService.name} rate`, () => {
   beforeEach(() => {
     call = jest.fn<AiClient['request']>().mockResolvedValue(new AiAnswer(204, 'application/json', ''));
     queryOf = jest.fn<ImplicitFeedback['queryOf']>().mockResolvedValue('refund a card payment');
-    tools = new AgentToolsService({ request: call } as unknown as AiClient, {} as RegistryService, {} as ApiVersionsService, { queryOf } as unknown as ImplicitFeedback, {} as SpecFormats);
+    tools = new AgentToolsService(
+      { request: call } as unknown as AiClient,
+      {} as RegistryService,
+      {} as ApiVersionsService,
+      { queryOf } as unknown as ImplicitFeedback,
+      {} as SpecFormats,
+    );
   });
 
   it('should send a vote from the caller, with their orgs, as the REST feedback route does', async () => {

@@ -47,7 +47,7 @@ describe(ImplicitFeedback.name, () => {
     jest.restoreAllMocks();
   });
 
-  it('should send one opened signal for an API the caller\'s search returned', async () => {
+  it("should send one opened signal for an API the caller's search returned", async () => {
     await feedback.searched(alice, search);
     await feedback.opened(alice, 'refunds', undefined, 'request-1');
 
@@ -94,14 +94,14 @@ describe(ImplicitFeedback.name, () => {
     expect(call).not.toHaveBeenCalled();
   });
 
-  it('should send nothing when another caller opens an API someone else\'s search returned', async () => {
+  it("should send nothing when another caller opens an API someone else's search returned", async () => {
     await feedback.searched(alice, search);
     await feedback.opened(bob, 'refunds');
 
     expect(call).not.toHaveBeenCalled();
   });
 
-  it('should send nothing for a search of an org the caller\'s token no longer lists', async () => {
+  it("should send nothing for a search of an org the caller's token no longer lists", async () => {
     await feedback.searched(alice, search);
     await feedback.opened({ ...alice, orgs: ['globex'] }, 'refunds');
 
@@ -170,7 +170,7 @@ describe(ImplicitFeedback.name, () => {
     expect(call.mock.calls[0][1]?.body).toMatchObject({ searchId: 'search-1', apiId: 'refunds', person: 'alice' });
   });
 
-  it('should tell the need of a search the caller made, on any replica, and of no one else\'s', async () => {
+  it("should tell the need of a search the caller made, on any replica, and of no one else's", async () => {
     await feedback.searched(alice, { ...search, query: 'refund a card payment' });
 
     await expect(otherReplica.queryOf(alice, 'search-1')).resolves.toBe('refund a card payment');

@@ -41,7 +41,7 @@ function instructions(kinds: readonly ApiKindInfo[]): string {
     `This server finds the APIs of your organisation (${list}) and tells you how to call them. ` +
     'Start with search_apis, describing what you need in plain words; then call get_operation with the apiId, method and path of the best ' +
     'endpoint: it gives the URL, parameters, request body, responses, auth and an example call. get_api and list_apis browse; ' +
-    'get_api lists an API\'s versions and their stages, and compare_versions tells what changed between two (breaking changes first). ' +
+    "get_api lists an API's versions and their stages, and compare_versions tells what changed between two (breaking changes first). " +
     'Once you have used a result, rate_result says whether it answered the need: the next search for the same need ranks it accordingly.'
   );
 }
@@ -115,7 +115,7 @@ function rateResult({ server, tools, caller, requestId, run }: ToolScope): void 
       description:
         'After acting on a search_apis result, say whether it answered the need: helpful true when the API (or its operation) did what was asked, ' +
         'false when it was the wrong one. Name the searchId of that search_apis answer, the apiId, and the operation when you used one. ' +
-        "Later searches of the org for the same need rank it higher (true) or lower (false); a false lowers it for that need only, never for others. " +
+        'Later searches of the org for the same need rank it higher (true) or lower (false); a false lowers it for that need only, never for others. ' +
         'Rating the same result of the same search again replaces your vote.',
       inputSchema: {
         searchId: ID_INPUT.describe('The searchId of the search_apis answer you acted on'),

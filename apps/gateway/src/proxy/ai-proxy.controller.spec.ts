@@ -9,7 +9,8 @@ import { AiProxyController } from './ai-proxy.controller.js';
 describe('AiProxyController.search', () => {
   const caller = { sub: 'reader', orgs: ['acme'], roles: ['reader'] } as unknown as Caller;
   const request = { body: { orgId: 'acme', query: 'refunds' }, headers: {} } as unknown as Request;
-  const response = () => ({ status: jest.fn().mockReturnThis(), type: jest.fn().mockReturnThis(), send: jest.fn().mockReturnThis(), setHeader: jest.fn() }) as unknown as Response;
+  const response = () =>
+    ({ status: jest.fn().mockReturnThis(), type: jest.fn().mockReturnThis(), send: jest.fn().mockReturnThis(), setHeader: jest.fn() }) as unknown as Response;
   const answer = (status: number, retryAfter?: string) => new AiAnswer(status, 'application/json', '{}', retryAfter);
 
   it('should refuse searches itself for a moment after the AI app said it is at its limit, then ask it again', async () => {

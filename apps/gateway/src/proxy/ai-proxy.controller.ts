@@ -8,7 +8,15 @@ import { RequireRole } from '../auth/auth.decorators.js';
 import { assertOrgMember } from '../auth/org-access.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.js';
-import { EmbeddingModelsStatusDoc, IndexingStatusDoc, ReindexAcceptedDoc, ReindexProgressDoc, SearchFacetsDoc, SearchRequestDoc, SearchResponseDoc } from '../docs/openapi-models.js';
+import {
+  EmbeddingModelsStatusDoc,
+  IndexingStatusDoc,
+  ReindexAcceptedDoc,
+  ReindexProgressDoc,
+  SearchFacetsDoc,
+  SearchRequestDoc,
+  SearchResponseDoc,
+} from '../docs/openapi-models.js';
 import { AiClient, send } from '../ai-client/ai-client.js';
 import { FacetsQueryDto } from './facets.dto.js';
 import { ReindexRequestDto } from './reindex.dto.js';
@@ -44,18 +52,14 @@ export class AiProxyController {
   @ApiBody({ type: SearchRequestDoc })
   @ApiOkResponse({ type: SearchResponseDoc })
   @ApiProblems(400)
-  async search(
-    @CurrentCaller() caller: Caller,
-    @Body('orgId') orgId: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async search(@CurrentCaller() caller: Caller, @Body('orgId') orgId: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     // The only field the gateway needs, to authorise; the AI app validates the rest.
     // A list of messages, as validation gives (the problem's `errors`).
     if (typeof orgId !== 'string' || !orgId) throw new BadRequestException([orgId === undefined ? 'orgId is required' : 'orgId must be a non-empty string']);
     assertOrgMember(caller, orgId);
     // Callers that ignore Retry-After: the AI app's limit reached a moment ago is answered here.
-    if (Date.now() < this.searchesRefusedUntil) throw new ServiceBusyException('The search service is at its limit (SEARCH_CONCURRENCY, SEARCH_QUEUE); try again in a second');
+    if (Date.now() < this.searchesRefusedUntil)
+      throw new ServiceBusyException('The search service is at its limit (SEARCH_CONCURRENCY, SEARCH_QUEUE); try again in a second');
     const answer = await this.ai.request(AI_ROUTES.search, { body: request.body, requestId: requestIdOf(request) });
     if (answer.status === 503 && answer.retryAfter) this.searchesRefusedUntil = Date.now() + BUSY_HOLD_MS;
     send(response, answer);
@@ -63,7 +67,7 @@ export class AiProxyController {
 
   @Route(GATEWAY_ROUTES.facets)
   @ApiTags('Search')
-  @ApiOperation({ summary: 'Teams and operation tags of the org\'s indexed APIs, with how many APIs carry each: suggestions for the search filters' })
+  @ApiOperation({ summary: "Teams and operation tags of the org's indexed APIs, with how many APIs carry each: suggestions for the search filters" })
   @ApiOkResponse({ type: SearchFacetsDoc })
   @ApiProblems(400)
   async facets(@CurrentCaller() caller: Caller, @Query() query: FacetsQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
@@ -77,12 +81,7 @@ export class AiProxyController {
   @ApiOperation({ summary: 'Indexing status of an API: PENDING → IN_PROGRESS → COMPLETED or FAILED (with the reason)' })
   @ApiOkResponse({ type: IndexingStatusDoc })
   @ApiProblems(404)
-  async indexingStatus(
-    @CurrentCaller() caller: Caller,
-    @Param('apiId') apiId: string,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async indexingStatus(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
     const answer = await this.ai.request(AI_ROUTES.indexingStatus, {
       params: { apiId: api.id },
@@ -98,12 +97,7 @@ export class AiProxyController {
   @ApiOperation({ summary: 'Re-index APIs from their kept specs (admin): some APIs, one org, or every org of the caller' })
   @ApiAcceptedResponse({ type: ReindexAcceptedDoc })
   @ApiProblems(400, 404)
-  async startReindex(
-    @CurrentCaller() caller: Caller,
-    @Body() body: ReindexRequestDto,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  async startReindex(@CurrentCaller() caller: Caller, @Body() body: ReindexRequestDto, @Req() request: Request, @Res() response: Response): Promise<void> {
     if (body.orgId) assertOrgMember(caller, body.orgId);
     const orgIds = body.orgId ? [body.orgId] : caller.orgs;
     if (orgIds.length === 0) throw new ForbiddenException('Your token lists no orgs to re-index');

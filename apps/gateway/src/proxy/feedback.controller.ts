@@ -13,13 +13,13 @@ import { AiClient, send } from '../ai-client/ai-client.js';
 
 /** The org whose feedback an admin reads or erases, and optionally one of its APIs. */
 export class FeedbackQueryDto {
-  @ApiProperty({ description: 'One of the caller\'s orgs', example: 'payments' })
+  @ApiProperty({ description: "One of the caller's orgs", example: 'payments' })
   @IsString({ message: 'orgId is required' })
   @MinLength(1, { message: 'orgId must be a non-empty string' })
   orgId: string;
 
   // An empty apiId must not reach the AI app as "no apiId": that would erase the whole org.
-  @ApiPropertyOptional({ format: 'uuid', description: 'Only this API\'s feedback' })
+  @ApiPropertyOptional({ format: 'uuid', description: "Only this API's feedback" })
   @IsOptional()
   @IsString()
   @MinLength(1, { message: 'apiId must be a non-empty string' })
@@ -39,7 +39,9 @@ export class FeedbackController {
 
   @Route(GATEWAY_ROUTES.feedback)
   @ApiTags('Search')
-  @ApiOperation({ summary: 'Say whether a search\'s card answered the need (`vote`), or that its API was opened (`opened`): later searches for the same need learn from it' })
+  @ApiOperation({
+    summary: "Say whether a search's card answered the need (`vote`), or that its API was opened (`opened`): later searches for the same need learn from it",
+  })
   @ApiBody({ type: FeedbackRequestDoc })
   @ApiNoContentResponse({ description: 'Recorded (one signal per person, search, API and operation)' })
   @ApiProblems(400, 404)
@@ -53,7 +55,7 @@ export class FeedbackController {
   @Route(GATEWAY_ROUTES.feedbackReport)
   @RequireRole('admin')
   @ApiTags('Admin')
-  @ApiOperation({ summary: 'The org\'s search feedback (admin): counts, per API, and the newest signals (people as short keyed hashes)' })
+  @ApiOperation({ summary: "The org's search feedback (admin): counts, per API, and the newest signals (people as short keyed hashes)" })
   @ApiOkResponse({ type: FeedbackReportDoc })
   @ApiProblems(400)
   async report(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {
@@ -64,7 +66,7 @@ export class FeedbackController {
   @Route(GATEWAY_ROUTES.eraseFeedback)
   @RequireRole('admin')
   @ApiTags('Admin')
-  @ApiOperation({ summary: 'Erase the org\'s search feedback (admin), or one API\'s: search ranks as if nobody had given it' })
+  @ApiOperation({ summary: "Erase the org's search feedback (admin), or one API's: search ranks as if nobody had given it" })
   @ApiOkResponse({ type: FeedbackErasedDoc })
   @ApiProblems(400)
   async erase(@CurrentCaller() caller: Caller, @Query() query: FeedbackQueryDto, @Req() request: Request, @Res() response: Response): Promise<void> {

@@ -17,7 +17,7 @@ export class ApiVersionsController {
   constructor(private readonly versions: ApiVersionsService) {}
 
   @Route(GATEWAY_ROUTES.listVersions)
-  @ApiOperation({ summary: 'An API\'s versions, newest release first: stage, kind, revision, lint summary; the recommended one with its indexing status' })
+  @ApiOperation({ summary: "An API's versions, newest release first: stage, kind, revision, lint summary; the recommended one with its indexing status" })
   @ApiOkResponse({ type: ApiVersionListDoc })
   @ApiProblems(404)
   list(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<ApiVersionList> {
@@ -41,16 +41,26 @@ export class ApiVersionsController {
   @ApiOperation({ summary: 'A new spec for a version: its next revision (publisher), compared with the one before' })
   @ApiOkResponse({ type: ApiVersionRecordDoc })
   @ApiProblems(400, 404, 409, 413, 422)
-  revise(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Body() body: VersionSpecDto): Promise<ApiVersionRecord> {
+  revise(
+    @CurrentCaller() caller: Caller,
+    @Param('apiId') apiId: string,
+    @Param('version') version: string,
+    @Body() body: VersionSpecDto,
+  ): Promise<ApiVersionRecord> {
     return this.versions.revise(caller, apiId, version, body);
   }
 
   @Route(GATEWAY_ROUTES.patchVersion)
   @RequireRole('publisher')
-  @ApiOperation({ summary: 'A version\'s lifecycle stage and sunset date (publisher)' })
+  @ApiOperation({ summary: "A version's lifecycle stage and sunset date (publisher)" })
   @ApiOkResponse({ type: ApiVersionRecordDoc })
   @ApiProblems(400, 404)
-  patch(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Body() body: VersionPatchDto): Promise<ApiVersionRecord> {
+  patch(
+    @CurrentCaller() caller: Caller,
+    @Param('apiId') apiId: string,
+    @Param('version') version: string,
+    @Body() body: VersionPatchDto,
+  ): Promise<ApiVersionRecord> {
     return this.versions.patch(caller, apiId, version, body);
   }
 
@@ -65,7 +75,7 @@ export class ApiVersionsController {
   }
 
   @Route(GATEWAY_ROUTES.lint)
-  @ApiOperation({ summary: 'A version\'s lint findings: Spectral\'s OpenAPI or AsyncAPI rules, or its kind\'s own (linted when first asked for if not yet)' })
+  @ApiOperation({ summary: "A version's lint findings: Spectral's OpenAPI or AsyncAPI rules, or its kind's own (linted when first asked for if not yet)" })
   @ApiOkResponse({ type: LintResponseDoc })
   @ApiProblems(400, 404, 422, 503)
   lint(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string, @Query() query: LintQueryDto): Promise<LintResponse> {

@@ -46,9 +46,21 @@ export class VersionsChange {
   }
 
   async addVersion(version: NewVersion): Promise<ApiVersionEntity> {
-    if (this.find(version.version)) throw new ConflictException(`API "${this.api.id}" already has a version "${version.version}": PUT …/versions/${encodeURIComponent(version.version)} adds a revision of it`);
+    if (this.find(version.version))
+      throw new ConflictException(
+        `API "${this.api.id}" already has a version "${version.version}": PUT …/versions/${encodeURIComponent(version.version)} adds a revision of it`,
+      );
     const entity = await this.manager.save(
-      this.manager.create(ApiVersionEntity, { apiId: this.api.id, version: version.version, lifecycle: version.lifecycle, kind: version.kind, revision: 1, sunsetDate: null, createdAt: new Date(), updatedAt: new Date() }),
+      this.manager.create(ApiVersionEntity, {
+        apiId: this.api.id,
+        version: version.version,
+        lifecycle: version.lifecycle,
+        kind: version.kind,
+        revision: 1,
+        sunsetDate: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      }),
     );
     await this.manager.insert(ApiVersionRevisionEntity, { apiId: this.api.id, version: version.version, revision: 1, kind: version.kind, spec: version.spec });
     this.versions.push(entity);
@@ -144,9 +156,17 @@ export class ApiVersionsRepository {
    * API at a time, across replicas), then updates its search projection. `reindexed` says whether
    * search must see the change (a new revision of the API was made).
    */
-  async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>): Promise<{ api: ApiEntity; versions: ApiVersionEntity[]; reindexed: boolean; result: T }> {
+  async change<T>(
+    apiId: string,
+    work: (change: VersionsChange) => Promise<T>,
+  ): Promise<{ api: ApiEntity; versions: ApiVersionEntity[]; reindexed: boolean; result: T }> {
     return this.dataSource.transaction(async (manager) => {
-      const api = await manager.getRepository(ApiEntity).createQueryBuilder('api').setLock('pessimistic_write').where(`api.id = :apiId AND ${liveApi('api')}`, { apiId }).getOne();
+      const api = await manager
+        .getRepository(ApiEntity)
+        .createQueryBuilder('api')
+        .setLock('pessimistic_write')
+        .where(`api.id = :apiId AND ${liveApi('api')}`, { apiId })
+        .getOne();
       if (!api) throw new NotFoundException(`API "${apiId}" not found`);
       const versions = await manager.findBy(ApiVersionEntity, { apiId });
       const change = new VersionsChange(manager, api, versions);
@@ -228,7 +248,19 @@ export class ApiVersionsRepository {
     await manager
       .createQueryBuilder()
       .update(ApiEntity)
-      .set({ orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, source, ...(reindexed ? { revision: () => 'revision + 1' } : {}) })
+      .set({
+        orgId,
+        name,
+        teamName,
+        description,
+        labels,
+        version,
+        kind,
+        lifecycle,
+        sunsetDate,
+        source,
+        ...(reindexed ? { revision: () => 'revision + 1' } : {}),
+      })
       .where('id = :id', { id })
       .execute();
     Object.assign(change.api, await manager.findOneByOrFail(ApiEntity, { id }));

@@ -87,7 +87,8 @@ export class ApiVersionsService {
    */
   async reviseChecked(api: ApiEntity, version: string, spec: CheckedSpec): Promise<{ record: ApiVersionRecord; revised: boolean }> {
     const current = await this.currentVersion(api, version);
-    if (await this.isCurrentText(api, current, spec)) return { record: await this.record({ api, versions: await this.versionsOf(api) }, version), revised: false };
+    if (await this.isCurrentText(api, current, spec))
+      return { record: await this.record({ api, versions: await this.versionsOf(api) }, version), revised: false };
     const notes = await this.changeNotes(api, current, version, spec);
     const changed = await this.change(api.id, (change) => change.addRevision(version, { kind: spec.kind, spec: spec.text }));
     if (changed.result) this.lint.schedule(api.orgId, api.id, version, changed.result.revision);
@@ -126,7 +127,8 @@ export class ApiVersionsService {
       await change.rename(target, renamed);
       if (body.source) change.setSource({ tree: body.source.tree, path: body.source.path, version: renamed, sha256: sha256(spec.text) });
       const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
-      if (body.lifecycle) await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
+      if (body.lifecycle)
+        await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
       return revised;
     });
     if (changed.result) this.lint.schedule(api.orgId, api.id, renamed, changed.result.revision);
@@ -212,7 +214,8 @@ export class ApiVersionsService {
       // large to compare within SPEC_TIMEOUT_MS, does not hold up the registration.
       // A busy moment is worth a retry (503) where the comparison decides; elsewhere neither it nor
       // a pair too large to compare holds up the registration.
-      const why = error instanceof ServiceBusyException ? 'the spec threads were busy' : error instanceof UnprocessableEntityException ? errorSummary(error) : undefined;
+      const why =
+        error instanceof ServiceBusyException ? 'the spec threads were busy' : error instanceof UnprocessableEntityException ? errorSummary(error) : undefined;
       if (why === undefined || (refuses && error instanceof ServiceBusyException)) throw error;
       const warning = `Not compared with version "${base.version}"${guarded ? ', in production' : ''}: ${why}`;
       if (refuses) throw new ConflictException(`${warning}, so it is not proven safe. ${REFUSED}`);
@@ -226,12 +229,14 @@ export class ApiVersionsService {
       const more = report.breaking - named.length;
       warnings.push(
         `${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} to version "${base.version}", in production, without a new major version: ` +
-        named.map((change) => (change.operation ? `${change.operation}: ${change.message}` : change.message)).join('; ') +
-        (more > 0 ? `; and ${more} more (GET /api-management/apis/${api.id}/changes)` : ''),
+          named.map((change) => (change.operation ? `${change.operation}: ${change.message}` : change.message)).join('; ') +
+          (more > 0 ? `; and ${more} more (GET /api-management/apis/${api.id}/changes)` : ''),
       );
     }
     if (!report.complete) {
-      warnings.push(`The comparison with version "${base.version}", in production, is not complete, so it does not prove that nothing ${report.breaking > 0 ? 'else ' : ''}breaks: ${report.incompleteReason}`);
+      warnings.push(
+        `The comparison with version "${base.version}", in production, is not complete, so it does not prove that nothing ${report.breaking > 0 ? 'else ' : ''}breaks: ${report.incompleteReason}`,
+      );
     }
     if (refuses) throw new ConflictException(`${warnings.join('. ')}. ${REFUSED}`);
     return { changes, warnings };

@@ -57,12 +57,10 @@ function IsSpecInput() {
       options: { message: 'spec must be a JSON object (an OpenAPI or AsyncAPI document) or a non-empty string (JSON, YAML, GraphQL SDL or .proto text)' },
       validator: {
         validate: (value: unknown) =>
-          (typeof value === 'string' && value.trim().length > 0) ||
-          (typeof value === 'object' && value !== null && !Array.isArray(value)),
+          (typeof value === 'string' && value.trim().length > 0) || (typeof value === 'object' && value !== null && !Array.isArray(value)),
       },
     });
 }
-
 
 /** Each `?label=` is `key:value` with a key and value that keep the rules of `LABEL_LIMITS`. */
 function IsLabelSelectors() {
@@ -87,12 +85,16 @@ function IsLabelSelectors() {
 const LIFECYCLE_MESSAGE = (field: string) => `${field} must be one of ${LIFECYCLE_STAGES.join(', ')}`;
 const LIFECYCLE_DOC = {
   enum: LIFECYCLE_STAGES,
-  description: 'The version\'s stage: search shows an API\'s highest production version, never a retired one. Default `production` for a new API or version',
+  description: "The version's stage: search shows an API's highest production version, never a retired one. Default `production` for a new API or version",
 } as const;
 
 /** A version's name, as `version` of a registration: 1-100 characters that are more than spaces, stored trimmed. */
 const VersionName = () =>
-  TextField({ maxChars: REGISTRATION_LIMITS.versionMaxChars, notBlank: true, doc: { example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' } });
+  TextField({
+    maxChars: REGISTRATION_LIMITS.versionMaxChars,
+    notBlank: true,
+    doc: { example: '2.1.0', description: 'Must hold more than spaces; stored trimmed' },
+  });
 
 const LABELS_DOC = {
   type: 'object',
@@ -102,7 +104,7 @@ const LABELS_DOC = {
   description:
     `The org's own labels, up to ${LABEL_LIMITS.maxLabels}: each key ${LABEL_LIMITS.keyRule} (\`${LABEL_LIMITS.key.source}\`; not ${LABEL_LIMITS.reservedKeys.join(', ')}), ` +
     `each value ${LABEL_LIMITS.valueMinChars}-${LABEL_LIMITS.valueMaxChars} characters without control characters, stored trimmed. ` +
-    'On PUT, leaving labels out keeps the API\'s labels; `{}` clears them',
+    "On PUT, leaving labels out keeps the API's labels; `{}` clears them",
 } as const;
 
 /** A folder import's name for its tree: as `--tree`. */
@@ -110,7 +112,7 @@ export const SOURCE_TREE = /^[\w.-]{1,100}$/;
 const SOURCE_TREE_MESSAGE = (field: string) => `${field} must be 1-100 letters, digits, ".", "_" or "-"`;
 
 export class ApiSourceFileDto implements ApiSourceFile {
-  @ApiProperty({ pattern: SOURCE_TREE.source, example: 'payments-repo', description: 'The import\'s name for the tree it walks (`npm run import -- --tree`)' })
+  @ApiProperty({ pattern: SOURCE_TREE.source, example: 'payments-repo', description: "The import's name for the tree it walks (`npm run import -- --tree`)" })
   @IsString()
   @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('source.tree') })
   tree: string;
@@ -119,7 +121,7 @@ export class ApiSourceFileDto implements ApiSourceFile {
     maxChars: REGISTRATION_LIMITS.sourcePathMaxChars,
     notBlank: true,
     label: 'source.path',
-    doc: { example: 'specs/payments.yaml', description: 'The file\'s path in the tree, with `/`' },
+    doc: { example: 'specs/payments.yaml', description: "The file's path in the tree, with `/`" },
   })
   path: string;
 }
@@ -130,13 +132,21 @@ export class ApiBodyDto implements ApiRegistration {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 
-  @TextField({ maxChars: REGISTRATION_LIMITS.nameMaxChars, notBlank: true, doc: { example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' } })
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.nameMaxChars,
+    notBlank: true,
+    doc: { example: 'Payments API', description: 'Must hold more than spaces; stored trimmed' },
+  })
   name: string;
 
   @VersionName()
   version: string;
 
-  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'optional', doc: { example: 'checkout', description: 'Stored trimmed; blank means none' } })
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.teamNameMaxChars,
+    presence: 'optional',
+    doc: { example: 'checkout', description: 'Stored trimmed; blank means none' },
+  })
   teamName?: string;
 
   @TextField({ maxChars: REGISTRATION_LIMITS.descriptionMaxChars, presence: 'optional', doc: { description: 'Stored trimmed; blank means none' } })
@@ -148,15 +158,17 @@ export class ApiBodyDto implements ApiRegistration {
   labels?: Record<string, string>;
 
   @ApiProperty({
-    description:
-      `The spec (up to SPEC_MAX_BYTES), of any kind this platform reads (${DECLARED_KINDS.map((known) => known.label).join('; ')}): a JSON or YAML document as an object or its text, or a document's text in its own syntax`,
+    description: `The spec (up to SPEC_MAX_BYTES), of any kind this platform reads (${DECLARED_KINDS.map((known) => known.label).join('; ')}): a JSON or YAML document as an object or its text, or a document's text in its own syntax`,
     oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }],
   })
   @IsDefined({ message: 'spec is required' })
   @IsSpecInput()
   spec: string | Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: LAST_KIND?.kind, description: `The spec's format: ${DECLARED_KIND_NAMES} (\`GET /api-management/kinds\`). Detected when absent` })
+  @ApiPropertyOptional({
+    example: LAST_KIND?.kind,
+    description: `The spec's format: ${DECLARED_KIND_NAMES} (\`GET /api-management/kinds\`). Detected when absent`,
+  })
   @IsOptional()
   @IsString()
   @Matches(KIND, { message: KIND_MESSAGE('format') })
@@ -167,7 +179,10 @@ export class ApiBodyDto implements ApiRegistration {
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
 
-  @ApiPropertyOptional({ type: ApiSourceFileDto, description: 'A folder import\'s file: kept as the record\'s `source`, for the version registered (on PUT, the version revised)' })
+  @ApiPropertyOptional({
+    type: ApiSourceFileDto,
+    description: "A folder import's file: kept as the record's `source`, for the version registered (on PUT, the version revised)",
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => ApiSourceFileDto)
@@ -192,25 +207,36 @@ export class ApiDetailsPatchDto implements ApiDetailsPatch {
   })
   name?: string;
 
-  @TextField({ maxChars: REGISTRATION_LIMITS.teamNameMaxChars, presence: 'clearable', doc: { example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' } })
+  @TextField({
+    maxChars: REGISTRATION_LIMITS.teamNameMaxChars,
+    presence: 'clearable',
+    doc: { example: 'checkout', description: 'Stored trimmed; `null` or blank clears it' },
+  })
   teamName?: string | null;
 
   @TextField({ maxChars: REGISTRATION_LIMITS.descriptionMaxChars, presence: 'clearable', doc: { description: 'Stored trimmed; `null` or blank clears it' } })
   description?: string | null;
 
-  @ApiPropertyOptional({ ...LABELS_DOC, nullable: true, description: `${LABELS_DOC.description.replace(/ On PUT.*$/, '')} They replace the API's labels; \`{}\` or \`null\` clears them` })
+  @ApiPropertyOptional({
+    ...LABELS_DOC,
+    nullable: true,
+    description: `${LABELS_DOC.description.replace(/ On PUT.*$/, '')} They replace the API's labels; \`{}\` or \`null\` clears them`,
+  })
   @ValidateIf(given)
   @IsLabels('labels')
   labels?: Record<string, string> | null;
 
-  @ApiPropertyOptional({ enum: LIFECYCLE_STAGES, description: 'The recommended version\'s stage, as `PATCH …/versions/{version}` sets it (leaving deprecation clears its sunset date)' })
+  @ApiPropertyOptional({
+    enum: LIFECYCLE_STAGES,
+    description: "The recommended version's stage, as `PATCH …/versions/{version}` sets it (leaving deprecation clears its sunset date)",
+  })
   @ValidateIf(present)
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
 }
 
 export class ListApisQueryDto {
-  @ApiPropertyOptional({ description: 'One of the caller\'s orgs; all of them when absent' })
+  @ApiPropertyOptional({ description: "One of the caller's orgs; all of them when absent" })
   @IsOptional()
   @IsString()
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
@@ -269,7 +295,6 @@ export class ListApisQueryDto {
   pageSize: number = LIST_LIMITS.pageSize.default;
 }
 
-
 /** The spec of a version: as `spec` and `format` of a registration. */
 export class VersionSpecDto implements Pick<ApiVersionRegistration, 'spec' | 'format'> {
   @ApiProperty({ description: 'The spec, as for `POST /api-management/apis`', oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] })
@@ -306,7 +331,8 @@ export class VersionPatchDto implements ApiVersionPatch {
     type: String,
     nullable: true,
     example: '2027-06-30',
-    description: 'The day a deprecated version goes, `YYYY-MM-DD`; `null` clears it. Only a deprecated version has one: a version that leaves deprecation (retired included) loses it, and a date for any other stage is a 400',
+    description:
+      'The day a deprecated version goes, `YYYY-MM-DD`; `null` clears it. Only a deprecated version has one: a version that leaves deprecation (retired included) loses it, and a date for any other stage is a 400',
   })
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsString()
@@ -343,7 +369,11 @@ export class ChangesQueryDto {
   @NoNul('from')
   from: string;
 
-  @ApiPropertyOptional({ maxLength: CHANGE_REPORT_LIMITS.versionRefMaxChars, example: '2.0.0', description: `${VERSION_REF_DOC}; the recommended version when absent` })
+  @ApiPropertyOptional({
+    maxLength: CHANGE_REPORT_LIMITS.versionRefMaxChars,
+    example: '2.0.0',
+    description: `${VERSION_REF_DOC}; the recommended version when absent`,
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty({ message: 'to must not be empty' })

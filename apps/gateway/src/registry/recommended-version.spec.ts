@@ -22,7 +22,12 @@ describe('version order and the recommended version', () => {
   });
 
   it('should recommend the highest production version, whenever it was added', () => {
-    const versions = [version('2.0.0', 'production', 1), version('10.0.0', 'production', 2), version('11.0.0', 'preview', 3), version('1.0.0', 'deprecated', 4)];
+    const versions = [
+      version('2.0.0', 'production', 1),
+      version('10.0.0', 'production', 2),
+      version('11.0.0', 'preview', 3),
+      version('1.0.0', 'deprecated', 4),
+    ];
     expect(recommendedVersion(versions).version).toBe('10.0.0');
   });
 
@@ -39,6 +44,10 @@ describe('version order and the recommended version', () => {
   });
 
   it('should list newest release first', () => {
-    expect(inReleaseOrder([{ version: '1.9' }, { version: '1.10' }, { version: '1.10-beta' }]).map((item) => item.version)).toEqual(['1.10', '1.10-beta', '1.9']);
+    expect(inReleaseOrder([{ version: '1.9' }, { version: '1.10' }, { version: '1.10-beta' }]).map((item) => item.version)).toEqual([
+      '1.10',
+      '1.10-beta',
+      '1.9',
+    ]);
   });
 });

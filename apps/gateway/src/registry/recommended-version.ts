@@ -37,7 +37,13 @@ export function recommendedVersion<T extends VersionFacts>(versions: readonly T[
   if (versions.length === 0) throw new Error('An API has at least one version');
   const production = versions.filter((item) => item.lifecycle === 'production');
   if (production.length > 0) return production.reduce((best, item) => (compareVersions(item.version, best.version) > 0 ? item : best));
-  const newest = (items: readonly T[]) => items.reduce((best, item) => (item.createdAt.getTime() > best.createdAt.getTime() || (item.createdAt.getTime() === best.createdAt.getTime() && compareVersions(item.version, best.version) > 0) ? item : best));
+  const newest = (items: readonly T[]) =>
+    items.reduce((best, item) =>
+      item.createdAt.getTime() > best.createdAt.getTime() ||
+      (item.createdAt.getTime() === best.createdAt.getTime() && compareVersions(item.version, best.version) > 0)
+        ? item
+        : best,
+    );
   const preRelease = versions.filter((item) => PRE_RELEASE.includes(item.lifecycle));
   if (preRelease.length > 0) return newest(preRelease);
   const deprecated = versions.filter((item) => item.lifecycle === 'deprecated');

@@ -13,7 +13,10 @@ describe('registeredSpec', () => {
   });
 
   it('should serve a kind this build does not know as plain text', () => {
-    expect(registeredSpec({ name: 'Old', version: '1', spec: 'x', kind: 'wsdl' }, formats)).toMatchObject({ type: { mediaType: 'text/plain' }, fileName: 'Old-1.txt' });
+    expect(registeredSpec({ name: 'Old', version: '1', spec: 'x', kind: 'wsdl' }, formats)).toMatchObject({
+      type: { mediaType: 'text/plain' },
+      fileName: 'Old-1.txt',
+    });
   });
 
   it('should name the file after the API in characters any header and file system take', () => {

@@ -34,7 +34,7 @@ export class RegistryController {
   }
 
   @Route(GATEWAY_ROUTES.listApis)
-  @ApiOperation({ summary: 'List the APIs of the caller\'s orgs, with their indexing status' })
+  @ApiOperation({ summary: "List the APIs of the caller's orgs, with their indexing status" })
   @ApiOkResponse({ type: ApiListResponseDoc })
   @ApiProblems(400)
   list(@CurrentCaller() caller: Caller, @Query() query: ListApisQueryDto): Promise<ApiListResponse> {
@@ -50,7 +50,7 @@ export class RegistryController {
   }
 
   @Route(GATEWAY_ROUTES.endpoints)
-  @ApiOperation({ summary: 'Every operation of a version\'s registered spec (the recommended version\'s unless `?version=`): method, path, summary, tags' })
+  @ApiOperation({ summary: "Every operation of a version's registered spec (the recommended version's unless `?version=`): method, path, summary, tags" })
   @ApiOkResponse({ type: ApiEndpointsResponseDoc })
   @ApiProblems(400, 404)
   endpoints(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: VersionQueryDto): Promise<ApiEndpointsResponse> {
@@ -58,12 +58,24 @@ export class RegistryController {
   }
 
   @Route(GATEWAY_ROUTES.spec)
-  @ApiOperation({ summary: 'A version\'s spec as it was registered (the recommended version\'s unless `?version=`): its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text' })
+  @ApiOperation({
+    summary:
+      "A version's spec as it was registered (the recommended version's unless `?version=`): its JSON (application/json), YAML (application/yaml), GraphQL SDL or .proto (text/plain) text",
+  })
   @ApiProduces('application/json', 'application/yaml', 'text/plain')
   @ApiOkResponse({
     description: 'The registered text, unchanged',
-    content: { 'application/json': { schema: { type: 'object' } }, 'application/yaml': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string' } } },
-    headers: { 'Content-Disposition': { description: 'With download=true: attachment; filename="<name>-<version>.<json|yaml|graphql|proto>"', schema: { type: 'string' } } },
+    content: {
+      'application/json': { schema: { type: 'object' } },
+      'application/yaml': { schema: { type: 'string' } },
+      'text/plain': { schema: { type: 'string' } },
+    },
+    headers: {
+      'Content-Disposition': {
+        description: 'With download=true: attachment; filename="<name>-<version>.<json|yaml|graphql|proto>"',
+        schema: { type: 'string' },
+      },
+    },
   })
   @ApiProblems(400, 404)
   async spec(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: SpecQueryDto, @Res() response: Response): Promise<void> {
@@ -75,9 +87,9 @@ export class RegistryController {
   @Route(GATEWAY_ROUTES.updateApi)
   @RequireRole('publisher')
   @ApiOperation({
-    summary: 'Replace an API\'s details, and the spec of a version (publisher): a new revision of the recommended version, or of `?version=`',
+    summary: "Replace an API's details, and the spec of a version (publisher): a new revision of the recommended version, or of `?version=`",
     description:
-      'A `version` in the body other than the version\'s name renames it. A spec that breaks a version in production without a new major version ' +
+      "A `version` in the body other than the version's name renames it. A spec that breaks a version in production without a new major version " +
       'is registered with a warning (`warnings`), or refused with a 409 in an org listed in BREAKING_CHANGES_REFUSED_ORGS',
   })
   @ApiOkResponse({ type: ApiRecordDoc })
@@ -89,7 +101,7 @@ export class RegistryController {
   @Route(GATEWAY_ROUTES.patchApi)
   @RequireRole('publisher')
   @ApiOperation({
-    summary: 'Change an API\'s name, team, description, labels or recommended version\'s stage, without its spec (publisher)',
+    summary: "Change an API's name, team, description, labels or recommended version's stage, without its spec (publisher)",
     description:
       'What is left out stays; `null` clears the team or description, `{}` or `null` the labels. No version gets a new revision. ' +
       'When something search holds changed, the API is indexed again (`indexing.status` PENDING), re-embedding only the chunks whose text changed. ' +

@@ -193,7 +193,7 @@ function patchedDetails(api: ApiEntity, patch: ApiDetailsPatchDto): ApiDetails {
     name: patch.name?.trim() ?? api.name,
     teamName: text(patch.teamName, api.teamName),
     description: text(patch.description, api.description),
-    labels: patch.labels === undefined ? api.labels ?? {} : sameOrNew(api.labels ?? {}, normalizeLabels(patch.labels ?? {})),
+    labels: patch.labels === undefined ? (api.labels ?? {}) : sameOrNew(api.labels ?? {}, normalizeLabels(patch.labels ?? {})),
   };
 }
 
@@ -217,7 +217,13 @@ function labelsFilter(selectors: string[]) {
     if ('problem' in parsed) throw new BadRequestException(parsed.problem);
     parameters[`label${index}`] = JSON.stringify({ [parsed.key]: parsed.value.toLowerCase() });
   }
-  return Raw((column) => Object.keys(parameters).map((name) => `platform_backend.lower_labels(${column}) @> CAST(:${name} AS jsonb)`).join(' AND '), parameters);
+  return Raw(
+    (column) =>
+      Object.keys(parameters)
+        .map((name) => `platform_backend.lower_labels(${column}) @> CAST(:${name} AS jsonb)`)
+        .join(' AND '),
+    parameters,
+  );
 }
 
 export function notFound(apiId: string): NotFoundException {
@@ -244,4 +250,3 @@ export function toRecord(entity: ApiEntity, versions: ApiVersionEntity[], indexi
     ...(indexing ? { indexing } : {}),
   };
 }
-

@@ -1,9 +1,33 @@
-import { BadRequestException, HttpException, Inject, Injectable, Logger, type OnApplicationShutdown, PayloadTooLargeException, UnprocessableEntityException } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  PayloadTooLargeException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ANSWER_MAX_CHARS, type ApiEndpoint, type ChangeReport, type LintReport } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { fitJson, ServiceBusyException } from '#http';
-import { type CheckedSpec, errorSummary, isRefusal, SPEC_FORMATS, SPEC_LIMITS, type SpecFormats, type SpecRefusal, type SpecRunOptions, type SpecTask, type SpecTaskInput, type SpecTaskOutput, SpecThreads, SpecThreadsBusyError, type StoredSpec } from '#api-specs';
+import {
+  type CheckedSpec,
+  errorSummary,
+  isRefusal,
+  SPEC_FORMATS,
+  SPEC_LIMITS,
+  type SpecFormats,
+  type SpecRefusal,
+  type SpecRunOptions,
+  type SpecTask,
+  type SpecTaskInput,
+  type SpecTaskOutput,
+  SpecThreads,
+  SpecThreadsBusyError,
+  type StoredSpec,
+} from '#api-specs';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 
 /** Change reports kept: the pairs people are looking at, and those registrations just compared. */
@@ -40,7 +64,12 @@ export class SpecWork implements OnApplicationShutdown {
     this.checks = new SpecThreads({ ...threads, queue: 32, queuePerTenant: 8 });
     // A lint of a large spec takes up to a minute. Queued background lints have a lane of their
     // own, so that they never fill the queue a person's change report or lint waits in.
-    this.analysis = new SpecThreads({ ...threads, queue: 16, queuePerTenant: 4, background: { queue: 16, queuePerTenant: 4, maxWaitMs: BACKGROUND_MAX_WAIT_MS } });
+    this.analysis = new SpecThreads({
+      ...threads,
+      queue: 16,
+      queuePerTenant: 4,
+      background: { queue: 16, queuePerTenant: 4, maxWaitMs: BACKGROUND_MAX_WAIT_MS },
+    });
   }
 
   /**
@@ -120,7 +149,8 @@ async function run<K extends SpecTask>(threads: SpecThreads, task: K, input: Spe
   try {
     return await threads.run(task, input, options);
   } catch (error) {
-    if (error instanceof SpecThreadsBusyError) throw new ServiceBusyException(`${error.message}; try again in ${error.retryAfterSeconds} s`, error.retryAfterSeconds);
+    if (error instanceof SpecThreadsBusyError)
+      throw new ServiceBusyException(`${error.message}; try again in ${error.retryAfterSeconds} s`, error.retryAfterSeconds);
     throw error;
   }
 }

@@ -38,13 +38,19 @@ export function assistantView(ctx: ViewContext): void {
 
   replace(
     ctx.main,
-    h('div', { class: 'assistant' },
+    h(
+      'div',
+      { class: 'assistant' },
       h('h1', {}, 'Connect an assistant'),
       h('p', { class: 'lead' }, 'Give an AI assistant this catalogue: ask it for an API in words; it gets the operation and how to call it.'),
       h('p', {}, 'The assistant speaks the Model Context Protocol (MCP) to ', h('code', { id: 'mcp-url' }, `${origin}/mcp`), ' with your token.'),
       accessNotice(session),
-      h('div', { class: 'token-toggle' }, h('label', {}, show, ' Show token'),
-        h('span', { class: 'muted' }, ' Copy copies the whole configuration, token included, even while it is hidden.')),
+      h(
+        'div',
+        { class: 'token-toggle' },
+        h('label', {}, show, ' Show token'),
+        h('span', { class: 'muted' }, ' Copy copies the whole configuration, token included, even while it is hidden.'),
+      ),
       h('h2', {}, 'Claude Code (HTTP)'),
       blocks[0].element,
       h('h2', {}, 'Clients that take an HTTP server with headers'),
@@ -53,7 +59,11 @@ export function assistantView(ctx: ViewContext): void {
       h('h2', {}, 'Claude Desktop (stdio, through the bridge)'),
       blocks[3].element,
       h('h2', {}, 'What the assistant gets'),
-      h('dl', { class: 'tool-list', id: 'tool-list' }, TOOLS.flatMap(([name, line]) => [h('dt', {}, h('code', {}, name)), h('dd', {}, line)])),
+      h(
+        'dl',
+        { class: 'tool-list', id: 'tool-list' },
+        TOOLS.flatMap(([name, line]) => [h('dt', {}, h('code', {}, name)), h('dd', {}, line)]),
+      ),
     ),
   );
 }
@@ -87,17 +97,30 @@ export function assistantSnippets(origin: string): Snippet[] {
     {
       id: 'claude-desktop',
       title: 'Claude Desktop configuration',
-      where: ['Claude Desktop: ', h('code', {}, 'claude_desktop_config.json'), ' (Settings → Developer → Edit Config). It runs the bridge, which speaks stdio to the app and HTTP to this gateway:'],
-      text: (token) => json({
-        mcpServers: {
-          [SERVER_NAME]: {
-            command: 'npm',
-            args: ['run', '-s', 'mcp', '--prefix', '/path/to/this/repo', '--', '--url', origin],
-            env: { API_DISCOVERY_TOKEN: token },
+      where: [
+        'Claude Desktop: ',
+        h('code', {}, 'claude_desktop_config.json'),
+        ' (Settings → Developer → Edit Config). It runs the bridge, which speaks stdio to the app and HTTP to this gateway:',
+      ],
+      text: (token) =>
+        json({
+          mcpServers: {
+            [SERVER_NAME]: {
+              command: 'npm',
+              args: ['run', '-s', 'mcp', '--prefix', '/path/to/this/repo', '--', '--url', origin],
+              env: { API_DISCOVERY_TOKEN: token },
+            },
           },
-        },
-      }),
-      note: ['Replace ', h('code', {}, '/path/to/this/repo'), ' with where the platform\'s repository is checked out on that computer (with its dependencies installed). If Claude Desktop cannot find ', h('code', {}, 'npm'), ', give its full path (', h('code', {}, 'which npm'), ').'],
+        }),
+      note: [
+        'Replace ',
+        h('code', {}, '/path/to/this/repo'),
+        " with where the platform's repository is checked out on that computer (with its dependencies installed). If Claude Desktop cannot find ",
+        h('code', {}, 'npm'),
+        ', give its full path (',
+        h('code', {}, 'which npm'),
+        ').',
+      ],
     },
   ];
 }
@@ -107,13 +130,30 @@ function snippetBlock(snippet: Snippet, token: string): { element: HTMLElement; 
   const code = h('code', {}, snippet.text(MASK));
   const pre = h('pre', { class: 'config', id: `snippet-${snippet.id}`, tabindex: 0, 'aria-label': snippet.title }, code);
   const message = h('span', { class: 'copy-message', 'aria-live': 'polite' });
-  const copy = h('button', { type: 'button', class: 'small copy', 'aria-label': `Copy ${snippet.title}`, onclick: handler(async () => {
-    replace(message, await copyText(snippet.text(token)) ? 'Copied.' : h('span', { class: 'error-text' }, 'Copying is not available in this browser: tick "Show token", then select the text and copy it.'));
-  }) }, 'Copy');
-  const element = h('section', { class: 'snippet-block', 'data-snippet': snippet.id },
+  const copy = h(
+    'button',
+    {
+      type: 'button',
+      class: 'small copy',
+      'aria-label': `Copy ${snippet.title}`,
+      onclick: handler(async () => {
+        replace(
+          message,
+          (await copyText(snippet.text(token)))
+            ? 'Copied.'
+            : h('span', { class: 'error-text' }, 'Copying is not available in this browser: tick "Show token", then select the text and copy it.'),
+        );
+      }),
+    },
+    'Copy',
+  );
+  const element = h(
+    'section',
+    { class: 'snippet-block', 'data-snippet': snippet.id },
     h('div', { class: 'snippet-head' }, h('p', { class: 'where' }, snippet.where), h('div', { class: 'copy-row' }, copy, message)),
     pre,
-    snippet.note ? h('p', { class: 'muted note' }, snippet.note) : null);
+    snippet.note ? h('p', { class: 'muted note' }, snippet.note) : null,
+  );
   return { element, reveal: (shown) => replace(code, snippet.text(shown ? token : MASK)) };
 }
 
@@ -132,13 +172,28 @@ async function copyText(text: string): Promise<boolean> {
 function accessNotice(session: Session): HTMLElement {
   const { claims } = session;
   const expires = claims.exp === undefined ? undefined : new Date(claims.exp * 1000);
-  return h('div', { class: 'notice', id: 'token-notice' },
-    h('p', {}, h('strong', {}, 'The token gives the assistant the same access as you'),
-      ` (${claims.roles.join(', ') || 'no role'} in ${claims.orgs.join(', ')}). The tools only read, but anyone who reads the configuration can use the token for anything you can do: keep it out of repositories.`),
+  return h(
+    'div',
+    { class: 'notice', id: 'token-notice' },
+    h(
+      'p',
+      {},
+      h('strong', {}, 'The token gives the assistant the same access as you'),
+      ` (${claims.roles.join(', ') || 'no role'} in ${claims.orgs.join(', ')}). The tools only read, but anyone who reads the configuration can use the token for anything you can do: keep it out of repositories.`,
+    ),
     expires
-      ? h('p', { id: 'token-expiry' }, `It expires ${expires.toLocaleString()} (${timeLeft(expires.getTime() - Date.now())}). Then the assistant's calls are refused: sign in again and replace the token in its configuration.`)
-      : h('p', { id: 'token-expiry' }, 'The token does not say when it expires: when the assistant\'s calls are refused, get a new one and replace it in the configuration.'),
-    claims.orgs.length > 1 ? h('p', {}, `Your token has ${claims.orgs.length} orgs: the assistant names one (orgId) when it searches.`) : null);
+      ? h(
+          'p',
+          { id: 'token-expiry' },
+          `It expires ${expires.toLocaleString()} (${timeLeft(expires.getTime() - Date.now())}). Then the assistant's calls are refused: sign in again and replace the token in its configuration.`,
+        )
+      : h(
+          'p',
+          { id: 'token-expiry' },
+          "The token does not say when it expires: when the assistant's calls are refused, get a new one and replace it in the configuration.",
+        ),
+    claims.orgs.length > 1 ? h('p', {}, `Your token has ${claims.orgs.length} orgs: the assistant names one (orgId) when it searches.`) : null,
+  );
 }
 
 function timeLeft(ms: number): string {

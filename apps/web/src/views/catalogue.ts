@@ -22,7 +22,14 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   let items: ApiRecord[];
   let total: number;
   try {
-    ({ items, total } = await ragApiClient.listApis(session.token, { orgId: session.org, kind, labels: labelParams(labels), lifecycle: stages, page, pageSize: PAGE_SIZE }));
+    ({ items, total } = await ragApiClient.listApis(session.token, {
+      orgId: session.org,
+      kind,
+      labels: labelParams(labels),
+      lifecycle: stages,
+      page,
+      pageSize: PAGE_SIZE,
+    }));
   } catch (error) {
     replace(ctx.main, h('h1', {}, `Catalogue of ${session.org}`), catalogueFilters(ctx, kind, labels, stages), errorBox(error, 'Could not list the APIs'));
     return;
@@ -44,42 +51,110 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   replace(
     ctx.main,
-    h('header', { class: 'catalogue-header' },
+    h(
+      'header',
+      { class: 'catalogue-header' },
       h('h1', {}, `Catalogue of ${session.org}`, h('span', { class: 'muted' }, ` · ${total} API${total === 1 ? '' : 's'}`)),
-      h('div', { class: 'actions' },
+      h(
+        'div',
+        { class: 'actions' },
         session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
-        session.can('admin') && total > 0 ? h('button', { type: 'button', id: 'reindex-org', onclick: handler(() => reindex({ orgId: session.org })) }, 'Re-index the org') : null)),
+        session.can('admin') && total > 0
+          ? h('button', { type: 'button', id: 'reindex-org', onclick: handler(() => reindex({ orgId: session.org })) }, 'Re-index the org')
+          : null,
+      ),
+    ),
     catalogueFilters(ctx, kind, labels, stages),
     progress,
     total === 0 && filtered
-      ? h('p', { class: 'empty' }, `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these ${Object.keys(labels).length ? 'labels' : 'stages'}. `, h('a', { href: catalogueHash(kind, {}, []) }, Object.keys(labels).length ? 'Show every label.' : 'Show every stage.'))
-    : total === 0 && kind
-      ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
-    : total === 0
-      ? h('p', { class: 'empty' }, `No API in ${session.org} yet. `, session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.')
-      // On a phone the team and indexed columns give way; what is left scrolls inside its box.
-      : h('div', { class: 'table-scroll' }, h('table', { class: 'catalogue' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'API'), h('th', {}, 'Version'), h('th', { class: 'optional-column' }, 'Team'), h('th', {}, 'Status'), h('th', { class: 'optional-column' }, 'Indexed'), session.can('admin') ? h('th', {}, '') : null)),
-          h('tbody', {}, items.map((api) =>
-            h('tr', { 'data-api-id': api.apiId },
-              // The kind beside the name, not a column of its own: on a phone the status must still fit.
-              h('td', {}, h('a', { href: `#/apis/${api.apiId}` }, api.name), api.kind ? [' ', kindBadge(api.kind)] : null,
-                labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` })),
-              h('td', { class: 'version-cell' }, api.version,
-                api.lifecycle && api.lifecycle !== 'production' ? [' ', lifecycleBadge(api.lifecycle)] : null,
-                api.lifecycle === 'deprecated' && api.sunsetDate ? h('div', { class: 'muted deprecated-note' }, `sunset ${api.sunsetDate}`) : null,
-                (api.versions ?? []).length > 1
-                  ? h('div', { class: 'muted other-versions' }, 'also ', api.versions.filter((item) => item.version !== api.version).map((item) => `${versionLabel(item.version)} (${item.lifecycle})`).join(', '))
-                  : null),
-              h('td', { class: 'optional-column' }, api.teamName ?? ''),
-              h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
-              h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
-              session.can('admin') ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: handler(() => reindex({ apiIds: [api.apiId] })) }, 'Re-index')) : null))))),
+      ? h(
+          'p',
+          { class: 'empty' },
+          `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these ${Object.keys(labels).length ? 'labels' : 'stages'}. `,
+          h('a', { href: catalogueHash(kind, {}, []) }, Object.keys(labels).length ? 'Show every label.' : 'Show every stage.'),
+        )
+      : total === 0 && kind
+        ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
+        : total === 0
+          ? h(
+              'p',
+              { class: 'empty' },
+              `No API in ${session.org} yet. `,
+              session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.',
+            )
+          : // On a phone the team and indexed columns give way; what is left scrolls inside its box.
+            h(
+              'div',
+              { class: 'table-scroll' },
+              h(
+                'table',
+                { class: 'catalogue' },
+                h(
+                  'thead',
+                  {},
+                  h(
+                    'tr',
+                    {},
+                    h('th', {}, 'API'),
+                    h('th', {}, 'Version'),
+                    h('th', { class: 'optional-column' }, 'Team'),
+                    h('th', {}, 'Status'),
+                    h('th', { class: 'optional-column' }, 'Indexed'),
+                    session.can('admin') ? h('th', {}, '') : null,
+                  ),
+                ),
+                h(
+                  'tbody',
+                  {},
+                  items.map((api) =>
+                    h(
+                      'tr',
+                      { 'data-api-id': api.apiId },
+                      // The kind beside the name, not a column of its own: on a phone the status must still fit.
+                      h(
+                        'td',
+                        {},
+                        h('a', { href: `#/apis/${api.apiId}` }, api.name),
+                        api.kind ? [' ', kindBadge(api.kind)] : null,
+                        labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
+                      ),
+                      h(
+                        'td',
+                        { class: 'version-cell' },
+                        api.version,
+                        api.lifecycle && api.lifecycle !== 'production' ? [' ', lifecycleBadge(api.lifecycle)] : null,
+                        api.lifecycle === 'deprecated' && api.sunsetDate ? h('div', { class: 'muted deprecated-note' }, `sunset ${api.sunsetDate}`) : null,
+                        (api.versions ?? []).length > 1
+                          ? h(
+                              'div',
+                              { class: 'muted other-versions' },
+                              'also ',
+                              api.versions
+                                .filter((item) => item.version !== api.version)
+                                .map((item) => `${versionLabel(item.version)} (${item.lifecycle})`)
+                                .join(', '),
+                            )
+                          : null,
+                      ),
+                      h('td', { class: 'optional-column' }, api.teamName ?? ''),
+                      h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
+                      h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
+                      session.can('admin')
+                        ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: handler(() => reindex({ apiIds: [api.apiId] })) }, 'Re-index'))
+                        : null,
+                    ),
+                  ),
+                ),
+              ),
+            ),
     pages > 1
-      ? h('nav', { class: 'pager' },
+      ? h(
+          'nav',
+          { class: 'pager' },
           page > 1 ? h('a', { href: pageLink(page - 1) }, '← Previous') : null,
           h('span', { class: 'muted' }, ` page ${page} of ${pages} `),
-          page < pages ? h('a', { href: pageLink(page + 1) }, 'Next →') : null)
+          page < pages ? h('a', { href: pageLink(page + 1) }, 'Next →') : null,
+        )
       : null,
   );
 }
@@ -102,22 +177,50 @@ function catalogueHash(kind: string, labels: Labels, stages: readonly string[], 
 function catalogueFilters(ctx: ViewContext, kind: string, labels: Labels, stages: LifecycleStage[]): HTMLElement {
   const kinds = [...new Set([...knownKinds().map((known) => known.kind), ...(kind ? [kind] : [])])];
   const ticked = () => [...form.querySelectorAll<HTMLInputElement>('input[name=lifecycle]:checked')].map((box) => box.value);
-  const select = h('select', { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())) },
+  const select = h(
+    'select',
+    { id: 'catalogue-kind', name: 'kind', onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())) },
     h('option', { value: '', selected: !kind }, 'Every kind'),
-    kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))));
+    kinds.map((name) => h('option', { value: name, selected: name === kind }, kindLabel(name))),
+  );
   const labelBox = labelFilter({ id: 'catalogue-label', chosen: labels, onRemove: (rest) => ctx.navigate(catalogueHash(kind, rest, ticked())) });
   // A stage takes effect at once, as the kind does.
-  const stageBoxes = LIFECYCLE_STAGES.map((stage) => h('label', { class: 'lifecycle-filter' },
-    h('input', { type: 'checkbox', name: 'lifecycle', value: stage, checked: stages.includes(stage), onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())) }), stage));
-  const form = h('form', { class: 'filters catalogue-filters', role: 'search', 'aria-label': 'Filter the catalogue', onsubmit: (event: Event) => {
-    event.preventDefault();
-    const chosen = labelBox.read();
-    if (chosen) ctx.navigate(catalogueHash(select.value, chosen, ticked()));
-  } },
-  h('label', {}, 'Kind ', select),
-  labelBox.element,
-  h('span', { class: 'stages', role: 'group', 'aria-labelledby': 'catalogue-stages-label' }, h('span', { id: 'catalogue-stages-label' }, 'Lifecycle'), stageBoxes),
-  h('button', { type: 'submit', class: 'small', id: 'catalogue-filter' }, 'Filter'));
+  const stageBoxes = LIFECYCLE_STAGES.map((stage) =>
+    h(
+      'label',
+      { class: 'lifecycle-filter' },
+      h('input', {
+        type: 'checkbox',
+        name: 'lifecycle',
+        value: stage,
+        checked: stages.includes(stage),
+        onchange: () => ctx.navigate(catalogueHash(select.value, labels, ticked())),
+      }),
+      stage,
+    ),
+  );
+  const form = h(
+    'form',
+    {
+      class: 'filters catalogue-filters',
+      role: 'search',
+      'aria-label': 'Filter the catalogue',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        const chosen = labelBox.read();
+        if (chosen) ctx.navigate(catalogueHash(select.value, chosen, ticked()));
+      },
+    },
+    h('label', {}, 'Kind ', select),
+    labelBox.element,
+    h(
+      'span',
+      { class: 'stages', role: 'group', 'aria-labelledby': 'catalogue-stages-label' },
+      h('span', { id: 'catalogue-stages-label' }, 'Lifecycle'),
+      stageBoxes,
+    ),
+    h('button', { type: 'submit', class: 'small', id: 'catalogue-filter' }, 'Filter'),
+  );
   return form;
 }
 
@@ -128,11 +231,23 @@ function followRun(ctx: ViewContext, into: HTMLElement, reindexId: string): void
   const draw = (run: ReindexProgress) => {
     const finished = run.done + run.failed;
     const percent = run.total ? Math.round((finished / run.total) * 100) : 100;
-    replace(into, h('div', { class: 'run', 'data-run-status': run.status },
-      h('strong', {}, run.status === 'COMPLETED' ? 'Re-index complete' : 'Re-indexing…'),
-      h('span', {}, ` ${finished}/${run.total} done${run.failed ? `, ${run.failed} failed` : ''}`),
-      h('div', { class: 'progress' }, h('span', { class: 'progress-bar', style: `width:${percent}%` })),
-      run.failures.length ? h('ul', { class: 'failures' }, run.failures.map((failure) => h('li', {}, h('a', { href: `#/apis/${failure.apiId}` }, failure.apiId), `: ${failure.error}`))) : null));
+    replace(
+      into,
+      h(
+        'div',
+        { class: 'run', 'data-run-status': run.status },
+        h('strong', {}, run.status === 'COMPLETED' ? 'Re-index complete' : 'Re-indexing…'),
+        h('span', {}, ` ${finished}/${run.total} done${run.failed ? `, ${run.failed} failed` : ''}`),
+        h('div', { class: 'progress' }, h('span', { class: 'progress-bar', style: `width:${percent}%` })),
+        run.failures.length
+          ? h(
+              'ul',
+              { class: 'failures' },
+              run.failures.map((failure) => h('li', {}, h('a', { href: `#/apis/${failure.apiId}` }, failure.apiId), `: ${failure.error}`)),
+            )
+          : null,
+      ),
+    );
   };
   const tick = async () => {
     if (stopped) return;

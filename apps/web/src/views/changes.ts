@@ -39,22 +39,48 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
   const choice = (id: string, label: string, chosen: string) => {
     // A `version@revision` from a link is kept as an option, so the select shows what is compared.
     const names = versions.some((item) => item.version === chosen) ? versions.map((item) => item.version) : [chosen, ...versions.map((item) => item.version)];
-    const select = h('select', { id, name: id, onchange: () => submit() }, names.map((name) => {
-      const item = versions.find((version) => version.version === name);
-      return h('option', { value: name, selected: name === chosen }, item ? `${versionLabel(name)} (${item.lifecycle}${item.recommended ? ', recommended' : ''})` : name);
-    }));
+    const select = h(
+      'select',
+      { id, name: id, onchange: () => submit() },
+      names.map((name) => {
+        const item = versions.find((version) => version.version === name);
+        return h(
+          'option',
+          { value: name, selected: name === chosen },
+          item ? `${versionLabel(name)} (${item.lifecycle}${item.recommended ? ', recommended' : ''})` : name,
+        );
+      }),
+    );
     return { select, field: h('label', {}, `${label} `, select) };
   };
   const fromChoice = choice('changes-from', 'From', from);
   const toChoice = choice('changes-to', 'To', to);
   const submit = () => ctx.navigate(changesHash(apiId, fromChoice.select.value, toChoice.select.value));
-  const form = h('form', { class: 'filters changes-form', 'aria-label': 'Versions to compare', onsubmit: (event: Event) => {
-    event.preventDefault();
-    submit();
-  } },
-  fromChoice.field,
-  h('button', { type: 'button', class: 'small', id: 'swap-versions', 'aria-label': 'Swap the versions', title: 'Swap', onclick: () => ctx.navigate(changesHash(apiId, to, from)) }, '⇄'),
-  toChoice.field);
+  const form = h(
+    'form',
+    {
+      class: 'filters changes-form',
+      'aria-label': 'Versions to compare',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        submit();
+      },
+    },
+    fromChoice.field,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        id: 'swap-versions',
+        'aria-label': 'Swap the versions',
+        title: 'Swap',
+        onclick: () => ctx.navigate(changesHash(apiId, to, from)),
+      },
+      '⇄',
+    ),
+    toChoice.field,
+  );
   const results = h('section', { id: 'changes', 'aria-live': 'polite' }, h('p', { class: 'loading' }, 'Comparing…'));
   replace(ctx.main, back, title, form, results);
 
@@ -69,26 +95,59 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
     replace(results, errorBox(error, 'Could not compare these versions'));
     return;
   }
-  const side = (end: { version: string; revision: number }) => h('a', { href: versionHash(apiId, end.version, api.version) }, `${versionLabel(end.version)} (revision ${end.revision})`);
+  const side = (end: { version: string; revision: number }) =>
+    h('a', { href: versionHash(apiId, end.version, api.version) }, `${versionLabel(end.version)} (revision ${end.revision})`);
   const counts: Record<ChangeSeverity, number> = { breaking: report.breaking, 'non-breaking': report.nonBreaking, info: report.info };
-  replace(results,
-    h('p', { id: 'changes-summary', class: report.breaking ? 'changes-summary has-breaking' : 'changes-summary' },
-      'From ', side(report.from), ' to ', side(report.to), ': ',
-      CHANGE_SEVERITIES.flatMap((severity, index) => [index ? ', ' : '', h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`)]),
-      '.'),
-    report.complete ? null : h('div', { id: 'changes-incomplete', class: 'notice', role: 'alert' },
-      h('strong', {}, 'Not complete: '), 'a breaking change may hide in what could not be compared. ',
-      report.notCompared?.length ? h('ul', {}, report.notCompared.map((gap) => h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason))) : null),
+  replace(
+    results,
+    h(
+      'p',
+      { id: 'changes-summary', class: report.breaking ? 'changes-summary has-breaking' : 'changes-summary' },
+      'From ',
+      side(report.from),
+      ' to ',
+      side(report.to),
+      ': ',
+      CHANGE_SEVERITIES.flatMap((severity, index) => [
+        index ? ', ' : '',
+        h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`),
+      ]),
+      '.',
+    ),
+    report.complete
+      ? null
+      : h(
+          'div',
+          { id: 'changes-incomplete', class: 'notice', role: 'alert' },
+          h('strong', {}, 'Not complete: '),
+          'a breaking change may hide in what could not be compared. ',
+          report.notCompared?.length
+            ? h(
+                'ul',
+                {},
+                report.notCompared.map((gap) =>
+                  h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason),
+                ),
+              )
+            : null,
+        ),
     report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
     report.changes.length === 0
-      ? h('p', { class: 'empty' }, report.complete ? 'No differences in the operations, their inputs or their responses.' : 'No differences found in what could be compared.')
+      ? h(
+          'p',
+          { class: 'empty' },
+          report.complete ? 'No differences in the operations, their inputs or their responses.' : 'No differences found in what could be compared.',
+        )
       : null,
     CHANGE_SEVERITIES.map((severity) => {
       const changes = report.changes.filter((change) => change.severity === severity);
       return changes.length
-        ? h('section', { class: `change-group change-group-${severity}`, 'data-severity': severity, 'aria-labelledby': `changes-${severity}` },
+        ? h(
+            'section',
+            { class: `change-group change-group-${severity}`, 'data-severity': severity, 'aria-labelledby': `changes-${severity}` },
             h('h2', { id: `changes-${severity}` }, `${SEVERITY_TITLES[severity]} changes (${counts[severity]})`),
-            h('ul', { class: 'changes' }, changes.map(changeItem)))
+            h('ul', { class: 'changes' }, changes.map(changeItem)),
+          )
         : null;
     }),
   );
@@ -101,9 +160,12 @@ export function changeCountsText({ breaking, nonBreaking, info, complete }: Chan
 }
 
 function changeItem(change: ApiChange): HTMLElement {
-  return h('li', { class: `change change-${change.severity}`, 'data-severity': change.severity, 'data-code': change.code },
+  return h(
+    'li',
+    { class: `change change-${change.severity}`, 'data-severity': change.severity, 'data-code': change.code },
     h('span', { class: `severity severity-${change.severity}` }, change.severity),
     change.operation ? h('code', { class: 'change-operation' }, change.operation) : h('span', { class: 'muted' }, 'the API'),
     change.location ? h('code', { class: 'change-location muted' }, change.location) : null,
-    h('span', { class: 'change-message' }, change.message));
+    h('span', { class: 'change-message' }, change.message),
+  );
 }

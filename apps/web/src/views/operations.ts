@@ -21,15 +21,24 @@ export function apiOverviewSection(overview: ApiOperationsResponse | Error, regi
     // Not indexed yet (404) is expected right after registration: the endpoints below still show.
     return overview instanceof ApiError && overview.status === 404
       ? h('p', { id: 'api-overview', class: 'muted' }, 'Servers, authentication and operation details show once the spec is indexed.')
-      : h('div', { id: 'api-overview' }, errorBox(overview, 'Could not load the spec\'s details'));
+      : h('div', { id: 'api-overview' }, errorBox(overview, "Could not load the spec's details"));
   }
-  return h('section', { id: 'api-overview', class: 'api-overview' },
+  return h(
+    'section',
+    { id: 'api-overview', class: 'api-overview' },
     overview.description && overview.description !== registeredDescription ? h('p', { class: 'spec-description' }, overview.description) : null,
-    overview.servers.length ? [
-      h('h2', {}, 'Servers'),
-      h('ul', { class: 'servers' }, overview.servers.map((server) =>
-        h('li', {}, h('code', {}, server.url), server.description ? h('span', { class: 'muted' }, ` ${server.description}`) : null))),
-    ] : null,
+    overview.servers.length
+      ? [
+          h('h2', {}, 'Servers'),
+          h(
+            'ul',
+            { class: 'servers' },
+            overview.servers.map((server) =>
+              h('li', {}, h('code', {}, server.url), server.description ? h('span', { class: 'muted' }, ` ${server.description}`) : null),
+            ),
+          ),
+        ]
+      : null,
     cutNotice(overview.cuts),
     h('h2', {}, 'Authentication'),
     overview.securitySchemes.length
@@ -45,17 +54,36 @@ function cutNotice(cuts: string[] | undefined): HTMLElement | null {
 
 function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
   const how =
-    scheme.type === 'apiKey' ? `API key in ${scheme.in ?? '?'} "${scheme.parameterName ?? '?'}"`
-    : scheme.type === 'http' ? `HTTP ${scheme.scheme ?? ''}${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}`
-    : scheme.type === 'openIdConnect' ? `OpenID Connect ${scheme.openIdConnectUrl ?? ''}`
-    : scheme.type;
-  return h('li', {},
-    h('strong', {}, scheme.name), ' ', h('span', { class: 'muted' }, how),
+    scheme.type === 'apiKey'
+      ? `API key in ${scheme.in ?? '?'} "${scheme.parameterName ?? '?'}"`
+      : scheme.type === 'http'
+        ? `HTTP ${scheme.scheme ?? ''}${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}`
+        : scheme.type === 'openIdConnect'
+          ? `OpenID Connect ${scheme.openIdConnectUrl ?? ''}`
+          : scheme.type;
+  return h(
+    'li',
+    {},
+    h('strong', {}, scheme.name),
+    ' ',
+    h('span', { class: 'muted' }, how),
     scheme.description ? h('div', {}, scheme.description) : null,
     (scheme.flows ?? []).map((flow) =>
-      h('div', { class: 'oauth-flow' },
-        `OAuth 2 ${flow.flow}`, flow.authorizationUrl ? ` · authorize at ${flow.authorizationUrl}` : '', flow.tokenUrl ? ` · token at ${flow.tokenUrl}` : '',
-        flow.scopes.length ? h('ul', {}, flow.scopes.map((scope) => h('li', {}, h('code', {}, scope.name), scope.description ? ` ${scope.description}` : ''))) : null)),
+      h(
+        'div',
+        { class: 'oauth-flow' },
+        `OAuth 2 ${flow.flow}`,
+        flow.authorizationUrl ? ` · authorize at ${flow.authorizationUrl}` : '',
+        flow.tokenUrl ? ` · token at ${flow.tokenUrl}` : '',
+        flow.scopes.length
+          ? h(
+              'ul',
+              {},
+              flow.scopes.map((scope) => h('li', {}, h('code', {}, scope.name), scope.description ? ` ${scope.description}` : '')),
+            )
+          : null,
+      ),
+    ),
   );
 }
 
@@ -67,23 +95,33 @@ function schemeItem(scheme: SecuritySchemeInfo): HTMLElement {
 export function operationRow(token: string, apiId: string, endpoint: ApiEndpoint, kind?: string, version?: string, onOpen?: () => void): HTMLElement {
   const body = h('div', { class: 'operation-detail' }, h('p', { class: 'loading' }, 'Loading…'));
   let requested = false;
-  const details = h('details', { class: 'operation', 'data-operation': operationKey(endpoint), ontoggle: handler(async () => {
-    if (!details.open) return;
-    onOpen?.();
-    if (requested) return;
-    requested = true;
-    try {
-      replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }, version), kind));
-    } catch (error) {
-      // Opening it again tries again.
-      requested = false;
-      replace(body, errorBox(error, 'Could not load this operation'));
-    }
-  }) },
-    h('summary', {},
-      methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path),
+  const details = h(
+    'details',
+    {
+      class: 'operation',
+      'data-operation': operationKey(endpoint),
+      ontoggle: handler(async () => {
+        if (!details.open) return;
+        onOpen?.();
+        if (requested) return;
+        requested = true;
+        try {
+          replace(body, ...operationBody(await ragApiClient.getOperationDetail(token, apiId, { method: endpoint.method, path: endpoint.path }, version), kind));
+        } catch (error) {
+          // Opening it again tries again.
+          requested = false;
+          replace(body, errorBox(error, 'Could not load this operation'));
+        }
+      }),
+    },
+    h(
+      'summary',
+      {},
+      methodBadge(endpoint.method),
+      h('code', { class: 'path' }, endpoint.path),
       endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,
-      endpoint.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
+      endpoint.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null,
+    ),
     body,
   );
   return h('li', { class: endpoint.deprecated ? 'deprecated' : undefined }, details);
@@ -105,31 +143,74 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
     cutNotice(operation.cuts),
     operation.parameters.length || http || takesNothing ? h('h4', {}, labels.inputs) : null,
     operation.parameters.length
-      ? h('div', { class: 'table-scroll' }, h('table', { class: 'parameters' },
-          h('thead', {}, h('tr', {}, columns.map((title) => h('th', {}, title)))),
-          h('tbody', {}, operation.parameters.map((parameter) =>
-            h('tr', {},
-              h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
-              showIn ? h('td', {}, parameter.in) : null,
-              h('td', {}, parameter.required ? 'yes' : 'no'),
-              h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
-              h('td', {}, parameter.description ?? '')))),
-        ))
-      : http || takesNothing ? h('p', { class: 'muted' }, 'None.') : null,
+      ? h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'parameters' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                columns.map((title) => h('th', {}, title)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              operation.parameters.map((parameter) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
+                  showIn ? h('td', {}, parameter.in) : null,
+                  h('td', {}, parameter.required ? 'yes' : 'no'),
+                  h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
+                  h('td', {}, parameter.description ?? ''),
+                ),
+              ),
+            ),
+          ),
+        )
+      : http || takesNothing
+        ? h('p', { class: 'muted' }, 'None.')
+        : null,
     operation.requestBody || http ? h('h4', {}, labels.body) : null,
     operation.requestBody
-      ? h('div', { class: 'request-body' },
+      ? h(
+          'div',
+          { class: 'request-body' },
           // A message or request message is what the operation is: required goes without saying.
           http
-            ? h('p', {}, operation.requestBody.required ? 'Required.' : 'Optional.', operation.requestBody.description ? ` ${operation.requestBody.description}` : '')
-            : operation.requestBody.description ? h('p', {}, operation.requestBody.description) : null,
-          mediaList(operation.requestBody.content))
-      : http ? h('p', { class: 'muted' }, 'None.') : null,
+            ? h(
+                'p',
+                {},
+                operation.requestBody.required ? 'Required.' : 'Optional.',
+                operation.requestBody.description ? ` ${operation.requestBody.description}` : '',
+              )
+            : operation.requestBody.description
+              ? h('p', {}, operation.requestBody.description)
+              : null,
+          mediaList(operation.requestBody.content),
+        )
+      : http
+        ? h('p', { class: 'muted' }, 'None.')
+        : null,
     operation.responses.length || http ? h('h4', {}, labels.responses) : null,
     operation.responses.length
-      ? h('ul', { class: 'responses' }, operation.responses.map((response) =>
-          h('li', {}, h('strong', {}, response.status), response.description ? ` ${response.description}` : '', mediaList(response.content))))
-      : http ? h('p', { class: 'muted' }, 'None.') : null,
+      ? h(
+          'ul',
+          { class: 'responses' },
+          operation.responses.map((response) =>
+            h('li', {}, h('strong', {}, response.status), response.description ? ` ${response.description}` : '', mediaList(response.content)),
+          ),
+        )
+      : http
+        ? h('p', { class: 'muted' }, 'None.')
+        : null,
     h('h4', {}, 'Security'),
     h('p', { class: 'security' }, securityText(operation.security)),
   ];
@@ -145,8 +226,13 @@ function mediaList(content: MediaTypeSchema[]): HTMLElement | null {
     group.mediaTypes.push(mediaType);
     bySchema.set(key, group);
   }
-  return h('div', { class: 'media-types' }, [...bySchema.values()].map(({ mediaTypes, schema }) =>
-    h('div', {}, h('code', { class: 'media-type' }, mediaTypes.join(', ')), schema ? schemaBlock(schema) : null)));
+  return h(
+    'div',
+    { class: 'media-types' },
+    [...bySchema.values()].map(({ mediaTypes, schema }) =>
+      h('div', {}, h('code', { class: 'media-type' }, mediaTypes.join(', ')), schema ? schemaBlock(schema) : null),
+    ),
+  );
 }
 
 function schemaBlock(schema: unknown): HTMLElement {
@@ -167,6 +253,8 @@ function compactJson(value: unknown, indent: string): string {
 function securityText(requirements: SecurityRequirement[]): string {
   if (requirements.length === 0) return 'None declared.';
   return requirements
-    .map((requirement) => (requirement.length === 0 ? 'none' : requirement.map(({ scheme, scopes }) => (scopes.length ? `${scheme} (${scopes.join(', ')})` : scheme)).join(' and ')))
+    .map((requirement) =>
+      requirement.length === 0 ? 'none' : requirement.map(({ scheme, scopes }) => (scopes.length ? `${scheme} (${scopes.join(', ')})` : scheme)).join(' and '),
+    )
     .join(', or ');
 }

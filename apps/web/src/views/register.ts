@@ -33,13 +33,24 @@ function specFileTypes(): string | undefined {
 function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts }, compare?: string): (HTMLElement | null)[] {
   return [
     answer.warnings?.length
-      ? h('div', { id: 'register-warnings', class: 'notice register-warnings', role: 'alert' },
-          h('strong', {}, 'Warning'), h('ul', {}, answer.warnings.map((warning) => h('li', {}, warning))))
+      ? h(
+          'div',
+          { id: 'register-warnings', class: 'notice register-warnings', role: 'alert' },
+          h('strong', {}, 'Warning'),
+          h(
+            'ul',
+            {},
+            answer.warnings.map((warning) => h('li', {}, warning)),
+          ),
+        )
       : null,
     answer.changes
-      ? h('p', { id: 'register-changes', class: 'muted' },
+      ? h(
+          'p',
+          { id: 'register-changes', class: 'muted' },
           `Compared with the spec it follows: ${changeCountsText(answer.changes)}`,
-          compare ? [' ', h('a', { href: compare }, 'What changed')] : null)
+          compare ? [' ', h('a', { href: compare }, 'What changed')] : null,
+        )
       : null,
   ];
 }
@@ -48,16 +59,19 @@ function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts
 function modeSwitch(importing: boolean): HTMLElement {
   const tab = (id: string, href: string, label: string, active: boolean) =>
     h('a', { id, href, class: active ? 'register-mode active' : 'register-mode', 'aria-current': active ? 'page' : undefined }, label);
-  return h('nav', { class: 'register-modes', 'aria-label': 'Where the spec comes from' },
+  return h(
+    'nav',
+    { class: 'register-modes', 'aria-label': 'Where the spec comes from' },
     tab('mode-paste', '#/register', 'Paste or choose a file', !importing),
-    tab('mode-import', '#/register?mode=import', 'Import from URL', importing));
+    tab('mode-import', '#/register?mode=import', 'Import from URL', importing),
+  );
 }
 
 /** What to do about a failed import, by status, where the server's detail alone does not say it. */
 const IMPORT_HINTS: Partial<Record<number, string>> = {
   413: 'Import a smaller spec, or ask for a higher SPEC_MAX_BYTES.',
   415: 'The URL must serve the spec itself (JSON, YAML or text), not a web page about it.',
-  504: 'The spec\'s server did not answer in time: check the URL, or try again later.',
+  504: "The spec's server did not answer in time: check the URL, or try again later.",
 };
 
 /** The statuses of an import that are about its URL (the address, what it served, how fast), not the spec's fields. */
@@ -73,11 +87,19 @@ function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
 
 /** Detected by the server unless a person names it: then the server reads it as that, and says why it is not. */
 function formatSelect(id: string): HTMLSelectElement {
-  return h('select', { id, name: 'format' }, formatOptions().map(([value, label]) => h('option', { value }, label)));
+  return h(
+    'select',
+    { id, name: 'format' },
+    formatOptions().map(([value, label]) => h('option', { value }, label)),
+  );
 }
 
 function lifecycleSelect(id: string, selected: LifecycleStage | undefined): HTMLSelectElement {
-  return h('select', { id, name: 'lifecycle' }, LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === selected }, stage)));
+  return h(
+    'select',
+    { id, name: 'lifecycle' },
+    LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === selected }, stage)),
+  );
 }
 
 /** Where a submission's answer shows. */
@@ -99,11 +121,16 @@ function outcomeArea(): Outcome {
 
 /** Keeps `status` (inside the outcome) showing how the API's indexing goes, until the page is left. */
 function watchIndexing(ctx: ViewContext, apiId: string, status: HTMLElement, outcome: Outcome): void {
-  ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(ctx.session.token, apiId), (next) => {
-    replace(status, statusLine(next));
-    // A longer status line must not slip below the screen of someone still reading it.
-    if (document.activeElement === outcome.element) outcome.element.scrollIntoView({ block: 'nearest' });
-  }));
+  ctx.onLeave(
+    watchStatus(
+      () => ragApiClient.getIndexingStatus(ctx.session.token, apiId),
+      (next) => {
+        replace(status, statusLine(next));
+        // A longer status line must not slip below the screen of someone still reading it.
+        if (document.activeElement === outcome.element) outcome.element.scrollIntoView({ block: 'nearest' });
+      },
+    ),
+  );
 }
 
 /** The import form's inputs. */
@@ -124,8 +151,15 @@ interface ImportFields {
 function importView(ctx: ViewContext): void {
   const outcome = outcomeArea();
   const url = h('input', {
-    id: 'import-url', name: 'url', type: 'url', required: true, maxLength: IMPORT_LIMITS.urlMaxChars, spellcheck: false, autocomplete: 'off',
-    placeholder: 'https://specs.example.com/payments/openapi.yaml', 'aria-describedby': 'import-url-hint',
+    id: 'import-url',
+    name: 'url',
+    type: 'url',
+    required: true,
+    maxLength: IMPORT_LIMITS.urlMaxChars,
+    spellcheck: false,
+    autocomplete: 'off',
+    placeholder: 'https://specs.example.com/payments/openapi.yaml',
+    'aria-describedby': 'import-url-hint',
     oninput: () => {
       url.removeAttribute('aria-invalid');
       url.setAttribute('aria-describedby', 'import-url-hint');
@@ -140,18 +174,33 @@ function importView(ctx: ViewContext): void {
     lifecycle: lifecycleSelect('import-lifecycle', DEFAULT_LIFECYCLE),
   };
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Import');
-  const form = h('form', { class: 'register-form import-form', onsubmit: handler(async (event: Event) => {
-    event.preventDefault();
-    await submitImport(ctx, fields, submit, outcome);
-  }) },
-  h('div', { class: 'field' }, h('label', { for: 'import-url' }, h('span', {}, 'URL')), url,
-    h('small', { class: 'muted', id: 'import-url-hint' }, 'http or https; the server fetches it, from public addresses and those its operator allows, and can refresh it later')),
-  field('Name', fields.name, 'optional; the spec\'s title, or the URL\'s file name, when left empty'),
-  field('Version', fields.version, 'optional; the spec\'s version (else 1) when left empty'),
-  field('Lifecycle', fields.lifecycle),
-  field('Team', fields.team, 'optional'),
-  field('Format', fields.format, 'what kind of spec it is; detected from the text when not chosen'),
-  h('div', { class: 'actions' }, submit));
+  const form = h(
+    'form',
+    {
+      class: 'register-form import-form',
+      onsubmit: handler(async (event: Event) => {
+        event.preventDefault();
+        await submitImport(ctx, fields, submit, outcome);
+      }),
+    },
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'import-url' }, h('span', {}, 'URL')),
+      url,
+      h(
+        'small',
+        { class: 'muted', id: 'import-url-hint' },
+        'http or https; the server fetches it, from public addresses and those its operator allows, and can refresh it later',
+      ),
+    ),
+    field('Name', fields.name, "optional; the spec's title, or the URL's file name, when left empty"),
+    field('Version', fields.version, "optional; the spec's version (else 1) when left empty"),
+    field('Lifecycle', fields.lifecycle),
+    field('Team', fields.team, 'optional'),
+    field('Format', fields.format, 'what kind of spec it is; detected from the text when not chosen'),
+    h('div', { class: 'actions' }, submit),
+  );
   replace(ctx.main, h('h1', {}, `Register an API in ${ctx.session.org}`), modeSwitch(true), form, outcome.element);
   url.focus();
 }
@@ -174,11 +223,23 @@ async function submitImport(ctx: ViewContext, fields: ImportFields, submit: HTML
   try {
     const record = await ragApiClient.importApi(session.token, body);
     const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
-    outcome.show(h('div', { class: 'success' },
-      h('p', {}, 'Imported ', h('a', { href: `#/apis/${record.apiId}`, id: 'imported-api' }, `${record.name} ${versionLabel(record.version)}`), ` in ${record.orgId} from `,
-        h('code', { class: 'path' }, record.source?.url ?? body.url), '. Indexing runs in the background:'),
-      status,
-      h('p', { class: 'muted' }, 'Its page shows where the spec comes from, and refreshes it from the URL.')));
+    outcome.show(
+      h(
+        'div',
+        { class: 'success' },
+        h(
+          'p',
+          {},
+          'Imported ',
+          h('a', { href: `#/apis/${record.apiId}`, id: 'imported-api' }, `${record.name} ${versionLabel(record.version)}`),
+          ` in ${record.orgId} from `,
+          h('code', { class: 'path' }, record.source?.url ?? body.url),
+          '. Indexing runs in the background:',
+        ),
+        status,
+        h('p', { class: 'muted' }, 'Its page shows where the spec comes from, and refreshes it from the URL.'),
+      ),
+    );
     watchIndexing(ctx, record.apiId, status, outcome);
   } catch (error) {
     // Said where it happened: the URL field is marked and points at what was wrong with it.
@@ -231,7 +292,12 @@ async function registerTarget(token: string, existing: ApiRecord | undefined, ad
 function registerFields(target: RegisterTarget) {
   const { existing, addingVersion, updating } = target;
   const name = h('input', { id: 'api-name', required: true, maxLength: REGISTRATION_LIMITS.nameMaxChars, value: existing?.name ?? '' });
-  const version = h('input', { id: 'api-version', required: true, maxLength: REGISTRATION_LIMITS.versionMaxChars, value: addingVersion ? '' : updating ?? '' });
+  const version = h('input', {
+    id: 'api-version',
+    required: true,
+    maxLength: REGISTRATION_LIMITS.versionMaxChars,
+    value: addingVersion ? '' : (updating ?? ''),
+  });
   // A new API or version starts in production unless chosen otherwise; an update keeps the version's stage unless changed.
   const lifecycle = lifecycleSelect('api-lifecycle', updating ? target.updatingStage : DEFAULT_LIFECYCLE);
   const team = h('input', { id: 'api-team', maxLength: REGISTRATION_LIMITS.teamNameMaxChars, value: existing?.teamName ?? '' });
@@ -239,15 +305,26 @@ function registerFields(target: RegisterTarget) {
   // One key=value a line, checked here as the server checks them; an update starts from the API's own.
   const labelsError = h('span', { id: 'api-labels-error', class: 'error-text field-error', role: 'alert' });
   const labels = h('textarea', {
-    id: 'api-labels', name: 'labels', rows: 3, spellcheck: false, autocomplete: 'off', value: existing ? labelLines(existing.labels) : '',
-    placeholder: 'team=payments\nenv=prod', 'aria-describedby': 'api-labels-hint api-labels-error',
+    id: 'api-labels',
+    name: 'labels',
+    rows: 3,
+    spellcheck: false,
+    autocomplete: 'off',
+    value: existing ? labelLines(existing.labels) : '',
+    placeholder: 'team=payments\nenv=prod',
+    'aria-describedby': 'api-labels-hint api-labels-error',
     oninput: () => {
       labelsError.textContent = '';
       labels.removeAttribute('aria-invalid');
     },
   });
   const spec = h('textarea', {
-    id: 'api-spec', rows: 14, required: !updating, spellcheck: false, value: target.current ?? '', placeholder: `Paste the spec's text${formatsRead()}, or choose a file above`,
+    id: 'api-spec',
+    rows: 14,
+    required: !updating,
+    spellcheck: false,
+    value: target.current ?? '',
+    placeholder: `Paste the spec's text${formatsRead()}, or choose a file above`,
   });
   const format = formatSelect('api-format');
   const file = specFilePicker(spec, name, version, addingVersion);
@@ -265,14 +342,19 @@ function specFilePicker(spec: HTMLTextAreaElement, name: HTMLInputElement, versi
     input.value = value ?? '';
     filled[key] = input.value;
   };
-  const file = h('input', { id: 'api-spec-file', type: 'file', accept: specFileTypes(), onchange: handler(async () => {
-    const chosen = file.files?.[0];
-    if (!chosen) return;
-    spec.value = await chosen.text();
-    const info = specInfo(spec.value, chosen.name);
-    if (!addingVersion) fill(name, 'name', info.title);
-    fill(version, 'version', info.version);
-  }) });
+  const file = h('input', {
+    id: 'api-spec-file',
+    type: 'file',
+    accept: specFileTypes(),
+    onchange: handler(async () => {
+      const chosen = file.files?.[0];
+      if (!chosen) return;
+      spec.value = await chosen.text();
+      const info = specInfo(spec.value, chosen.name);
+      if (!addingVersion) fill(name, 'name', info.title);
+      fill(version, 'version', info.version);
+    }),
+  });
   return file;
 }
 
@@ -281,19 +363,32 @@ const LIFECYCLE_HINT = 'production: offered by search; design to preview: not re
 /** The form's fields, in order: a new version has no name, team, description or labels of its own. */
 function registerRows(target: RegisterTarget, fields: RegisterFields): (HTMLElement | null)[] {
   const { existing, addingVersion, updating, current, currentError } = target;
-  const specHint = !updating ? `its text or JSON${formatsRead()}`
-    : current !== undefined ? `the spec registered now (revision ${target.revision ?? '?'}): edit it or choose a file; the update sends it whole`
-    : 'the whole spec again';
+  const specHint = !updating
+    ? `its text or JSON${formatsRead()}`
+    : current !== undefined
+      ? `the spec registered now (revision ${target.revision ?? '?'}): edit it or choose a file; the update sends it whole`
+      : 'the whole spec again';
   return [
     addingVersion ? null : field('Name', fields.name),
     field('Version', fields.version, addingVersion ? `beside ${existing!.versions.map((item) => versionLabel(item.version)).join(', ')}` : undefined),
     field('Lifecycle', fields.lifecycle, LIFECYCLE_HINT),
     addingVersion ? null : field('Team', fields.team, 'optional'),
-    addingVersion ? null : field('Description', fields.description, 'optional; the spec\'s own description is indexed too'),
+    addingVersion ? null : field('Description', fields.description, "optional; the spec's own description is indexed too"),
     // Not all in a <label>: the error is told once, by its alert, not again as the box's name.
-    addingVersion ? null : h('div', { class: 'field' }, h('label', { for: 'api-labels' }, h('span', {}, 'Labels')), fields.labels,
-      h('small', { class: 'muted', id: 'api-labels-hint' }, `optional; one key=value a line, at most ${LABEL_LIMITS.maxLabels}; keys: ${LABEL_LIMITS.keyRule}; values up to ${LABEL_LIMITS.valueMaxChars} characters`),
-      fields.labelsError),
+    addingVersion
+      ? null
+      : h(
+          'div',
+          { class: 'field' },
+          h('label', { for: 'api-labels' }, h('span', {}, 'Labels')),
+          fields.labels,
+          h(
+            'small',
+            { class: 'muted', id: 'api-labels-hint' },
+            `optional; one key=value a line, at most ${LABEL_LIMITS.maxLabels}; keys: ${LABEL_LIMITS.keyRule}; values up to ${LABEL_LIMITS.valueMaxChars} characters`,
+          ),
+          fields.labelsError,
+        ),
     field('Format', fields.format, 'what kind of spec it is; detected from the text when not chosen'),
     field('Spec file', fields.file),
     field('Spec', fields.spec, specHint),
@@ -329,7 +424,11 @@ export async function registerView(ctx: ViewContext): Promise<void> {
     }
   }
   if (!session.can('publisher')) {
-    replace(ctx.main, h('h1', {}, 'Register an API'), h('p', { class: 'empty' }, 'Registering needs the publisher role; your token has: ', session.claims.roles.join(', ') || 'none', '.'));
+    replace(
+      ctx.main,
+      h('h1', {}, 'Register an API'),
+      h('p', { class: 'empty' }, 'Registering needs the publisher role; your token has: ', session.claims.roles.join(', ') || 'none', '.'),
+    );
     return;
   }
   if (!apiId && ctx.params.get('mode') === 'import') return importView(ctx);
@@ -338,13 +437,29 @@ export async function registerView(ctx: ViewContext): Promise<void> {
   const fields = registerFields(target);
   const submit = h('button', { type: 'submit', class: 'primary' }, addingVersion ? 'Add version' : existing ? 'Update' : 'Register');
   const parts: RegisterForm = { ctx, target, fields, submit, outcome: outcomeArea() };
-  const form = h('form', { class: 'register-form', onsubmit: handler(async (event: Event) => {
-    event.preventDefault();
-    await (existing && addingVersion ? addVersion(parts, existing) : registerOrUpdate(parts));
-  }) }, registerRows(target, fields), h('div', { class: 'actions' }, submit));
+  const form = h(
+    'form',
+    {
+      class: 'register-form',
+      onsubmit: handler(async (event: Event) => {
+        event.preventDefault();
+        await (existing && addingVersion ? addVersion(parts, existing) : registerOrUpdate(parts));
+      }),
+    },
+    registerRows(target, fields),
+    h('div', { class: 'actions' }, submit),
+  );
   replace(
     ctx.main,
-    h('h1', {}, addingVersion ? `New version of ${existing!.name}` : existing ? `Update ${existing.name}${updatingOther ? ` ${versionLabel(updatingOther)}` : ''}` : `Register an API in ${session.org}`),
+    h(
+      'h1',
+      {},
+      addingVersion
+        ? `New version of ${existing!.name}`
+        : existing
+          ? `Update ${existing.name}${updatingOther ? ` ${versionLabel(updatingOther)}` : ''}`
+          : `Register an API in ${session.org}`,
+    ),
     existing ? null : modeSwitch(false),
     form,
     parts.outcome.element,
@@ -364,7 +479,13 @@ function readLabels(fields: RegisterFields): Labels | undefined {
 
 /** `POST …/apis` or `PUT …/apis/:apiId` (its recommended version, or the one updated): the whole spec, then its indexing. */
 async function registerOrUpdate(parts: RegisterForm): Promise<void> {
-  const { ctx, target: { existing, updatingStage, updatingOther }, fields, submit, outcome } = parts;
+  const {
+    ctx,
+    target: { existing, updatingStage, updatingOther },
+    fields,
+    submit,
+    outcome,
+  } = parts;
   const { session } = ctx;
   const { name, version, team, description, spec, format, lifecycle } = fields;
   if (existing && !spec.value.trim()) {
@@ -389,12 +510,25 @@ async function registerOrUpdate(parts: RegisterForm): Promise<void> {
   submit.disabled = true;
   replace(outcome.element, h('p', { class: 'loading' }, 'Sending…'));
   try {
-    const record = existing ? await ragApiClient.updateApi(session.token, existing.apiId, body, updatingOther) : await ragApiClient.registerApi(session.token, body);
+    const record = existing
+      ? await ragApiClient.updateApi(session.token, existing.apiId, body, updatingOther)
+      : await ragApiClient.registerApi(session.token, body);
     const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
-    outcome.show(h('div', { class: 'success' },
-      h('p', {}, `${existing ? 'Updated' : 'Registered'} `, h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`), ` in ${record.orgId}. Indexing runs in the background:`),
-      status,
-      registrationNotes(record)));
+    outcome.show(
+      h(
+        'div',
+        { class: 'success' },
+        h(
+          'p',
+          {},
+          `${existing ? 'Updated' : 'Registered'} `,
+          h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`),
+          ` in ${record.orgId}. Indexing runs in the background:`,
+        ),
+        status,
+        registrationNotes(record),
+      ),
+    );
     watchIndexing(ctx, record.apiId, status, outcome);
   } catch (error) {
     outcome.show(errorBox(error, existing ? 'Update refused' : 'Registration refused'));
@@ -405,7 +539,12 @@ async function registerOrUpdate(parts: RegisterForm): Promise<void> {
 
 /** `POST …/versions`: the answer says whether search moved to it, and what it breaks. */
 async function addVersion(parts: RegisterForm, api: ApiRecord): Promise<void> {
-  const { ctx, fields: { version, spec, lifecycle, format }, submit, outcome } = parts;
+  const {
+    ctx,
+    fields: { version, spec, lifecycle, format },
+    submit,
+    outcome,
+  } = parts;
   const { session } = ctx;
   if (!spec.value.trim()) {
     outcome.show(errorBox(new Error('A new version needs its spec: paste it or choose the file.'), 'Nothing sent'));
@@ -416,7 +555,10 @@ async function addVersion(parts: RegisterForm, api: ApiRecord): Promise<void> {
   let record: ApiVersionRecord;
   try {
     record = await ragApiClient.addVersion(session.token, api.apiId, {
-      version: version.value.trim(), spec: spec.value, lifecycle: lifecycle.value as LifecycleStage, ...(format.value ? { format: format.value } : {}),
+      version: version.value.trim(),
+      spec: spec.value,
+      lifecycle: lifecycle.value as LifecycleStage,
+      ...(format.value ? { format: format.value } : {}),
     });
   } catch (error) {
     outcome.show(errorBox(error, 'New version refused'));
@@ -424,15 +566,37 @@ async function addVersion(parts: RegisterForm, api: ApiRecord): Promise<void> {
   } finally {
     submit.disabled = false;
   }
-  const link = h('a', { href: versionHash(api.apiId, record.version, record.recommended ? record.version : api.version) }, `${api.name} ${versionLabel(record.version)}`);
+  const link = h(
+    'a',
+    { href: versionHash(api.apiId, record.version, record.recommended ? record.version : api.version) },
+    `${api.name} ${versionLabel(record.version)}`,
+  );
   const status = h('div', { id: 'registered-status' }, record.recommended ? statusLine(record.indexing) : null);
-  outcome.show(h('div', { class: 'success' },
-    h('p', {}, 'Added ', link, ` (${record.lifecycle}).`,
-      record.recommended ? ' It is now the recommended version: search and agents move to it once it is indexed.' : ` Search and agents keep ${versionLabel(api.version)}, the recommended version.`),
-    status,
-    // Compared with the version in production: the recommended one, unless it is this one.
-    registrationNotes(record, changesHash(api.apiId, record.recommended ? undefined : api.version, record.version))));
+  outcome.show(
+    h(
+      'div',
+      { class: 'success' },
+      h(
+        'p',
+        {},
+        'Added ',
+        link,
+        ` (${record.lifecycle}).`,
+        record.recommended
+          ? ' It is now the recommended version: search and agents move to it once it is indexed.'
+          : ` Search and agents keep ${versionLabel(api.version)}, the recommended version.`,
+      ),
+      status,
+      // Compared with the version in production: the recommended one, unless it is this one.
+      registrationNotes(record, changesHash(api.apiId, record.recommended ? undefined : api.version, record.version)),
+    ),
+  );
   if (record.recommended) {
-    ctx.onLeave(watchStatus(() => ragApiClient.getIndexingStatus(session.token, api.apiId), (next) => replace(status, statusLine(next))));
+    ctx.onLeave(
+      watchStatus(
+        () => ragApiClient.getIndexingStatus(session.token, api.apiId),
+        (next) => replace(status, statusLine(next)),
+      ),
+    );
   }
 }

@@ -37,7 +37,15 @@ function chosenInUrl(params: URLSearchParams): Chosen {
 function requestFilters(params: URLSearchParams, chosen: Chosen): NonNullable<SearchRequest['filters']> {
   return {
     ...(params.get('team') ? { teamNames: [params.get('team')!] } : {}),
-    ...(params.get('tags') ? { tags: params.get('tags')!.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(params.get('tags')
+      ? {
+          tags: params
+            .get('tags')!
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(chosen.methods.size ? { methods: [...chosen.methods] } : {}),
     ...(chosen.kinds.size ? { kinds: [...chosen.kinds] } : {}),
     ...(Object.keys(chosen.labels).length ? { labels: chosen.labels } : {}),
@@ -57,7 +65,16 @@ export function searchView(ctx: ViewContext): void {
   const filters = requestFilters(params, chosen);
   const hasFilters = Object.keys(filters).length > 0;
   if (!query && !hasFilters) {
-    replace(results, h('p', { class: 'empty' }, 'Describe what you need in your own words — what it should do, not its name. Press ', h('kbd', {}, '/'), ' to come back to the box from anywhere.'));
+    replace(
+      results,
+      h(
+        'p',
+        { class: 'empty' },
+        'Describe what you need in your own words — what it should do, not its name. Press ',
+        h('kbd', {}, '/'),
+        ' to come back to the box from anywhere.',
+      ),
+    );
     input.focus();
     return;
   }
@@ -73,40 +90,70 @@ export function searchView(ctx: ViewContext): void {
 function searchForm(ctx: ViewContext, chosen: Chosen): { form: HTMLFormElement; input: HTMLInputElement; addLabel: (key: string, value: string) => void } {
   const { params } = ctx;
   const input = h('input', {
-    id: 'search-input', type: 'search', name: 'q', value: params.get('q') ?? '', autocomplete: 'off',
-    placeholder: 'Describe what you need, e.g. "send a verification code by sms"', 'aria-label': 'Search APIs',
+    id: 'search-input',
+    type: 'search',
+    name: 'q',
+    value: params.get('q') ?? '',
+    autocomplete: 'off',
+    placeholder: 'Describe what you need, e.g. "send a verification code by sms"',
+    'aria-label': 'Search APIs',
   });
-  const team = h('input', { id: 'filter-team', name: 'team', value: params.get('team') ?? '', placeholder: 'any team', 'aria-label': 'Team', list: 'team-suggestions' });
-  const tags = h('input', { id: 'filter-tags', name: 'tags', value: params.get('tags') ?? '', placeholder: 'any tag (comma-separated)', 'aria-label': 'Tags', list: 'tag-suggestions' });
+  const team = h('input', {
+    id: 'filter-team',
+    name: 'team',
+    value: params.get('team') ?? '',
+    placeholder: 'any team',
+    'aria-label': 'Team',
+    list: 'team-suggestions',
+  });
+  const tags = h('input', {
+    id: 'filter-tags',
+    name: 'tags',
+    value: params.get('tags') ?? '',
+    placeholder: 'any tag (comma-separated)',
+    'aria-label': 'Tags',
+    list: 'tag-suggestions',
+  });
   const teamSuggestions = h('datalist', { id: 'team-suggestions' });
   const tagSuggestions = h('datalist', { id: 'tag-suggestions' });
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
   // A chip removed, or one clicked on a card, searches again.
   let nextLabels: Labels | undefined;
-  const labels = labelFilter({ id: 'filter-labels', chosen: chosen.labels, onRemove: (rest) => {
-    nextLabels = rest;
-    form.requestSubmit();
-  } });
+  const labels = labelFilter({
+    id: 'filter-labels',
+    chosen: chosen.labels,
+    onRemove: (rest) => {
+      nextLabels = rest;
+      form.requestSubmit();
+    },
+  });
   const addLabel = (key: string, value: string) => {
     nextLabels = { ...chosen.labels, [key]: value };
     form.requestSubmit();
   };
   const form = h(
     'form',
-    { class: 'search-form', role: 'search', onsubmit: (event: Event) => {
-      event.preventDefault();
-      // What the label box holds joins the chips; a mistake in it is told there, and nothing is searched.
-      const labelsChosen = nextLabels ?? labels.read();
-      nextLabels = undefined;
-      if (!labelsChosen) return;
-      ctx.navigate(`#/search?${searchParams(form, [input, team, tags], labelsChosen)}`);
-    } },
+    {
+      class: 'search-form',
+      role: 'search',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        // What the label box holds joins the chips; a mistake in it is told there, and nothing is searched.
+        const labelsChosen = nextLabels ?? labels.read();
+        nextLabels = undefined;
+        if (!labelsChosen) return;
+        ctx.navigate(`#/search?${searchParams(form, [input, team, tags], labelsChosen)}`);
+      },
+    },
     h('div', { class: 'search-row' }, input, h('button', { type: 'submit', class: 'primary' }, 'Search')),
-    h('div', { class: 'filters' },
+    h(
+      'div',
+      { class: 'filters' },
       h('label', {}, 'Team ', team, teamSuggestions),
       h('label', {}, 'Tags ', tags, tagSuggestions),
       labels.element,
-      checkboxGroups(chosen, () => form.requestSubmit())),
+      checkboxGroups(chosen, () => form.requestSubmit()),
+    ),
   );
   return { form, input, addLabel };
 }
@@ -121,7 +168,12 @@ function checkboxGroups(chosen: Chosen, onChange: () => void): HTMLElement[] {
   const kindNames = [...new Set([...knownKinds().map((known) => known.kind), ...chosen.kinds])];
   const kindBoxes = kindNames.map((kind) => box('kind', kind, kindLabel(kind), chosen.kinds.has(kind), 'kind-filter'));
   const methodGroups = verbGroups(chosen.kinds, chosen.methods).map(({ kind, verbs }) =>
-    h('span', { class: 'verb-group', 'data-kind': kind }, verbs.map((verb) => box('method', verb, verb, chosen.methods.has(verb), 'method-filter'))));
+    h(
+      'span',
+      { class: 'verb-group', 'data-kind': kind },
+      verbs.map((verb) => box('method', verb, verb, chosen.methods.has(verb), 'method-filter')),
+    ),
+  );
   const stageBoxes = SEARCHED_STAGES.map((stage) => box('lifecycle', stage, stage, chosen.stages.has(stage), 'lifecycle-filter'));
   return [group('kinds', 'Kinds', kindBoxes), group('methods', 'Methods', methodGroups), group('stages', 'Lifecycle', stageBoxes)];
 }
@@ -146,7 +198,10 @@ function searchParams(form: HTMLFormElement, boxes: HTMLInputElement[], labels: 
 }
 
 function listParam(params: URLSearchParams, name: string): string[] {
-  return (params.get(name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (params.get(name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -176,8 +231,14 @@ async function suggestFacets(ctx: ViewContext, teams: HTMLDataListElement, tags:
   }
   try {
     const facets = await facetsByOrg.get(org)!;
-    replace(teams, facets.teams.map((team) => h('option', { value: team.name })));
-    replace(tags, facets.tags.map((tag) => h('option', { value: tag.name })));
+    replace(
+      teams,
+      facets.teams.map((team) => h('option', { value: team.name })),
+    );
+    replace(
+      tags,
+      facets.tags.map((tag) => h('option', { value: tag.name })),
+    );
   } catch {
     // Suggestions are a convenience: a search still works without them (and asks again next time).
     facetsByOrg.delete(org);
@@ -195,7 +256,14 @@ interface Searcher {
  * whether any of them matches well. Focus moves to the results' heading, or after "Show more" to
  * the first card it added.
  */
-async function runSearch(results: HTMLElement, caller: Searcher, request: SearchRequest, shown: number, focus: 'heading' | number, onLabel: (key: string, value: string) => void): Promise<void> {
+async function runSearch(
+  results: HTMLElement,
+  caller: Searcher,
+  request: SearchRequest,
+  shown: number,
+  focus: 'heading' | number,
+  onLabel: (key: string, value: string) => void,
+): Promise<void> {
   const { token } = caller;
   replace(results, h('p', { class: 'loading' }, 'Searching…'));
   let response: SearchResponse;
@@ -207,35 +275,67 @@ async function runSearch(results: HTMLElement, caller: Searcher, request: Search
   }
   if (response.results.length === 0) {
     const what = request.query ? `matches "${request.query}"${request.filters ? ' with these filters' : ''}` : 'passes these filters';
-    replace(results, h('p', { class: 'empty' }, `No API in ${request.orgId} ${what}.`, ' Try other words, fewer filters, or look through the ', h('a', { href: '#/catalogue' }, 'catalogue'), '.'));
+    replace(
+      results,
+      h(
+        'p',
+        { class: 'empty' },
+        `No API in ${request.orgId} ${what}.`,
+        ' Try other words, fewer filters, or look through the ',
+        h('a', { href: '#/catalogue' }, 'catalogue'),
+        '.',
+      ),
+    );
     return;
   }
   const terms = queryTerms(request.query);
   // Feedback is about a need put in words: browsing by filters alone has none to learn from.
   const feedback = request.query ? { token, searchId: response.searchId, need: { user: caller.user, org: request.orgId, query: request.query } } : undefined;
   const count = response.results.length;
-  const heading = h('h2', { id: 'results-heading', class: 'results-heading', tabindex: -1 },
+  const heading = h(
+    'h2',
+    { id: 'results-heading', class: 'results-heading', tabindex: -1 },
     count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
-    h('span', { class: 'muted' }, ` · ${Math.round(response.searchMs)} ms`));
+    h('span', { class: 'muted' }, ` · ${Math.round(response.searchMs)} ms`),
+  );
   // Scores are calibrated (DESIGN: relevanceScore): none strong means nothing here fits the need well.
   const noneStrong = request.query && !response.results.some((result) => result.match === 'strong');
   const next = Math.min(MAX_RESULTS, response.totalFound, count + PAGE_SIZE);
-  const more = count >= response.totalFound
-    ? null
-    : next > count
-      ? h('button', { type: 'button', id: 'show-more', onclick: () => void runSearch(results, caller, request, next, count, onLabel) }, `Show ${next - count} more`)
-      : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
+  const more =
+    count >= response.totalFound
+      ? null
+      : next > count
+        ? h(
+            'button',
+            { type: 'button', id: 'show-more', onclick: () => void runSearch(results, caller, request, next, count, onLabel) },
+            `Show ${next - count} more`,
+          )
+        : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
   replace(
     results,
     heading,
-    response.warnings?.length ? h('ul', { class: 'notice' }, response.warnings.map((warning) => h('li', {}, warning))) : null,
+    response.warnings?.length
+      ? h(
+          'ul',
+          { class: 'notice' },
+          response.warnings.map((warning) => h('li', {}, warning)),
+        )
+      : null,
     noneStrong
-      ? h('p', { class: 'notice', id: 'no-strong-match' }, 'No API matches this well. ',
+      ? h(
+          'p',
+          { class: 'notice', id: 'no-strong-match' },
+          'No API matches this well. ',
           response.results[0].match === 'partial'
             ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
-            : 'The nearest ones are below; try other words, or ask the team that would own such an API.')
+            : 'The nearest ones are below; try other words, or ask the team that would own such an API.',
+        )
       : null,
-    h('ol', { class: 'cards', role: 'list' }, response.results.map((result) => h('li', {}, card(result, terms, onLabel, feedback)))),
+    h(
+      'ol',
+      { class: 'cards', role: 'list' },
+      response.results.map((result) => h('li', {}, card(result, terms, onLabel, feedback))),
+    ),
     more,
   );
   if (focus === 'heading') heading.focus();
@@ -243,7 +343,12 @@ async function runSearch(results: HTMLElement, caller: Searcher, request: Search
 }
 
 /** `feedback`: the search had words; the card offers a vote, and its links carry the search (opening them is feedback too). */
-function card(result: SearchResult, terms: string[], onLabel: (key: string, value: string) => void, feedback?: { token: string; searchId: string; need: VoteNeed }): HTMLElement {
+function card(
+  result: SearchResult,
+  terms: string[],
+  onLabel: (key: string, value: string) => void,
+  feedback?: { token: string; searchId: string; need: VoteNeed },
+): HTMLElement {
   const searchId = feedback?.searchId;
   const percent = Math.round(result.relevanceScore * 100);
   const snippet = result.matchedChunks[0]?.snippet;
@@ -255,16 +360,22 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
       'header',
       {},
       // The title and its badges wrap in their own box; the match and the bar keep the first line's right end.
-      h('div', { class: 'card-heading' },
+      h(
+        'div',
+        { class: 'card-heading' },
         h('h2', {}, h('a', { href: cardHash(result.apiId, searchId), class: 'card-title' }, result.apiName)),
         h('span', { class: 'version' }, versionLabel(result.version)),
         // Production goes without saying; any other stage is told.
         result.lifecycle && result.lifecycle !== 'production' ? lifecycleBadge(result.lifecycle) : null,
         result.kind ? kindBadge(result.kind) : null,
-        result.teamName ? h('span', { class: 'team' }, result.teamName) : null),
-      h('div', { class: 'card-score' },
+        result.teamName ? h('span', { class: 'team' }, result.teamName) : null,
+      ),
+      h(
+        'div',
+        { class: 'card-score' },
         result.match ? h('span', { class: `match match-${result.match}`, 'data-match': result.match, title: label }, MATCH_LABELS[result.match]) : null,
-        h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` }))),
+        h('span', { class: 'relevance', title: label, 'aria-label': label }, h('span', { class: 'relevance-bar', style: `width:${percent}%` })),
+      ),
     ),
     result.lifecycle === 'deprecated'
       ? h('p', { class: 'deprecated-note' }, `${versionLabel(result.version)} is deprecated${result.sunsetDate ? `: sunset ${result.sunsetDate}` : ''}.`)
@@ -275,10 +386,24 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
     labelChips(result.labels, { onClick: onLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
     result.description ? h('p', { class: 'description' }, result.description.length > 300 ? `${result.description.slice(0, 300)}…` : result.description) : null,
     result.endpoints.length
-      ? h('ul', { class: 'endpoints', 'data-kind': result.kind }, result.endpoints.map((endpoint) =>
-          // Each one a link to the API's page with this operation open.
-          h('li', {}, h('a', { class: 'endpoint-link', href: cardHash(result.apiId, searchId, { operation: endpoint }) },
-            methodBadge(endpoint.method), h('code', { class: 'path' }, endpoint.path), endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null))))
+      ? h(
+          'ul',
+          { class: 'endpoints', 'data-kind': result.kind },
+          result.endpoints.map((endpoint) =>
+            // Each one a link to the API's page with this operation open.
+            h(
+              'li',
+              {},
+              h(
+                'a',
+                { class: 'endpoint-link', href: cardHash(result.apiId, searchId, { operation: endpoint }) },
+                methodBadge(endpoint.method),
+                h('code', { class: 'path' }, endpoint.path),
+                endpoint.summary ? h('span', { class: 'summary' }, endpoint.summary) : null,
+              ),
+            ),
+          ),
+        )
       : null,
     snippet ? h('p', { class: 'snippet' }, highlight(snippet, terms)) : null,
     feedback ? voteButtons(feedback.token, feedback.searchId, result.apiId, result.apiName, feedback.need) : null,
@@ -289,9 +414,18 @@ function card(result: SearchResult, terms: string[], onLabel: (key: string, valu
 function otherVersions(result: SearchResult, searchId: string | undefined): HTMLElement | null {
   const others = (result.versions ?? []).filter((item) => item.version !== result.version);
   if (!others.length) return null;
-  return h('p', { class: 'card-versions' }, h('span', { class: 'muted' }, 'Also: '),
-    others.map((item, index) => [index ? ', ' : '',
-      h('a', { href: cardHash(result.apiId, searchId, { version: item.version }), 'data-version': item.version }, versionLabel(item.version)), ' ',
-      lifecycleBadge(item.lifecycle),
-      item.sunsetDate ? h('span', { class: 'muted' }, ` sunset ${item.sunsetDate}`) : null]).flat());
+  return h(
+    'p',
+    { class: 'card-versions' },
+    h('span', { class: 'muted' }, 'Also: '),
+    others
+      .map((item, index) => [
+        index ? ', ' : '',
+        h('a', { href: cardHash(result.apiId, searchId, { version: item.version }), 'data-version': item.version }, versionLabel(item.version)),
+        ' ',
+        lifecycleBadge(item.lifecycle),
+        item.sunsetDate ? h('span', { class: 'muted' }, ` sunset ${item.sunsetDate}`) : null,
+      ])
+      .flat(),
+  );
 }

@@ -22,13 +22,25 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
   const dev = h('section', { class: 'dev-login', hidden: true });
   replace(
     main,
-    h('div', { class: 'sign-in' },
+    h(
+      'div',
+      { class: 'sign-in' },
       h('h1', {}, 'Sign in'),
       h('p', {}, 'Paste a bearer token (a JWT with your ', h('code', {}, 'orgs'), ' and ', h('code', {}, 'roles'), ').'),
-      h('form', { onsubmit: (event: Event) => { event.preventDefault(); void begin(token.value); } },
-        token, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'sign-in' }, 'Sign in'))),
+      h(
+        'form',
+        {
+          onsubmit: (event: Event) => {
+            event.preventDefault();
+            void begin(token.value);
+          },
+        },
+        token,
+        h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', id: 'sign-in' }, 'Sign in')),
+      ),
       dev,
-      message),
+      message,
+    ),
   );
   token.focus();
 
@@ -36,29 +48,43 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
   if (!info.devLogin) return;
   const orgs = h('input', { id: 'dev-orgs', value: 'demo', 'aria-label': 'Orgs' });
   const roles = (['reader', 'publisher', 'admin'] as const).map((role) =>
-    h('label', {}, h('input', { type: 'checkbox', value: role, checked: true, class: 'dev-role' }), ` ${role}`));
-  replace(dev,
+    h('label', {}, h('input', { type: 'checkbox', value: role, checked: true, class: 'dev-role' }), ` ${role}`),
+  );
+  replace(
+    dev,
     h('h2', {}, 'Development sign-in'),
     h('p', { class: 'muted' }, 'This server runs in development mode and hands out tokens for the asking.'),
-    h('form', { onsubmit: handler(async (event: Event) => {
-      event.preventDefault();
-      const chosenOrgs = orgs.value.split(',').map((org) => org.trim()).filter(Boolean);
-      const chosenRoles = roles.map((label) => label.querySelector('input')!).filter((box) => box.checked).map((box) => box.value as 'reader');
-      // Said here rather than by the gateway's 400: a token without an org or a role opens nothing.
-      const missing = chosenOrgs.length === 0 ? 'enter at least one org' : chosenRoles.length === 0 ? 'choose at least one role' : undefined;
-      if (missing) {
-        replace(message, errorBox(new Error(missing), 'Could not get a development token'));
-        return;
-      }
-      try {
-        const { token: issued } = await ragApiClient.devToken({ orgs: chosenOrgs, roles: chosenRoles });
-        await begin(issued);
-      } catch (error) {
-        replace(message, errorBox(error, 'Could not get a development token'));
-      }
-    }) },
+    h(
+      'form',
+      {
+        onsubmit: handler(async (event: Event) => {
+          event.preventDefault();
+          const chosenOrgs = orgs.value
+            .split(',')
+            .map((org) => org.trim())
+            .filter(Boolean);
+          const chosenRoles = roles
+            .map((label) => label.querySelector('input')!)
+            .filter((box) => box.checked)
+            .map((box) => box.value as 'reader');
+          // Said here rather than by the gateway's 400: a token without an org or a role opens nothing.
+          const missing = chosenOrgs.length === 0 ? 'enter at least one org' : chosenRoles.length === 0 ? 'choose at least one role' : undefined;
+          if (missing) {
+            replace(message, errorBox(new Error(missing), 'Could not get a development token'));
+            return;
+          }
+          try {
+            const { token: issued } = await ragApiClient.devToken({ orgs: chosenOrgs, roles: chosenRoles });
+            await begin(issued);
+          } catch (error) {
+            replace(message, errorBox(error, 'Could not get a development token'));
+          }
+        }),
+      },
       h('label', { class: 'field' }, h('span', {}, 'Orgs (comma-separated)'), orgs),
       h('div', { class: 'roles' }, roles),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'dev-sign-in' }, 'Get a development token'))));
+      h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'dev-sign-in' }, 'Get a development token')),
+    ),
+  );
   dev.hidden = false;
 }

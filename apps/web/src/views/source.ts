@@ -15,21 +15,47 @@ function refreshNote(api: ApiRecord, result: ApiRefreshResult): HTMLElement {
     return h('p', { class: 'refresh-result', 'data-outcome': 'unchanged' }, 'Unchanged: the document at the URL is the spec registered now.');
   }
   if (result.outcome === 'failed') {
-    return h('div', { class: 'error-box refresh-result', role: 'alert', 'data-outcome': 'failed' },
-      h('strong', {}, 'Refresh failed: '), result.error ?? 'the URL could not be fetched', h('div', { class: 'hint' }, 'The last good spec stays registered.'));
+    return h(
+      'div',
+      { class: 'error-box refresh-result', role: 'alert', 'data-outcome': 'failed' },
+      h('strong', {}, 'Refresh failed: '),
+      result.error ?? 'the URL could not be fetched',
+      h('div', { class: 'hint' }, 'The last good spec stays registered.'),
+    );
   }
   const revision = result.revision;
-  return h('div', { class: 'refresh-result', 'data-outcome': 'updated' },
-    h('p', {}, revision !== undefined ? `Updated to revision ${revision} of ${versionLabel(version)}.` : `Updated ${versionLabel(version)}.`,
-      ' Search and agents follow once it is indexed.'),
+  return h(
+    'div',
+    { class: 'refresh-result', 'data-outcome': 'updated' },
+    h(
+      'p',
+      {},
+      revision !== undefined ? `Updated to revision ${revision} of ${versionLabel(version)}.` : `Updated ${versionLabel(version)}.`,
+      ' Search and agents follow once it is indexed.',
+    ),
     result.warnings?.length
-      ? h('div', { class: 'notice refresh-warnings', role: 'alert' }, h('strong', {}, 'Warning'), h('ul', {}, result.warnings.map((warning) => h('li', {}, warning))))
+      ? h(
+          'div',
+          { class: 'notice refresh-warnings', role: 'alert' },
+          h('strong', {}, 'Warning'),
+          h(
+            'ul',
+            {},
+            result.warnings.map((warning) => h('li', {}, warning)),
+          ),
+        )
       : null,
     result.changes
-      ? h('p', { class: 'muted refresh-changes' },
+      ? h(
+          'p',
+          { class: 'muted refresh-changes' },
           `Compared with the revision before: ${changeCountsText(result.changes)}`,
-          revision !== undefined && revision > 1 ? [' ', h('a', { href: changesHash(api.apiId, `${version}@${revision - 1}`, `${version}@${revision}`) }, 'What changed')] : null)
-      : null);
+          revision !== undefined && revision > 1
+            ? [' ', h('a', { href: changesHash(api.apiId, `${version}@${revision - 1}`, `${version}@${revision}`) }, 'What changed')]
+            : null,
+        )
+      : null,
+  );
 }
 
 /**
@@ -47,25 +73,38 @@ export function sourceSection(api: ApiRecord, options: { token: string; canRefre
   // Drawn anew after a refresh: what it did is focused (so read out), once the page holds it.
   if (last) window.setTimeout(() => message.isConnected && message.focus());
   const row = (term: string, ...value: (Node | string)[]) => [h('dt', {}, term), h('dd', {}, ...value)];
-  const refresh = source.url && options.canRefresh
-    ? h('button', { type: 'button', id: 'refresh-source', onclick: handler(async () => {
-        refresh!.disabled = true;
-        replace(message, h('p', { class: 'loading' }, 'Fetching the URL…'));
-        try {
-          refreshed.set(api.apiId, await ragApiClient.refreshApi(options.token, api.apiId));
-        } catch (error) {
-          refresh!.disabled = false;
-          replace(message, errorBox(error, 'Refresh refused'));
-          message.focus();
-          return;
-        }
-        // Revision, fetch time and the last error all change: the page is drawn again, with the answer.
-        options.redraw();
-      }) }, 'Refresh now')
-    : null;
-  return h('section', { id: 'api-source', class: 'api-source', 'aria-labelledby': 'api-source-heading', 'data-source': source.url ? 'url' : 'folder' },
+  const refresh =
+    source.url && options.canRefresh
+      ? h(
+          'button',
+          {
+            type: 'button',
+            id: 'refresh-source',
+            onclick: handler(async () => {
+              refresh!.disabled = true;
+              replace(message, h('p', { class: 'loading' }, 'Fetching the URL…'));
+              try {
+                refreshed.set(api.apiId, await ragApiClient.refreshApi(options.token, api.apiId));
+              } catch (error) {
+                refresh!.disabled = false;
+                replace(message, errorBox(error, 'Refresh refused'));
+                message.focus();
+                return;
+              }
+              // Revision, fetch time and the last error all change: the page is drawn again, with the answer.
+              options.redraw();
+            }),
+          },
+          'Refresh now',
+        )
+      : null;
+  return h(
+    'section',
+    { id: 'api-source', class: 'api-source', 'aria-labelledby': 'api-source-heading', 'data-source': source.url ? 'url' : 'folder' },
     h('div', { class: 'section-head' }, h('h2', { id: 'api-source-heading' }, 'Source'), refresh),
-    h('dl', { class: 'source-facts' },
+    h(
+      'dl',
+      { class: 'source-facts' },
       // As text, never a link: the address is the publisher's, and only the server should fetch it.
       source.url ? row('Imported from', h('code', { id: 'source-url', class: 'path' }, source.url)) : null,
       source.tree !== undefined ? row('Folder import', h('code', { id: 'source-tree', class: 'path' }, source.tree)) : null,
@@ -74,8 +113,14 @@ export function sourceSection(api: ApiRecord, options: { token: string; canRefre
       source.url ? row('Last fetched', h('span', { id: 'source-fetched' }, source.fetchedAt ? formatDate(source.fetchedAt) : 'never')) : null,
     ),
     source.lastError
-      ? h('div', { id: 'source-error', class: 'error-box source-error' }, h('strong', {}, 'Last fetch failed: '), source.lastError,
-          h('div', { class: 'hint' }, 'The spec shown is the last one fetched successfully.'))
+      ? h(
+          'div',
+          { id: 'source-error', class: 'error-box source-error' },
+          h('strong', {}, 'Last fetch failed: '),
+          source.lastError,
+          h('div', { class: 'hint' }, 'The spec shown is the last one fetched successfully.'),
+        )
       : null,
-    message);
+    message,
+  );
 }

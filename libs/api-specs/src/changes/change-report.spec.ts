@@ -58,7 +58,8 @@ describe('changeReportOf', () => {
     });
 
     it('should rate a removed default (error) response as info', () => {
-      const spec = (responses: Record<string, unknown>) => JSON.stringify({ openapi: '3.0.3', info: { title: 'A', version: '1' }, paths: { '/a': { get: { responses } } } });
+      const spec = (responses: Record<string, unknown>) =>
+        JSON.stringify({ openapi: '3.0.3', info: { title: 'A', version: '1' }, paths: { '/a': { get: { responses } } } });
       const { changes } = report(spec({ 200: { description: 'ok' }, default: { description: 'error' } }), spec({ 200: { description: 'ok' } }));
       expect(lines(changes)).toEqual(['info response-removed GET /a | response default']);
     });
@@ -72,26 +73,29 @@ describe('changeReportOf', () => {
     it("should find what changed between VTEX's Master Data API v1 and v2", () => {
       const { changes } = report(fixture('vtex-masterdata-v1.json'), fixture('vtex-masterdata-v2.json'));
       const found = lines(changes);
-      expect(found).toEqual(expect.arrayContaining([
-        'breaking operation-removed GET /api/dataentities | operation',
-        'breaking operation-removed PUT /api/dataentities/{acronym}/documents/{id}/score | operation',
-        'breaking required-input-added GET /api/dataentities/{dataEntityName}/scroll | input header.REST-Range',
-        'breaking request-type-changed POST /api/dataentities/{dataEntityName}/documents/{id}/clusters | request body',
-        'non-breaking optional-input-added PUT /api/dataentities/{dataEntityName}/documents/{id} | input query._where',
-        'non-breaking response-field-added GET /api/dataentities/{dataEntityName}/documents/{id}/versions | response 200 [].document',
-        'non-breaking operation-added GET /api/dataentities/{dataEntityName}/indices | operation',
-      ]));
+      expect(found).toEqual(
+        expect.arrayContaining([
+          'breaking operation-removed GET /api/dataentities | operation',
+          'breaking operation-removed PUT /api/dataentities/{acronym}/documents/{id}/score | operation',
+          'breaking required-input-added GET /api/dataentities/{dataEntityName}/scroll | input header.REST-Range',
+          'breaking request-type-changed POST /api/dataentities/{dataEntityName}/documents/{id}/clusters | request body',
+          'non-breaking optional-input-added PUT /api/dataentities/{dataEntityName}/documents/{id} | input query._where',
+          'non-breaking response-field-added GET /api/dataentities/{dataEntityName}/documents/{id}/versions | response 200 [].document',
+          'non-breaking operation-added GET /api/dataentities/{dataEntityName}/indices | operation',
+        ]),
+      );
       // The renamed path parameter is the same input, and its operations the same operations.
       expect(found.filter((line) => /input path\.(acronym|dataEntityName)/.test(line))).toEqual([]);
       expect(found).not.toContain('breaking operation-removed GET /api/dataentities/{acronym}/documents/{id} | operation');
     });
 
     it('should cut the report at CHANGE_REPORT_LIMITS and count every change', () => {
-      const spec = (paths: number) => JSON.stringify({
-        openapi: '3.0.3',
-        info: { title: 'Many', version: '1' },
-        paths: Object.fromEntries(Array.from({ length: paths }, (_, index) => [`/things/${index}`, { get: { responses: { 200: { description: 'ok' } } } }])),
-      });
+      const spec = (paths: number) =>
+        JSON.stringify({
+          openapi: '3.0.3',
+          info: { title: 'Many', version: '1' },
+          paths: Object.fromEntries(Array.from({ length: paths }, (_, index) => [`/things/${index}`, { get: { responses: { 200: { description: 'ok' } } } }])),
+        });
       const removed = CHANGE_REPORT_LIMITS.maxChanges + 100;
       const { changes, ...counts } = report(spec(removed + 1), spec(1));
       expect(counts).toEqual({ breaking: removed, nonBreaking: 0, info: 0, truncated: true, complete: true });
@@ -100,12 +104,18 @@ describe('changeReportOf', () => {
 
     /** One operation answering a schema of `outer` objects of `inner` fields each, every field of `type`. */
     const wideSpec = (outer: number, inner: number, type: string, operations = 1) => {
-      const fields = (count: number, schema: (index: number) => unknown) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`field${index}`, schema(index)]));
-      const wide = { type: 'object', properties: fields(outer, () => ({ type: 'object', properties: fields(inner, () => ({ type, description: 'A field of a wide schema' })) })) };
-      const paths = Object.fromEntries(Array.from({ length: operations }, (_, index) => [
-        `/wide/${index}`,
-        { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Wide' } } } } } } },
-      ]));
+      const fields = (count: number, schema: (index: number) => unknown) =>
+        Object.fromEntries(Array.from({ length: count }, (_, index) => [`field${index}`, schema(index)]));
+      const wide = {
+        type: 'object',
+        properties: fields(outer, () => ({ type: 'object', properties: fields(inner, () => ({ type, description: 'A field of a wide schema' })) })),
+      };
+      const paths = Object.fromEntries(
+        Array.from({ length: operations }, (_, index) => [
+          `/wide/${index}`,
+          { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Wide' } } } } } } },
+        ]),
+      );
       return JSON.stringify({ openapi: '3.0.3', info: { title: 'Wide', version: '1' }, paths, components: { schemas: { Wide: wide } } });
     };
 
@@ -118,42 +128,71 @@ describe('changeReportOf', () => {
 
     it('should say it is not complete, and why, when it runs out of what it may read, and count what it found', () => {
       const limits = { charsPerOperation: 30_000, chars: 100_000_000, nodes: 2_000_000 };
-      const cut = changeReportOf(formats, { from: { text: wideSpec(30, 30, 'string') }, to: { text: wideSpec(30, 30, 'integer') }, maxChars: MAX_CHARS }, limits);
+      const cut = changeReportOf(
+        formats,
+        { from: { text: wideSpec(30, 30, 'string') }, to: { text: wideSpec(30, 30, 'integer') }, maxChars: MAX_CHARS },
+        limits,
+      );
       if ('refused' in cut) throw new Error(cut.refused);
       expect(cut.complete).toBe(false);
       expect(cut.breaking).toBeGreaterThan(0);
       expect(cut.breaking).toBeLessThan(900);
-      expect(cut.notCompared).toEqual([{ operation: 'GET /wide/{}'.replace('{}', '0'), location: 'operation', reason: 'its schemas pass 30000 characters on the earlier and later side: compared up to where they are cut' }]);
+      expect(cut.notCompared).toEqual([
+        {
+          operation: 'GET /wide/{}'.replace('{}', '0'),
+          location: 'operation',
+          reason: 'its schemas pass 30000 characters on the earlier and later side: compared up to where they are cut',
+        },
+      ]);
       expect(cut.incompleteReason).toMatch(/^GET \/wide\/0 operation: its schemas pass 30000 characters/);
 
-      const nodes = changeReportOf(formats, { from: { text: wideSpec(5, 5, 'string', 3) }, to: { text: wideSpec(5, 5, 'integer', 3) }, maxChars: MAX_CHARS }, { ...limits, nodes: 40 });
+      const nodes = changeReportOf(
+        formats,
+        { from: { text: wideSpec(5, 5, 'string', 3) }, to: { text: wideSpec(5, 5, 'integer', 3) }, maxChars: MAX_CHARS },
+        { ...limits, nodes: 40 },
+      );
       if ('refused' in nodes) throw new Error(nodes.refused);
       expect(nodes).toMatchObject({ complete: false, breaking: expect.any(Number) });
       // 31 pairs of nodes an operation: the first is compared, the second runs out, the third is not begun.
       expect(nodes.breaking).toBeGreaterThanOrEqual(25);
       expect(nodes.notCompared?.map((gap) => gap.operation ?? gap.location)).toEqual(['GET /wide/1', 'api']);
-      expect(nodes.notCompared?.[1].reason).toBe('1 operation both specs have was not compared: the report\'s budget for reading schemas ran out (very large specs)');
+      expect(nodes.notCompared?.[1].reason).toBe(
+        "1 operation both specs have was not compared: the report's budget for reading schemas ran out (very large specs)",
+      );
     });
   });
 
   describe('GraphQL', () => {
     const IN_SCOPE = new Set([
-      'FIELD_REMOVED', 'FIELD_ADDED', 'FIELD_TYPE_CHANGED', 'FIELD_DEPRECATION_ADDED',
-      'FIELD_ARGUMENT_ADDED', 'FIELD_ARGUMENT_REMOVED', 'FIELD_ARGUMENT_TYPE_CHANGED',
-      'INPUT_FIELD_ADDED', 'INPUT_FIELD_REMOVED', 'INPUT_FIELD_TYPE_CHANGED',
+      'FIELD_REMOVED',
+      'FIELD_ADDED',
+      'FIELD_TYPE_CHANGED',
+      'FIELD_DEPRECATION_ADDED',
+      'FIELD_ARGUMENT_ADDED',
+      'FIELD_ARGUMENT_REMOVED',
+      'FIELD_ARGUMENT_TYPE_CHANGED',
+      'INPUT_FIELD_ADDED',
+      'INPUT_FIELD_REMOVED',
+      'INPUT_FIELD_TYPE_CHANGED',
     ]);
-    const ROOTS = [['QUERY', 'getQueryType'], ['MUTATION', 'getMutationType'], ['SUBSCRIPTION', 'getSubscriptionType']] as const;
+    const ROOTS = [
+      ['QUERY', 'getQueryType'],
+      ['MUTATION', 'getMutationType'],
+      ['SUBSCRIPTION', 'getSubscriptionType'],
+    ] as const;
 
     /** Every root field as our operations name it, with the named types of its result and of each argument. */
     function rootFields(schema: GraphQLSchema) {
       return ROOTS.flatMap(([method, getter]) => {
         const root = schema[getter]();
-        return root ? Object.values(root.getFields()).map((field) => ({
-          root: root.name,
-          operation: `${method} ${field.name}`,
-          result: getNamedType(field.type).name,
-          args: field.args.map((arg) => ({ name: arg.name, type: getNamedType(arg.type).name })),
-        })) : [];
+        return root
+          ? Object.values(root.getFields()).map((field) => ({
+              root: root.name,
+              operation: `${method} ${field.name}`,
+              result: getNamedType(field.type).name,
+              args: field.args.map((arg) => ({ name: arg.name, type: getNamedType(arg.type).name })),
+            }))
+          : [];
       });
     }
 
@@ -169,7 +208,9 @@ describe('changeReportOf', () => {
       }
       return fields.flatMap((field) => [
         ...(field.result === typeName ? [{ operation: field.operation, location: new RegExp(`^response data (\\[\\])*\\.${fieldName}$`) }] : []),
-        ...field.args.filter((arg) => arg.type === typeName).map((arg) => ({ operation: field.operation, location: new RegExp(`^input argument\\.${arg.name} \\.${fieldName}$`) })),
+        ...field.args
+          .filter((arg) => arg.type === typeName)
+          .map((arg) => ({ operation: field.operation, location: new RegExp(`^input argument\\.${arg.name} \\.${fieldName}$`) })),
       ]);
     }
 
@@ -183,10 +224,19 @@ describe('changeReportOf', () => {
       const expected = inspected.flatMap((change) => placesOf(change, before, after).map((place) => ({ ...place, change })));
 
       const missed = expected
-        .filter(({ operation, location, change }) => !changes.some((ours) => ours.operation === operation && location.test(ours.location) && sameLevel(change.criticality.level, ours.severity)))
+        .filter(
+          ({ operation, location, change }) =>
+            !changes.some((ours) => ours.operation === operation && location.test(ours.location) && sameLevel(change.criticality.level, ours.severity)),
+        )
         .map(({ operation, change }) => `${change.criticality.level} ${change.path} in ${operation}`);
       const unexplained = changes
-        .filter((ours) => !expected.some(({ operation, location, change }) => ours.operation === operation && location.test(ours.location) && sameLevel(change.criticality.level, ours.severity)))
+        .filter(
+          (ours) =>
+            !expected.some(
+              ({ operation, location, change }) =>
+                ours.operation === operation && location.test(ours.location) && sameLevel(change.criticality.level, ours.severity),
+            ),
+        )
         .map((ours) => `${ours.severity} ${ours.code} ${ours.operation} | ${ours.location}`);
 
       expect(inspected.length).toBeGreaterThan(15);
@@ -245,6 +295,11 @@ describe('changeReportOf', () => {
 
   it('should report a change of kind as breaking', () => {
     const { changes } = report(fixture('pets-v1.yaml'), fixture('shop-v1.graphql'));
-    expect(changes[0]).toEqual({ severity: 'breaking', code: 'api-kind-changed', location: 'api', message: 'The API changed from OpenAPI 3.0.3 to GraphQL SDL: callers must be rewritten' });
+    expect(changes[0]).toEqual({
+      severity: 'breaking',
+      code: 'api-kind-changed',
+      location: 'api',
+      message: 'The API changed from OpenAPI 3.0.3 to GraphQL SDL: callers must be rewritten',
+    });
   });
 });

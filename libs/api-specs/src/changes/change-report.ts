@@ -57,7 +57,12 @@ export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: Cha
   const budget = { chars: limits.chars, nodes: limits.nodes };
   let skipped = 0;
   if (before.format.kind !== after.format.kind) {
-    log.add({ severity: 'breaking', code: 'api-kind-changed', location: 'api', message: `The API changed from ${before.spec.format} to ${after.spec.format}: callers must be rewritten` });
+    log.add({
+      severity: 'breaking',
+      code: 'api-kind-changed',
+      location: 'api',
+      message: `The API changed from ${before.spec.format} to ${after.spec.format}: callers must be rewritten`,
+    });
   }
   for (const [key, old] of before.operations) {
     const now = after.operations.get(key);
@@ -81,7 +86,11 @@ export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: Cha
     }
     budget.chars -= JSON.stringify(oldDetail).length + JSON.stringify(newDetail).length;
     if (oldDetail.truncated || newDetail.truncated) {
-      log.gap({ operation, location: 'operation', reason: `its schemas pass ${perOperation} characters on the ${oldDetail.truncated ? (newDetail.truncated ? 'earlier and later' : 'earlier') : 'later'} side: compared up to where they are cut` });
+      log.gap({
+        operation,
+        location: 'operation',
+        reason: `its schemas pass ${perOperation} characters on the ${oldDetail.truncated ? (newDetail.truncated ? 'earlier and later' : 'earlier') : 'later'} side: compared up to where they are cut`,
+      });
     }
     compareOperation({
       operation,
@@ -96,7 +105,10 @@ export function changeReportOf(formats: SpecFormats, { from, to, maxChars }: Cha
     });
   }
   if (skipped > 0) {
-    log.gap({ location: 'api', reason: `${skipped} operation${skipped === 1 ? '' : 's'} both specs have ${skipped === 1 ? 'was' : 'were'} not compared: the report's budget for reading schemas ran out (very large specs)` });
+    log.gap({
+      location: 'api',
+      reason: `${skipped} operation${skipped === 1 ? '' : 's'} both specs have ${skipped === 1 ? 'was' : 'were'} not compared: the report's budget for reading schemas ran out (very large specs)`,
+    });
   }
   for (const [key, added] of after.operations) {
     if (before.operations.has(key)) continue;

@@ -41,11 +41,17 @@ function compareInputs(pair: OperationPair): void {
     if (!next) {
       // GraphQL refuses an argument it does not know; HTTP servers ignore a parameter they no longer read.
       const refused = pair.strictInputs || input.in === 'path';
-      change(pair, refused ? 'breaking' : 'info', 'input-removed', location,
-        `${capitalised(inputName(input))} was removed: ${refused ? 'callers that send it are refused' : 'callers that send it are ignored'}`);
+      change(
+        pair,
+        refused ? 'breaking' : 'info',
+        'input-removed',
+        location,
+        `${capitalised(inputName(input))} was removed: ${refused ? 'callers that send it are refused' : 'callers that send it are ignored'}`,
+      );
       continue;
     }
-    if (!input.required && next.required) change(pair, 'breaking', 'input-made-required', location, `${capitalised(inputName(next))} was made required: callers that leave it out are refused`);
+    if (!input.required && next.required)
+      change(pair, 'breaking', 'input-made-required', location, `${capitalised(inputName(next))} was made required: callers that leave it out are refused`);
     if (input.required && !next.required) change(pair, 'non-breaking', 'input-made-optional', location, `${capitalised(inputName(next))} was made optional`);
     if (next.deprecated && !input.deprecated) change(pair, 'info', 'input-deprecated', location, `${capitalised(inputName(next))} was deprecated`);
     schemaChanges(pair, input.schema, next.schema, 'input', 'input', location);
@@ -53,7 +59,8 @@ function compareInputs(pair: OperationPair): void {
   for (const [key, input] of now) {
     if (old.has(key)) continue;
     const location = `input ${input.in}.${input.name}`;
-    if (input.required) change(pair, 'breaking', 'required-input-added', location, `Required ${inputName(input)} was added: callers that leave it out are refused`);
+    if (input.required)
+      change(pair, 'breaking', 'required-input-added', location, `Required ${inputName(input)} was added: callers that leave it out are refused`);
     else change(pair, 'non-breaking', 'optional-input-added', location, `Optional ${inputName(input)} was added`);
   }
 }
@@ -89,7 +96,8 @@ function compareBodies(pair: OperationPair, old: OperationRequestBody | undefine
     change(pair, 'info', 'request-body-removed', label, `The ${label} was removed: callers that send one are ignored`);
     return;
   }
-  if (!old.required && now.required) change(pair, 'breaking', 'request-body-made-required', label, `The ${label} was made required: callers that send none are refused`);
+  if (!old.required && now.required)
+    change(pair, 'breaking', 'request-body-made-required', label, `The ${label} was made required: callers that send none are refused`);
   if (old.required && !now.required) change(pair, 'non-breaking', 'request-body-made-optional', label, `The ${label} was made optional`);
   const input = pair.bodyDirection === 'input';
   compareContents(pair, old.content, now.content, {
@@ -155,7 +163,13 @@ function compareContents(pair: OperationPair, old: MediaTypeSchema[], now: Media
     schemaChanges(pair, media.schema, next.schema, side.direction, side.prefix, label);
   }
   for (const media of [...unmatched.values()].flat()) {
-    change(pair, 'non-breaking', `${side.prefix}-media-type-added`, `${side.label} ${media.mediaType}`, `${capitalised(side.label)} now has ${media.mediaType} content`);
+    change(
+      pair,
+      'non-breaking',
+      `${side.prefix}-media-type-added`,
+      `${side.label} ${media.mediaType}`,
+      `${capitalised(side.label)} now has ${media.mediaType} content`,
+    );
   }
 }
 

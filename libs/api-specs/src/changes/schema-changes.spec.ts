@@ -23,7 +23,9 @@ describe(compareSchemas.name, () => {
     expect(changesOf(object({ a: { type: 'string' }, b: { type: 'string' } }), cut)).toEqual([]);
     const node = { [SCHEMA_MARKERS.circular]: '#/components/schemas/Node' };
     expect(changesOf(object({ node }), object({ node }))).toEqual([]);
-    expect(changesOf(object({ node }), object({ node: { type: 'string' } }))).toEqual(['gap .node: a recursive schema changed what it refers to: not compared']);
+    expect(changesOf(object({ node }), object({ node: { type: 'string' } }))).toEqual([
+      'gap .node: a recursive schema changed what it refers to: not compared',
+    ]);
   });
 
   it('should read the ways OpenAPI 3.0 and 3.1 write a nullable value as the same', () => {

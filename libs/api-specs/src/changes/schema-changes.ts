@@ -73,7 +73,7 @@ class SchemaWalk {
     if (this.spent) return;
     if (this.comparison.budget.nodes-- <= 0) {
       this.spent = true;
-      this.comparison.gap(pointer, 'the comparison\'s budget of schema nodes ran out here: this schema and the ones after it are not compared');
+      this.comparison.gap(pointer, "the comparison's budget of schema nodes ran out here: this schema and the ones after it are not compared");
       return;
     }
     if (depth > MAX_DEPTH) {
@@ -104,8 +104,12 @@ class SchemaWalk {
     if (old.types && now.types && !sameSet(old.types, now.types)) {
       // An input may widen (integer to number), an output narrow, without breaking a caller.
       const compatible = input ? accepts(now.types, old.types) : accepts(old.types, now.types);
-      this.emit(compatible ? 'non-breaking' : 'breaking', compatible ? 'type-relaxed' : 'type-changed', pointer,
-        `The type of ${this.at(pointer)} changed from ${old.types.join(' or ')} to ${now.types.join(' or ')}`);
+      this.emit(
+        compatible ? 'non-breaking' : 'breaking',
+        compatible ? 'type-relaxed' : 'type-changed',
+        pointer,
+        `The type of ${this.at(pointer)} changed from ${old.types.join(' or ')} to ${now.types.join(' or ')}`,
+      );
       return false;
     }
     if (old.nullable !== now.nullable && !old.cut && !now.cut) {
@@ -143,7 +147,8 @@ class SchemaWalk {
       if (!now.properties.has(name)) {
         if (cut) continue;
         if (!input) this.emit('breaking', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that read it break`);
-        else if (this.comparison.strictInputs || now.closed) this.emit('breaking', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that send it are refused`);
+        else if (this.comparison.strictInputs || now.closed)
+          this.emit('breaking', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that send it are refused`);
         else this.emit('info', 'field-removed', inner, `${capitalised(this.at(inner))} was removed: callers that send it are ignored`);
         continue;
       }
@@ -161,7 +166,8 @@ class SchemaWalk {
     for (const name of now.properties.keys()) {
       if (old.properties.has(name) || cut) continue;
       const inner = `${pointer}.${name}`;
-      if (input && now.required.has(name)) this.emit('breaking', 'required-field-added', inner, `Required ${this.at(inner)} was added: callers that leave it out are refused`);
+      if (input && now.required.has(name))
+        this.emit('breaking', 'required-field-added', inner, `Required ${this.at(inner)} was added: callers that leave it out are refused`);
       else this.emit('non-breaking', 'field-added', inner, `${capitalised(input ? `optional ${this.at(inner)}` : this.at(inner))} was added`);
     }
   }
@@ -170,9 +176,10 @@ class SchemaWalk {
   private unknown(before: unknown, after: unknown, pointer: string): void {
     if (sameValue(before, after)) return;
     const circular = (schema: unknown) => isObject(schema) && SCHEMA_MARKERS.circular in schema;
-    const reason = circular(before) || circular(after)
-      ? 'a recursive schema changed what it refers to: not compared'
-      : 'a union (oneOf, anyOf) or a `not` changed: its variants are not compared';
+    const reason =
+      circular(before) || circular(after)
+        ? 'a recursive schema changed what it refers to: not compared'
+        : 'a union (oneOf, anyOf) or a `not` changed: its variants are not compared';
     this.comparison.gap(pointer, reason);
   }
 
@@ -209,7 +216,8 @@ function viewOf(schema: unknown, depth: number): SchemaView | undefined {
 }
 
 function ownView(schema: Record<string, unknown>): SchemaView {
-  const declared = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((type) => typeof type === 'string') : undefined;
+  const declared =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((type) => typeof type === 'string') : undefined;
   const properties = isObject(schema.properties) ? schema.properties : undefined;
   const types = declared?.filter((type) => type !== 'null') ?? impliedTypes(schema, properties);
   return {
@@ -250,8 +258,10 @@ function mergedViews(a: SchemaView, b: SchemaView): SchemaView {
     required: new Set([...a.required, ...b.required]),
     closed: a.closed || b.closed,
     ...(a.items !== undefined || b.items !== undefined ? { items: a.items ?? b.items } : {}),
-    ...(a.additionalProperties !== undefined || b.additionalProperties !== undefined ? { additionalProperties: a.additionalProperties ?? b.additionalProperties } : {}),
-    ...(a.enum ?? b.enum ? { enum: a.enum ?? b.enum } : {}),
+    ...(a.additionalProperties !== undefined || b.additionalProperties !== undefined
+      ? { additionalProperties: a.additionalProperties ?? b.additionalProperties }
+      : {}),
+    ...((a.enum ?? b.enum) ? { enum: a.enum ?? b.enum } : {}),
     ...(a.default !== undefined || b.default !== undefined ? { default: a.default ?? b.default } : {}),
     cut: a.cut || b.cut,
   };
@@ -268,9 +278,11 @@ function sameSet(a: string[], b: string[]): boolean {
 
 /** A value as text, object keys sorted: two schemas that differ only in the order of their keys are the same. */
 function valueKey(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
-  ) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, inner: unknown) =>
+      isObject(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+    ) ?? 'undefined'
+  );
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -6,7 +6,11 @@ const formats = defaultSpecFormats();
 const packageFile = (path: string) => readFileSync(new URL(`../../../../node_modules/${path}`, import.meta.url), 'utf8');
 const demoFile = (name: string) => readFileSync(new URL(`../../../../demo/${name}`, import.meta.url), 'utf8');
 
-const openapi = { openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } } };
+const openapi = {
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } },
+};
 
 describe('SpecFormats', () => {
   it('should list the five formats in detection order', () => {
@@ -42,7 +46,11 @@ describe('SpecFormats', () => {
   });
 
   it.each([
-    ['an object of no format', { name: 'left-pad', version: '1.3.0' }, /format was not recognised: expected an OpenAPI document \(an "openapi" or "swagger" field\), an "asyncapi" field, .*, a GraphQL schema .* or an MCP tools\/list result/],
+    [
+      'an object of no format',
+      { name: 'left-pad', version: '1.3.0' },
+      /format was not recognised: expected an OpenAPI document \(an "openapi" or "swagger" field\), an "asyncapi" field, .*, a GraphQL schema .* or an MCP tools\/list result/,
+    ],
     ['a sentence', 'hello world, this is not a spec', /format was not recognised/],
     ['broken JSON', '{"openapi": "3.0.3", "info": {', /not valid JSON/],
     ['broken YAML', 'openapi: [3.0\n  info: {', /neither valid JSON nor valid YAML/],

@@ -89,7 +89,9 @@ describe(lintOf.name, () => {
   it('should lint a Swagger 2.0 document with the OAS 2 rules', async () => {
     const report = lintReport(await lintOf(formats, { text: JSON.stringify(SWAGGER) }));
     expect(codes(report)).toEqual(expect.arrayContaining(['oas2-api-schemes', 'operation-tag-defined']));
-    expect(report.findings).toContainEqual(expect.objectContaining({ code: 'operation-tag-defined', path: 'paths./pets.post.tags.0', operation: 'POST /pets' }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ code: 'operation-tag-defined', path: 'paths./pets.post.tags.0', operation: 'POST /pets' }),
+    );
   });
 
   it.each([
@@ -130,7 +132,9 @@ describe(lintOf.name, () => {
       path: 'type Query.pet',
       operation: 'QUERY pet',
     });
-    expect(report.findings).toContainEqual(expect.objectContaining({ code: 'graphql-argument-description', path: 'type Query.pet(id)', operation: 'QUERY pet' }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ code: 'graphql-argument-description', path: 'type Query.pet(id)', operation: 'QUERY pet' }),
+    );
     expect(report.findings).toContainEqual(expect.objectContaining({ code: 'graphql-field-description', severity: 'hint', path: 'type Pet.id' }));
     expect(report.findings).toContainEqual(expect.objectContaining({ code: 'graphql-type-description', path: 'enum Unused' }));
     expect(report.findings.filter((finding) => finding.path.startsWith('type Tag'))).toEqual([]);
@@ -190,13 +194,28 @@ describe(lintOf.name, () => {
           inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'The city' }, units: { type: 'string' } } },
           annotations: { readOnlyHint: true },
         },
-        { name: 'delete_city', inputSchema: { type: 'object', properties: { city: { $ref: '#/$defs/City' } }, $defs: { City: { type: 'string', description: 'A city' } } } },
+        {
+          name: 'delete_city',
+          inputSchema: { type: 'object', properties: { city: { $ref: '#/$defs/City' } }, $defs: { City: { type: 'string', description: 'A city' } } },
+        },
       ],
     };
     const report = lintReport(await lintOf(formats, { text: JSON.stringify(tools) }));
     expect(report.findings).toEqual([
-      { code: 'mcp-tool-description', severity: 'warning', message: 'The tool delete_city has no description', path: 'tool delete_city', operation: 'TOOL delete_city' },
-      { code: 'mcp-argument-description', severity: 'info', message: 'The argument units of get_weather has no description', path: 'tool get_weather.units', operation: 'TOOL get_weather' },
+      {
+        code: 'mcp-tool-description',
+        severity: 'warning',
+        message: 'The tool delete_city has no description',
+        path: 'tool delete_city',
+        operation: 'TOOL delete_city',
+      },
+      {
+        code: 'mcp-argument-description',
+        severity: 'info',
+        message: 'The argument units of get_weather has no description',
+        path: 'tool get_weather.units',
+        operation: 'TOOL get_weather',
+      },
       expect.objectContaining({ code: 'mcp-tool-annotations', severity: 'hint', path: 'tool delete_city', operation: 'TOOL delete_city' }),
     ]);
   });
@@ -214,12 +233,19 @@ describe(lintOf.name, () => {
           get: {
             parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'x' }],
             // Two examples each, the response's of the wrong type.
-            responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' }, example: { id: `${index}` } } } } },
+            responses: {
+              200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' }, example: { id: `${index}` } } } },
+            },
           },
         },
       ]),
     );
-    const spec = { openapi: '3.0.3', info: { title: 'Big', version: '1' }, paths, components: { schemas: { Item: { type: 'object', properties: { id: { type: 'integer' } } } } } };
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'Big', version: '1' },
+      paths,
+      components: { schemas: { Item: { type: 'object', properties: { id: { type: 'integer' } } } } },
+    };
     const started = Date.now();
     const report = lintReport(await lintOf(formats, { text: JSON.stringify(spec) }));
     // Well inside SPEC_TIMEOUT_MS's default (60 s), on a busy two-core machine.

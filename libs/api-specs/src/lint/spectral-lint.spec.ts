@@ -38,7 +38,12 @@ describe(spectralFindings.name, () => {
     const paths = Object.fromEntries(
       Array.from({ length: 126 }, (_, index) => [
         `/items${index}`,
-        { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'integer' }, example: 'x' }], responses: { 200: { description: 'ok', content: { 'text/plain': { schema: { type: 'integer' }, example: 'y' } } } } } },
+        {
+          get: {
+            parameters: [{ name: 'q', in: 'query', schema: { type: 'integer' }, example: 'x' }],
+            responses: { 200: { description: 'ok', content: { 'text/plain': { schema: { type: 'integer' }, example: 'y' } } } },
+          },
+        },
       ]),
     );
     const report = lintReport(await lintOf(formats, { text: JSON.stringify({ openapi: '3.0.3', info: { title: 'Examples', version: '1' }, paths }) }));
@@ -145,7 +150,9 @@ describe('Spectral in the OpenAPI and AsyncAPI formats', () => {
     };
     const findings = await new AsyncApiFormat().lint({ kind: 'asyncapi', format: 'AsyncAPI 2.6.0', document });
     expect(requests).toEqual([]);
-    expect(findings).toContainEqual(expect.objectContaining({ code: 'invalid-ref', path: 'channels.user/signedup.subscribe.message.payload.$ref', operation: 'SUBSCRIBE user/signedup' }));
+    expect(findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid-ref', path: 'channels.user/signedup.subscribe.message.payload.$ref', operation: 'SUBSCRIBE user/signedup' }),
+    );
   });
 
   // The canaries work: Spectral as it comes fetches the URL and reads the file.

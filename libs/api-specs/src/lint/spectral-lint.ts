@@ -89,7 +89,14 @@ export async function spectralFindings(
       const { functionName, reason } = failure(error);
       const rules = functionName ? linter.rulesOn(document, (rule) => rule.then.some((then) => then.function.name === functionName)) : [];
       if (rules.length === 0) throw refusal(reason);
-      skipped.push(...rules.map((rule): LintFinding => ({ code: 'spectral-rule-failed', severity: 'info', message: `Spectral's rule ${rule} could not check this spec and was skipped (${reason})`, path: '' })));
+      skipped.push(
+        ...rules.map((rule): LintFinding => ({
+          code: 'spectral-rule-failed',
+          severity: 'info',
+          message: `Spectral's rule ${rule} could not check this spec and was skipped (${reason})`,
+          path: '',
+        })),
+      );
       linter = linter.without(rules);
     }
   }
@@ -165,7 +172,12 @@ function failure(error: unknown): { functionName?: string; reason: string } {
   const first = (Array.isArray(errors) && errors.length > 0 ? errors[0] : error) as { message?: unknown; cause?: { message?: unknown } } | undefined;
   const message = String(first?.cause?.message ?? first?.message ?? first);
   const functionName = /^Function "([^"]+)" threw an exception/.exec(message)?.[1];
-  return { ...(functionName ? { functionName } : {}), reason: withoutInternals(message).replace(/[:\s]+$/, '').slice(0, MAX_FAILURE_CHARS) };
+  return {
+    ...(functionName ? { functionName } : {}),
+    reason: withoutInternals(message)
+      .replace(/[:\s]+$/, '')
+      .slice(0, MAX_FAILURE_CHARS),
+  };
 }
 
 /** `example` and `examples` keys outside vendor extensions, counted up to one past `MAX_CHECKED_EXAMPLES`. */

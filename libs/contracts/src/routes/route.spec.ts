@@ -12,7 +12,7 @@ describe('routeUrl', () => {
     expect(routeUrl(list, {}, { orgId: 'payments', tag: ['a', 'b'], page: 2, label: undefined })).toBe('/apis?orgId=payments&tag=a&tag=b&page=2');
   });
 
-  it('passes a caller\'s query on as it came: its keys, their order and repeats', () => {
+  it("passes a caller's query on as it came: its keys, their order and repeats", () => {
     const list = route<unknown>()('GET', '/apis/:apiId/operations');
     const query = new URLSearchParams('path=/pet/{petId}&method=get&method=post&note=a+b');
     expect(routeUrl(list, { apiId: 'x' }, query)).toBe('/apis/x/operations?path=%2Fpet%2F%7BpetId%7D&method=get&method=post&note=a+b');

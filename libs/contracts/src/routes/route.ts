@@ -44,7 +44,11 @@ export type QueryValues = Record<string, string | number | boolean | readonly (s
  * The route's path with its parameters filled in (each one URL-encoded) and the query appended; a
  * `URLSearchParams` (a caller's query passed on as it came) keeps its keys, order and repeats.
  */
-export function routeUrl<Path extends string>(route: Route<Path, unknown, unknown, unknown>, params: PathParams<Path>, query?: QueryValues | URLSearchParams): string {
+export function routeUrl<Path extends string>(
+  route: Route<Path, unknown, unknown, unknown>,
+  params: PathParams<Path>,
+  query?: QueryValues | URLSearchParams,
+): string {
   const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
     const value = (params as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${route.method} ${route.path}: no value for :${name}`);

@@ -20,7 +20,13 @@ export class Calibration {
     const top = learned.ranked.slice(0, run.maxResults);
     const similarity = vector ? await similarities(search, top) : new Map<string, number>();
     const coverage = run.mode !== 'vector';
-    const termScores = keywords ? await chunkTermScores(snapshot, keywords, top.map((api) => api.apiId)) : [];
+    const termScores = keywords
+      ? await chunkTermScores(
+          snapshot,
+          keywords,
+          top.map((api) => api.apiId),
+        )
+      : [];
     const inOneChunk = bestChunkTermWeights(termScores);
     const calibration = calibrationFor(run.embeddings.modelId, { similarity: Boolean(vector), coverage });
     const cards = top.map((api) => {
@@ -93,10 +99,22 @@ function termTable(query: KeywordQuery, params: Params): string {
   const column = <T>(values: T[], type: string) => `${params.add(values)}::${type}[]`;
   const { terms } = query;
   const columns = [
-    column(terms.map((term) => term.lexeme), 'text'),
-    column(terms.map((term) => term.weight), 'float8'),
-    column(terms.map((term) => term.root), 'text'),
-    column(terms.map((term) => term.cover), 'float8'),
+    column(
+      terms.map((term) => term.lexeme),
+      'text',
+    ),
+    column(
+      terms.map((term) => term.weight),
+      'float8',
+    ),
+    column(
+      terms.map((term) => term.root),
+      'text',
+    ),
+    column(
+      terms.map((term) => term.cover),
+      'float8',
+    ),
   ];
   return `unnest(${columns.join(', ')}) AS t(lexeme, weight, root, cover)`;
 }

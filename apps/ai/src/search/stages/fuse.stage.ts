@@ -19,7 +19,12 @@ export class Fusion {
     const byVector = query.vector ? rankApis(scaleSimilarities(retrieved.nearest, retrieved.unseenChunks, floorSpans)) : undefined;
     const fused = fuseApis(byVector, run.mode !== 'vector' ? retrieved.apiKeywords : undefined, RANKING.fusion);
     const ranked = byLifecycle(fused, await endOfLife(snapshot), RANKING.deprecatedWeight);
-    const events = query.event ? await deliveringEvents(snapshot, ranked.slice(0, EVENT_CANDIDATES).map((api) => api.apiId)) : new Set<string>();
+    const events = query.event
+      ? await deliveringEvents(
+          snapshot,
+          ranked.slice(0, EVENT_CANDIDATES).map((api) => api.apiId),
+        )
+      : new Set<string>();
     return ranked
       .map((api) => {
         const score = events.has(api.apiId) ? api.score * RANKING.intent.eventApiWeight : api.score;

@@ -35,7 +35,13 @@ export class CardShaping {
     const keywordList = keywords ? keywordCandidates(termScores, RANKING.candidatesPerRetriever) : [];
     const inTop = new Set(topIds);
     const matched = new Map(
-      rankApis(combineScores(retrieved.nearest.filter((chunk) => inTop.has(chunk.apiId)), keywordList, RANKING.fusion)).map((api) => [api.apiId, api.chunks]),
+      rankApis(
+        combineScores(
+          retrieved.nearest.filter((chunk) => inTop.has(chunk.apiId)),
+          keywordList,
+          RANKING.fusion,
+        ),
+      ).map((api) => [api.apiId, api.chunks]),
     );
     const facts = await cards(snapshot, topIds);
     // The operations' keyword scores: from the cards' postings, read once (a large spec has hundreds of operations).

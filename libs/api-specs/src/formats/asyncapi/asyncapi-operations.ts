@@ -36,7 +36,10 @@ const VERBS_2 = ['publish', 'subscribe'];
 export function operationCount(document: AsyncApiDocument): number {
   if (String(document.asyncapi).startsWith('3.')) return isObject(document.operations) ? Object.keys(document.operations).length : 0;
   if (!isObject(document.channels)) return 0;
-  return Object.values(document.channels).reduce<number>((count, item) => count + (isObject(item) ? VERBS_2.filter((verb) => item[verb] !== undefined).length : 0), 0);
+  return Object.values(document.channels).reduce<number>(
+    (count, item) => count + (isObject(item) ? VERBS_2.filter((verb) => item[verb] !== undefined).length : 0),
+    0,
+  );
 }
 
 /** Every operation, in document order. */
@@ -56,14 +59,16 @@ function operations2(document: AsyncApiDocument): AsyncOperation[] {
         if (!found) return [];
         // AsyncAPI 2.x merges traits into the operation as a JSON merge patch: the trait wins.
         const operation = withTraits(document, found, 'trait');
-        return [{
-          method: verb.toUpperCase(),
-          path: name,
-          ...(typeof operation.operationId === 'string' ? { operationId: operation.operationId } : {}),
-          operation,
-          channel,
-          messages: messages2(document, operation.message),
-        }];
+        return [
+          {
+            method: verb.toUpperCase(),
+            path: name,
+            ...(typeof operation.operationId === 'string' ? { operationId: operation.operationId } : {}),
+            operation,
+            channel,
+            messages: messages2(document, operation.message),
+          },
+        ];
       });
   });
 }
@@ -87,15 +92,17 @@ function operations3(document: AsyncApiDocument): AsyncOperation[] {
     const operation = withTraits(document, found, 'own');
     const channel = followRef(document, operation.channel) ?? {};
     const reply = followRef(document, operation.reply);
-    return [{
-      method: operation.action === 'send' ? 'SEND' : 'RECEIVE',
-      path: channelAddress(channel, operation.channel) ?? key,
-      operationId: key,
-      operation,
-      channel,
-      messages: messages3(document, operation.messages, channel),
-      ...(reply ? { reply: reply3(document, reply) } : {}),
-    }];
+    return [
+      {
+        method: operation.action === 'send' ? 'SEND' : 'RECEIVE',
+        path: channelAddress(channel, operation.channel) ?? key,
+        operationId: key,
+        operation,
+        channel,
+        messages: messages3(document, operation.messages, channel),
+        ...(reply ? { reply: reply3(document, reply) } : {}),
+      },
+    ];
   });
 }
 
@@ -167,7 +174,10 @@ function channelAddress(channel: Json, value: unknown): string | undefined {
 /** The last token of a local `$ref` (`#/channels/userSignedUp` → `userSignedUp`). */
 export function refName(value: unknown): string | undefined {
   if (!isObject(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/')) return undefined;
-  const token = value.$ref.slice(value.$ref.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const token = value.$ref
+    .slice(value.$ref.lastIndexOf('/') + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
   try {
     return decodeURIComponent(token) || undefined;
   } catch {

@@ -32,7 +32,10 @@ export function schemaFields(document: AsyncApiDocument, value: unknown, depth =
   };
   if (isObject(schema.properties)) Object.entries(schema.properties).forEach(([name, property]) => add(name, property));
   // An Avro record (schemaFormat application/vnd.apache.avro…).
-  if (Array.isArray(schema.fields)) schema.fields.forEach((field) => isObject(field) && typeof field.name === 'string' && add(field.name, field.doc === undefined ? field : { description: field.doc }));
+  if (Array.isArray(schema.fields))
+    schema.fields.forEach(
+      (field) => isObject(field) && typeof field.name === 'string' && add(field.name, field.doc === undefined ? field : { description: field.doc }),
+    );
   for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
     const parts = schema[key];
     if (Array.isArray(parts)) parts.forEach((part) => schemaFields(document, part, depth + 1).forEach((field) => add(field.name, field)));
@@ -105,7 +108,12 @@ export function serverInfos(document: AsyncApiDocument): ServerInfo[] {
 function serverUrl(server: Json): string | undefined {
   const protocol = typeof server.protocol === 'string' && /^[a-z][a-z0-9+.-]*$/i.test(server.protocol) ? server.protocol.toLowerCase() : undefined;
   // 2.x: `url`; 3.0: `host` and `pathname`.
-  const address = typeof server.url === 'string' ? server.url : typeof server.host === 'string' ? `${server.host}${typeof server.pathname === 'string' ? server.pathname : ''}` : undefined;
+  const address =
+    typeof server.url === 'string'
+      ? server.url
+      : typeof server.host === 'string'
+        ? `${server.host}${typeof server.pathname === 'string' ? server.pathname : ''}`
+        : undefined;
   if (!address) return undefined;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address) || !protocol) return address;
   return `${protocol}://${address}`;
@@ -194,13 +202,15 @@ function oauthFlows(value: unknown): OAuthFlowInfo[] {
     if (!isObject(raw)) return [];
     // 2.x `scopes`, 3.0 `availableScopes`.
     const scopes = isObject(raw.availableScopes) ? raw.availableScopes : isObject(raw.scopes) ? raw.scopes : {};
-    return [{
-      flow,
-      ...(typeof raw.authorizationUrl === 'string' ? { authorizationUrl: raw.authorizationUrl } : {}),
-      ...(typeof raw.tokenUrl === 'string' ? { tokenUrl: raw.tokenUrl } : {}),
-      ...(typeof raw.refreshUrl === 'string' ? { refreshUrl: raw.refreshUrl } : {}),
-      scopes: Object.entries(scopes).map(([scope, text]) => ({ name: scope, ...(typeof text === 'string' && text ? { description: cleanText(text) } : {}) })),
-    }];
+    return [
+      {
+        flow,
+        ...(typeof raw.authorizationUrl === 'string' ? { authorizationUrl: raw.authorizationUrl } : {}),
+        ...(typeof raw.tokenUrl === 'string' ? { tokenUrl: raw.tokenUrl } : {}),
+        ...(typeof raw.refreshUrl === 'string' ? { refreshUrl: raw.refreshUrl } : {}),
+        scopes: Object.entries(scopes).map(([scope, text]) => ({ name: scope, ...(typeof text === 'string' && text ? { description: cleanText(text) } : {}) })),
+      },
+    ];
   });
 }
 
@@ -212,7 +222,9 @@ function oauthFlows(value: unknown): OAuthFlowInfo[] {
 export function requirements(document: AsyncApiDocument, value: unknown): SecurityRequirement[] {
   if (!Array.isArray(value)) return [];
   if (majorVersion(document) === 2) {
-    return value.flatMap((requirement) => (isObject(requirement) ? [Object.entries(requirement).map(([scheme, scopes]) => ({ scheme, scopes: strings(scopes) }))] : []));
+    return value.flatMap((requirement) =>
+      isObject(requirement) ? [Object.entries(requirement).map(([scheme, scopes]) => ({ scheme, scopes: strings(scopes) }))] : [],
+    );
   }
   return value.flatMap((raw) => {
     const scheme = followRef(document, raw);

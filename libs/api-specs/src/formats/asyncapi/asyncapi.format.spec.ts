@@ -63,14 +63,25 @@ describe(AsyncApiFormat.name, () => {
       expect(spec.format).toBe('AsyncAPI 2.6.0');
       const model = await format.model(spec);
 
-      expect(model).toMatchObject({ kind: 'asyncapi', format: 'AsyncAPI 2.6.0', title: 'Streetlights MQTT API', version: '1.0.0', servers: ['mqtt://test.mosquitto.org:1883'] });
+      expect(model).toMatchObject({
+        kind: 'asyncapi',
+        format: 'AsyncAPI 2.6.0',
+        title: 'Streetlights MQTT API',
+        version: '1.0.0',
+        servers: ['mqtt://test.mosquitto.org:1883'],
+      });
       expect(model.description).toMatch(/^The Smartylighting Streetlights API allows you to remotely manage the city lights\./);
       expect(model.securitySchemes).toEqual([
         { name: 'apiKey', type: 'apiKey' },
         { name: 'supportedOauthFlows', type: 'oauth2' },
         { name: 'openIdConnectWellKnown', type: 'openIdConnect' },
       ]);
-      expect(model.operations.map((op) => `${op.method} ${op.operationId}`)).toEqual(['PUBLISH receiveLightMeasurement', 'SUBSCRIBE turnOn', 'SUBSCRIBE turnOff', 'SUBSCRIBE dimLight']);
+      expect(model.operations.map((op) => `${op.method} ${op.operationId}`)).toEqual([
+        'PUBLISH receiveLightMeasurement',
+        'SUBSCRIBE turnOn',
+        'SUBSCRIBE turnOff',
+        'SUBSCRIBE dimLight',
+      ]);
       expect(model.operations[3]).toEqual({
         method: 'SUBSCRIBE',
         path: 'smartylighting/streetlights/1/0/action/{streetlightId}/dim',
@@ -86,7 +97,15 @@ describe(AsyncApiFormat.name, () => {
         body: { label: 'Message', fields: ['percentage', 'sentAt'] },
       });
       expect(model.operations[0].description).toBe('The topic on which measured values may be produced and consumed.');
-      expect(model.schemas.map((schema) => schema.name)).toEqual(['lightMeasuredPayload', 'turnOnOffPayload', 'dimLightPayload', 'sentAt', 'lightMeasured', 'turnOnOff', 'dimLight']);
+      expect(model.schemas.map((schema) => schema.name)).toEqual([
+        'lightMeasuredPayload',
+        'turnOnOffPayload',
+        'dimLightPayload',
+        'sentAt',
+        'lightMeasured',
+        'turnOnOff',
+        'dimLight',
+      ]);
       expect(model.schemas[0]).toEqual({
         name: 'lightMeasuredPayload',
         fields: [
@@ -94,7 +113,10 @@ describe(AsyncApiFormat.name, () => {
           { name: 'sentAt', description: 'Date and time when the message was sent.' },
         ],
       });
-      expect(model.schemas[4]).toMatchObject({ name: 'lightMeasured', description: 'Inform about environmental lighting conditions of a particular streetlight.' });
+      expect(model.schemas[4]).toMatchObject({
+        name: 'lightMeasured',
+        description: 'Inform about environmental lighting conditions of a particular streetlight.',
+      });
     });
 
     it('should read the same API in AsyncAPI 3.0: SEND and RECEIVE on channel addresses', async () => {
@@ -110,7 +132,10 @@ describe(AsyncApiFormat.name, () => {
       ]);
       expect(model.operations[0]).toMatchObject({
         summary: 'Inform about environmental lighting conditions of a particular streetlight.',
-        inputs: [{ name: 'streetlightId', in: 'path' }, { name: 'my-app-header', in: 'header' }],
+        inputs: [
+          { name: 'streetlightId', in: 'path' },
+          { name: 'my-app-header', in: 'header' },
+        ],
         body: { label: 'Message', fields: ['lumens', 'sentAt'] },
       });
       expect(model.schemas).toHaveLength(7);
@@ -124,9 +149,32 @@ describe(AsyncApiFormat.name, () => {
     ])('should read the Account Service %s: a user signed up, with the fields of its message', async (file, version, method, operationId) => {
       const model = await format.model(read(fixture(file)));
 
-      expect(model).toMatchObject({ format: version, title: 'Account Service', description: 'This service is in charge of processing user signups', servers: [] });
-      expect(model.operations).toEqual([{ method, path: 'user/signedup', ...(operationId ? { operationId } : {}), summary: method === 'SUBSCRIBE' ? 'Get notified when user signed up' : 'Send a user signed up message', tags: [], inputs: [], body: { label: 'Message', fields: ['displayName', 'email'] } }]);
-      expect(model.schemas).toEqual([{ name: 'UserSignedUp', fields: [{ name: 'displayName', description: 'Name of the user' }, { name: 'email', description: 'Email of the user' }] }]);
+      expect(model).toMatchObject({
+        format: version,
+        title: 'Account Service',
+        description: 'This service is in charge of processing user signups',
+        servers: [],
+      });
+      expect(model.operations).toEqual([
+        {
+          method,
+          path: 'user/signedup',
+          ...(operationId ? { operationId } : {}),
+          summary: method === 'SUBSCRIBE' ? 'Get notified when user signed up' : 'Send a user signed up message',
+          tags: [],
+          inputs: [],
+          body: { label: 'Message', fields: ['displayName', 'email'] },
+        },
+      ]);
+      expect(model.schemas).toEqual([
+        {
+          name: 'UserSignedUp',
+          fields: [
+            { name: 'displayName', description: 'Name of the user' },
+            { name: 'email', description: 'Email of the user' },
+          ],
+        },
+      ]);
     });
 
     it('should read the Slack RTM API (2.6.0), its subscribe one of 46 messages', async () => {
@@ -144,10 +192,23 @@ describe(AsyncApiFormat.name, () => {
     it('should read the Kraken WebSocket API (3.0.0), its replies as outputs', async () => {
       const model = await format.model(read(fixture('kraken-websocket-3.0.yml')));
 
-      expect(model.operations.map((op) => `${op.method} ${op.operationId}`)).toEqual(['RECEIVE receivePing', 'SEND heartbeat', 'SEND systemStatus', 'RECEIVE subscribe', 'RECEIVE unsubscribe']);
-      expect(model.operations[0]).toMatchObject({ path: '/', body: { label: 'Message', fields: ['event', 'reqid'] }, outputs: { label: 'Reply', lines: ['pong fields event, reqid'] } });
+      expect(model.operations.map((op) => `${op.method} ${op.operationId}`)).toEqual([
+        'RECEIVE receivePing',
+        'SEND heartbeat',
+        'SEND systemStatus',
+        'RECEIVE subscribe',
+        'RECEIVE unsubscribe',
+      ]);
+      expect(model.operations[0]).toMatchObject({
+        path: '/',
+        body: { label: 'Message', fields: ['event', 'reqid'] },
+        outputs: { label: 'Reply', lines: ['pong fields event, reqid'] },
+      });
       // A reply lists its messages, or is any message of its channel.
-      expect(model.operations[3].outputs?.lines).toEqual([expect.stringMatching(/^subscriptionStatus fields errorMessage, event, reqid/), 'dummyCurrencyInfo fields event, reqid, data']);
+      expect(model.operations[3].outputs?.lines).toEqual([
+        expect.stringMatching(/^subscriptionStatus fields errorMessage, event, reqid/),
+        'dummyCurrencyInfo fields event, reqid, data',
+      ]);
       expect(model.operations[4].outputs?.lines).toEqual([expect.stringMatching(/^subscriptionStatus fields/)]);
       // 20 schemas and 8 messages, the messages named like a schema told apart.
       expect(model.schemas).toHaveLength(28);
@@ -167,7 +228,12 @@ describe(AsyncApiFormat.name, () => {
           variables: { port: { default: '1883', enum: ['1883', '8883'], description: 'Secure connection (TLS) is available through port 8883.' } },
         },
       ]);
-      expect(overview.securitySchemes[0]).toEqual({ name: 'apiKey', type: 'apiKey', in: 'user', description: 'Provide your API key as the user and leave the password empty.' });
+      expect(overview.securitySchemes[0]).toEqual({
+        name: 'apiKey',
+        type: 'apiKey',
+        in: 'user',
+        description: 'Provide your API key as the user and leave the password empty.',
+      });
       expect(overview.securitySchemes[1].flows?.map((flow) => flow.flow)).toEqual(['implicit', 'password', 'clientCredentials', 'authorizationCode']);
       expect(overview.securitySchemes[1].flows?.[0]).toEqual({
         flow: 'implicit',
@@ -178,7 +244,11 @@ describe(AsyncApiFormat.name, () => {
           { name: 'streetlights:dim', description: 'Ability to dim the lights' },
         ],
       });
-      expect(overview.securitySchemes[2]).toEqual({ name: 'openIdConnectWellKnown', type: 'openIdConnect', openIdConnectUrl: 'https://authserver.example/.well-known' });
+      expect(overview.securitySchemes[2]).toEqual({
+        name: 'openIdConnectWellKnown',
+        type: 'openIdConnect',
+        openIdConnectUrl: 'https://authserver.example/.well-known',
+      });
       expect(overview.security).toEqual([
         [{ scheme: 'apiKey', scopes: [] }],
         [{ scheme: 'supportedOauthFlows', scopes: ['streetlights:on', 'streetlights:off', 'streetlights:dim'] }],
@@ -212,7 +282,12 @@ describe(AsyncApiFormat.name, () => {
     it('should give channel parameters, headers and the message payload, its $refs expanded', () => {
       const detail = format.operation(read(fixture('streetlights-mqtt-2.6.yml')), { operationId: 'dimLight' }, MAX_CHARS);
 
-      expect(detail).toMatchObject({ method: 'SUBSCRIBE', path: 'smartylighting/streetlights/1/0/action/{streetlightId}/dim', operationId: 'dimLight', responses: [] });
+      expect(detail).toMatchObject({
+        method: 'SUBSCRIBE',
+        path: 'smartylighting/streetlights/1/0/action/{streetlightId}/dim',
+        operationId: 'dimLight',
+        responses: [],
+      });
       expect(detail?.parameters).toEqual([
         { name: 'streetlightId', in: 'path', required: true, description: 'The ID of the streetlight.', schema: { type: 'string' } },
         { name: 'my-app-header', in: 'header', required: false, schema: { type: 'integer', minimum: 0, maximum: 100 } },
@@ -251,11 +326,19 @@ describe(AsyncApiFormat.name, () => {
 
     it('should give a 3.0 reply as the response, and 3.0 parameters a string schema', () => {
       const ping = format.operation(read(fixture('kraken-websocket-3.0.yml')), { operationId: 'receivePing' }, MAX_CHARS);
-      expect(ping?.responses).toEqual([{ status: 'reply', description: 'On /', content: [{ mediaType: 'application/json', schema: expect.objectContaining({ type: 'object' }) }] }]);
+      expect(ping?.responses).toEqual([
+        { status: 'reply', description: 'On /', content: [{ mediaType: 'application/json', schema: expect.objectContaining({ type: 'object' }) }] },
+      ]);
       expect(JSON.stringify(ping)).not.toContain('$ref');
 
       const turnOn = format.operation(read(fixture('streetlights-mqtt-3.0.yml')), { operationId: 'turnOn' }, MAX_CHARS);
-      expect(turnOn?.parameters[0]).toEqual({ name: 'streetlightId', in: 'path', required: true, description: 'The ID of the streetlight.', schema: { type: 'string' } });
+      expect(turnOn?.parameters[0]).toEqual({
+        name: 'streetlightId',
+        in: 'path',
+        required: true,
+        description: 'The ID of the streetlight.',
+        schema: { type: 'string' },
+      });
       expect(turnOn?.security).toEqual([
         [{ scheme: 'apiKey', scopes: [] }],
         [{ scheme: 'oauth2', scopes: ['streetlights:on', 'streetlights:off', 'streetlights:dim'] }],
@@ -266,10 +349,17 @@ describe(AsyncApiFormat.name, () => {
     const tree = {
       asyncapi: '2.6.0',
       info: { title: 'Tree', version: '1' },
-      channels: { 'tree/changed': { subscribe: { operationId: 'treeChanged', message: { contentType: 'application/vnd.tree+json', payload: { $ref: '#/components/schemas/Node' } } } } },
+      channels: {
+        'tree/changed': {
+          subscribe: { operationId: 'treeChanged', message: { contentType: 'application/vnd.tree+json', payload: { $ref: '#/components/schemas/Node' } } },
+        },
+      },
       components: {
         schemas: {
-          Node: { type: 'object', properties: { name: { type: 'string', description: 'x'.repeat(400) }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+          Node: {
+            type: 'object',
+            properties: { name: { type: 'string', description: 'x'.repeat(400) }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+          },
         },
       },
     };
@@ -282,7 +372,13 @@ describe(AsyncApiFormat.name, () => {
       expect(detail?.requestBody?.content).toEqual([
         {
           mediaType: 'application/vnd.tree+json',
-          schema: { type: 'object', properties: { name: { type: 'string', description: 'x'.repeat(400) }, children: { type: 'array', items: { [SCHEMA_MARKERS.circular]: '#/components/schemas/Node' } } } },
+          schema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: 'x'.repeat(400) },
+              children: { type: 'array', items: { [SCHEMA_MARKERS.circular]: '#/components/schemas/Node' } },
+            },
+          },
         },
       ]);
       expect(detail?.truncated).toBeUndefined();
@@ -337,11 +433,19 @@ describe(AsyncApiFormat.name, () => {
     it('should name the first three problems and count the rest', async () => {
       const channels = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [name, { subscribe: { [`bad${name}`]: 1 } }]));
       const error = await modelError({ asyncapi: '2.6.0', info: INFO, channels });
-      expect(error.message).toMatch(/^The AsyncAPI document is not valid: channels\.a\.subscribe\.bada: .*; channels\.b\.subscribe\.badb: .*; channels\.c\.subscribe\.badc: .*; and \d+ more$/);
+      expect(error.message).toMatch(
+        /^The AsyncAPI document is not valid: channels\.a\.subscribe\.bada: .*; channels\.b\.subscribe\.badb: .*; channels\.c\.subscribe\.badc: .*; and \d+ more$/,
+      );
     });
 
     it('should validate a document that claims the parser has already parsed it', async () => {
-      const error = await modelError({ asyncapi: '2.6.0', 'x-parser-spec-parsed': true, 'x-parser-api-version': 3, info: INFO, channels: { a: { subscribe: { foo: 1 } } } });
+      const error = await modelError({
+        asyncapi: '2.6.0',
+        'x-parser-spec-parsed': true,
+        'x-parser-api-version': 3,
+        info: INFO,
+        channels: { a: { subscribe: { foo: 1 } } },
+      });
       expect(error.message).toMatch(/^The AsyncAPI document is not valid: channels\.a\.subscribe\.foo/);
     });
   });
@@ -370,14 +474,21 @@ describe(AsyncApiFormat.name, () => {
       expect(seen.splice(0)).toEqual([]);
     });
 
-    const withPayloadRef = (ref: string) => ({ asyncapi: '2.6.0', info: INFO, channels: { 'user/signedup': { subscribe: { message: { payload: { $ref: ref } } } } } });
-
-    it.each(['canary', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', './other.yaml#/Payload'])('should refuse an external $ref to %s when read', (ref) => {
-      const target = ref === 'canary' ? `${base}/x.yaml` : ref;
-      const error = readError(withPayloadRef(target));
-      expect(error).toBeInstanceOf(SpecError);
-      expect(error.message).toBe(`External $ref "${target}" is not allowed: bundle the spec into one document`);
+    const withPayloadRef = (ref: string) => ({
+      asyncapi: '2.6.0',
+      info: INFO,
+      channels: { 'user/signedup': { subscribe: { message: { payload: { $ref: ref } } } } },
     });
+
+    it.each(['canary', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', './other.yaml#/Payload'])(
+      'should refuse an external $ref to %s when read',
+      (ref) => {
+        const target = ref === 'canary' ? `${base}/x.yaml` : ref;
+        const error = readError(withPayloadRef(target));
+        expect(error).toBeInstanceOf(SpecError);
+        expect(error.message).toBe(`External $ref "${target}" is not allowed: bundle the spec into one document`);
+      },
+    );
 
     it.each(['canary', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data', 'other.yaml#/Payload', 'ftp://127.0.0.1/x'])(
       'should have @asyncapi/parser read nothing for an external $ref to %s (the second line), and refuse it',
@@ -396,14 +507,20 @@ describe(AsyncApiFormat.name, () => {
     );
 
     it('should refuse when read (at registration) an external $ref inside a vendor extension, which @asyncapi/parser would resolve', () => {
-      const document = { ...withPayloadRef('#/components/schemas/Payload'), components: { schemas: { Payload: { type: 'object' } } }, 'x-extra': { $ref: `${base}/extension.yaml` } };
+      const document = {
+        ...withPayloadRef('#/components/schemas/Payload'),
+        components: { schemas: { Payload: { type: 'object' } } },
+        'x-extra': { $ref: `${base}/extension.yaml` },
+      };
       expect(readError(document)).toEqual(new SpecError(`External $ref "${base}/extension.yaml" is not allowed: bundle the spec into one document`));
     });
 
     it('should refuse absurd nesting, NUL characters and YAML alias bombs when read', () => {
       let deep: Record<string, unknown> = { type: 'string' };
       for (let level = 0; level < 300; level++) deep = { type: 'object', properties: { next: deep } };
-      expect(readError({ ...withPayloadRef('#/components/schemas/Deep'), components: { schemas: { Deep: deep } } }).message).toBe(`The spec is nested more than ${SPEC_LIMITS.maxDepth} levels deep`);
+      expect(readError({ ...withPayloadRef('#/components/schemas/Deep'), components: { schemas: { Deep: deep } } }).message).toBe(
+        `The spec is nested more than ${SPEC_LIMITS.maxDepth} levels deep`,
+      );
       expect(readError({ asyncapi: '2.6.0', info: { title: 'a\u0000b', version: '1' }, channels: {} }).message).toBe('The spec contains NUL characters');
       const bomb = ['asyncapi: 2.6.0', 'info: {title: x, version: "1"}', 'a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
       for (let level = 0; level < 6; level++) bomb.push(`${'bcdefg'[level]}: &${'bcdefg'[level]} [${Array(10).fill(`*${'abcdef'[level]}`).join(',')}]`);
@@ -412,9 +529,15 @@ describe(AsyncApiFormat.name, () => {
     });
 
     it('should keep 5,000 long headers and a payload with a 1 MB description within maxChars, cut where a schema stands', () => {
-      const properties = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}` }]));
+      const properties = Object.fromEntries(
+        Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}` }]),
+      );
       const payload = { type: 'object', description: 'word '.repeat(200_000), properties };
-      const spec = read({ asyncapi: '2.6.0', info: INFO, channels: { c: { subscribe: { operationId: 'x', message: { headers: { type: 'object', properties }, payload } } } } });
+      const spec = read({
+        asyncapi: '2.6.0',
+        info: INFO,
+        channels: { c: { subscribe: { operationId: 'x', message: { headers: { type: 'object', properties }, payload } } } },
+      });
       const detail = format.operation(spec, { operationId: 'x' }, MAX_CHARS)!;
 
       expect(detail.truncated).toBe(true);
@@ -425,7 +548,13 @@ describe(AsyncApiFormat.name, () => {
     });
 
     it('should refuse more operations than SPEC_LIMITS.maxOperations, and model a large document within the limit', async () => {
-      const channels = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`users/${i}/signedup`, { subscribe: { operationId: `op${i}`, message: { payload: { type: 'object', properties: { id: { type: 'string' } } } } } }]));
+      const channels = (count: number) =>
+        Object.fromEntries(
+          Array.from({ length: count }, (_, i) => [
+            `users/${i}/signedup`,
+            { subscribe: { operationId: `op${i}`, message: { payload: { type: 'object', properties: { id: { type: 'string' } } } } } },
+          ]),
+        );
       expect(readError({ asyncapi: '2.6.0', info: INFO, channels: channels(SPEC_LIMITS.maxOperations + 1) }).message).toBe(
         `The spec has ${SPEC_LIMITS.maxOperations + 1} operations; the limit is ${SPEC_LIMITS.maxOperations}: split it into several APIs`,
       );

@@ -142,7 +142,11 @@ export class AsyncApiFormat implements SpecFormat<AsyncApiDocument> {
 
 /** By `operationId`, or else by `method` (any case) and `path`: the first that matches. */
 const operationIndex = perDocument((document: AsyncApiDocument) =>
-  selectorIndex(asyncOperations(document), (entry) => entry.operationId, (entry) => `${entry.method} ${entry.path}`),
+  selectorIndex(
+    asyncOperations(document),
+    (entry) => entry.operationId,
+    (entry) => `${entry.method} ${entry.path}`,
+  ),
 );
 
 function endpoint(document: AsyncApiDocument, entry: AsyncOperation): ApiEndpoint {
@@ -172,7 +176,11 @@ function operationHead(document: AsyncApiDocument, entry: AsyncOperation) {
 
 function modelOperation(document: AsyncApiDocument, entry: AsyncOperation): ApiModelOperation {
   const parameters = channelParameters(document, entry.channel).map(({ name, description }) => ({ name, in: 'path', ...(description ? { description } : {}) }));
-  const headers = unique(entry.messages.flatMap((message) => schemaFields(document, message.headers))).map(({ name, description }) => ({ name, in: 'header', ...(description ? { description } : {}) }));
+  const headers = unique(entry.messages.flatMap((message) => schemaFields(document, message.headers))).map(({ name, description }) => ({
+    name,
+    in: 'header',
+    ...(description ? { description } : {}),
+  }));
   const fields = unique(entry.messages.flatMap((message) => schemaFields(document, message.payload))).map((field) => field.name);
   const replies = entry.reply ? replyLines(document, entry.reply.messages) : [];
   return {
@@ -207,7 +215,8 @@ function namedSchemas(document: AsyncApiDocument): ApiModelSchema[] {
   for (const [key, raw] of Object.entries(messages)) {
     const message = followRef(document, raw);
     if (!message) continue;
-    const payload = majorVersion(document) === 3 && isObject(message.payload) && message.payload.schemaFormat !== undefined ? message.payload.schema : message.payload;
+    const payload =
+      majorVersion(document) === 3 && isObject(message.payload) && message.payload.schemaFormat !== undefined ? message.payload.schema : message.payload;
     const description = cleanText(message.description) || cleanText(message.summary) || cleanText(message.title);
     named.push({ name: taken.has(key) ? `${key} message` : key, ...(description ? { description } : {}), fields: schemaFields(document, payload) });
   }
@@ -248,18 +257,26 @@ function operationDetail(document: AsyncApiDocument, entry: AsyncOperation, maxC
     }
   }
   const responses: OperationResponse[] = entry.reply
-    ? [{
-        status: 'reply',
-        ...(entry.reply.description || entry.reply.address ? { description: cleanText(entry.reply.description) || `On ${entry.reply.address}` } : {}),
-        content: messageContent(document, entry.reply.messages, budget),
-      }]
+    ? [
+        {
+          status: 'reply',
+          ...(entry.reply.description || entry.reply.address ? { description: cleanText(entry.reply.description) || `On ${entry.reply.address}` } : {}),
+          content: messageContent(document, entry.reply.messages, budget),
+        },
+      ]
     : [];
   const bodyDescription = messagesDescription(entry.messages);
   return {
     ...operationHead(document, entry),
     parameters,
     ...(entry.messages.length
-      ? { requestBody: { required: true, ...(bodyDescription ? { description: bodyDescription } : {}), content: messageContent(document, entry.messages, budget) } }
+      ? {
+          requestBody: {
+            required: true,
+            ...(bodyDescription ? { description: bodyDescription } : {}),
+            content: messageContent(document, entry.messages, budget),
+          },
+        }
       : {}),
     responses,
     security: operationRequirements(document, entry),

@@ -6,7 +6,6 @@ import { type AsyncApiDocument, operationCount } from './asyncapi-operations.js'
 
 export type { AsyncApiDocument };
 
-
 /** AsyncAPI 2.0 to 2.6 and 3.0: what @asyncapi/parser validates and this plugin reads. */
 const SUPPORTED = /^(2\.[0-6]|3\.0)\.\d+$/;
 
@@ -38,11 +37,13 @@ export function readAsyncApi(source: SpecSource): AsyncApiDocument {
     if (typeof document.info[field] !== 'string') throw new SpecError(`The AsyncAPI document is not valid: info.${field} must be a string`);
   }
   const major = majorVersion(document);
-  if (major === 2 && !isObject(document.channels)) throw new SpecError('The AsyncAPI document is not valid: "channels" must be an object (required in AsyncAPI 2.x)');
+  if (major === 2 && !isObject(document.channels))
+    throw new SpecError('The AsyncAPI document is not valid: "channels" must be an object (required in AsyncAPI 2.x)');
   for (const field of ['channels', 'operations', 'components', 'servers'] as const) {
     if (document[field] !== undefined && !isObject(document[field])) throw new SpecError(`The AsyncAPI document is not valid: "${field}" must be an object`);
   }
-  if (major === 2 && document.operations !== undefined) throw new SpecError('The AsyncAPI document is not valid: AsyncAPI 2.x has no "operations" (operations are the channels\' publish and subscribe)');
+  if (major === 2 && document.operations !== undefined)
+    throw new SpecError('The AsyncAPI document is not valid: AsyncAPI 2.x has no "operations" (operations are the channels\' publish and subscribe)');
   const operations = operationCount(document);
   if (operations > SPEC_LIMITS.maxOperations) {
     throw new SpecError(`The spec has ${operations} operations; the limit is ${SPEC_LIMITS.maxOperations}: split it into several APIs`);

@@ -11,7 +11,9 @@ const MAX_SELECTED = 8;
  * endpoint: the first server, or a placeholder to replace.
  */
 export function graphqlExample(api: ApiOverview, operation: OperationDetail): string {
-  const args = operation.parameters.filter((parameter) => parameter.required).map((parameter) => `${parameter.name}: ${literal(exampleValue(parameter.schema), parameter.schema)}`);
+  const args = operation.parameters
+    .filter((parameter) => parameter.required)
+    .map((parameter) => `${parameter.name}: ${literal(exampleValue(parameter.schema), parameter.schema)}`);
   const returned = operation.responses[0]?.content[0]?.schema;
   const document = `${operation.method.toLowerCase()} { ${operation.path}${args.length ? `(${args.join(', ')})` : ''}${selection(returned)} }`;
   const url = api.servers[0]?.url ?? 'https://api.example.com/graphql';
@@ -24,7 +26,9 @@ function literal(value: unknown, schema: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => literal(item, isObject(schema) ? schema.items : undefined)).join(', ')}]`;
   if (isObject(value)) {
     const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
-    return `{${Object.entries(value).map(([key, item]) => `${key}: ${literal(item, properties[key])}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${key}: ${literal(item, properties[key])}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value);
 }

@@ -45,13 +45,26 @@ input GiftInput { message: String next: GiftInput }
 describe(GraphqlFormat.name, () => {
   describe('detect', () => {
     it('should recognise SDL, with or without descriptions and comments', () => {
-      for (const text of ['type Query { a: String }', '"""Docs"""\ntype Query {\n  a: String\n}', '# hi\nschema { query: Q }', 'extend type Query { a: Int }', github]) {
+      for (const text of [
+        'type Query { a: String }',
+        '"""Docs"""\ntype Query {\n  a: String\n}',
+        '# hi\nschema { query: Q }',
+        'extend type Query { a: Int }',
+        github,
+      ]) {
         expect(format.detect(new SpecSource(text))).toBe(true);
       }
     });
 
     it('should leave JSON, YAML, .proto and GraphQL queries to others', () => {
-      for (const input of ['openapi: 3.0.0\ninfo: {}', 'type: object', '{"type": "Query"}', 'syntax = "proto3";\nmessage A {}', 'query { viewer { login } }', 'enum']) {
+      for (const input of [
+        'openapi: 3.0.0\ninfo: {}',
+        'type: object',
+        '{"type": "Query"}',
+        'syntax = "proto3";\nmessage A {}',
+        'query { viewer { login } }',
+        'enum',
+      ]) {
         expect(format.detect(new SpecSource(input))).toBe(false);
       }
       expect(format.detect(new SpecSource({ type: 'Query' }))).toBe(false);
@@ -97,21 +110,32 @@ describe(GraphqlFormat.name, () => {
       const detail = format.operation(spec, { method: 'mutation', path: 'closePullRequest' }, 20_000)!;
       expect(detail.summary).toBe('Close a pull request.');
       expect(detail.parameters).toEqual([
-        expect.objectContaining({ name: 'input', in: 'argument', required: true, schema: expect.objectContaining({ type: 'object', title: 'ClosePullRequestInput' }) }),
+        expect.objectContaining({
+          name: 'input',
+          in: 'argument',
+          required: true,
+          schema: expect.objectContaining({ type: 'object', title: 'ClosePullRequestInput' }),
+        }),
       ]);
       const input = detail.parameters[0].schema as { properties: Record<string, JsonSchema>; required: string[] };
       expect(input.properties.pullRequestId).toMatchObject({ type: 'string' });
       expect(input.required).toContain('pullRequestId');
       expect(detail.requestBody).toBeUndefined();
       expect(detail.responses).toEqual([
-        { status: 'data', description: expect.any(String), content: [{ mediaType: 'application/graphql-response+json', schema: expect.objectContaining({ title: 'ClosePullRequestPayload' }) }] },
+        {
+          status: 'data',
+          description: expect.any(String),
+          content: [{ mediaType: 'application/graphql-response+json', schema: expect.objectContaining({ title: 'ClosePullRequestPayload' }) }],
+        },
       ]);
       expect(detail.security).toEqual([]);
     });
 
     it('should read into plain data that crosses threads', () => {
       const cloned = structuredClone(spec);
-      expect(format.operation(cloned, { operationId: 'closePullRequest' }, 20_000)).toEqual(format.operation(spec, { operationId: 'closePullRequest' }, 20_000));
+      expect(format.operation(cloned, { operationId: 'closePullRequest' }, 20_000)).toEqual(
+        format.operation(spec, { operationId: 'closePullRequest' }, 20_000),
+      );
       expect(format.fileType()).toEqual({ extension: 'graphql', mediaType: 'text/plain' });
     });
 
@@ -150,7 +174,18 @@ describe(GraphqlFormat.name, () => {
       });
       expect(model.operations[1].outputs).toEqual({ label: 'Returns', lines: ['Result one of Product, User'] });
       expect(model.operations[3]).toMatchObject({ deprecated: true, body: { label: 'Input', fields: ['productId', 'quantity', 'when', 'gift'] } });
-      expect(model.schemas.map((schema) => schema.name)).toEqual(['Product', 'User', 'Order', 'Shipment', 'Carrier', 'Result', 'Kind', 'DateTime', 'CreateOrderInput', 'GiftInput']);
+      expect(model.schemas.map((schema) => schema.name)).toEqual([
+        'Product',
+        'User',
+        'Order',
+        'Shipment',
+        'Carrier',
+        'Result',
+        'Kind',
+        'DateTime',
+        'CreateOrderInput',
+        'GiftInput',
+      ]);
       expect(model.schemas.find((schema) => schema.name === 'Kind')!.fields).toEqual([{ name: 'BOOK' }, { name: 'MUSIC' }]);
       expect(model.schemas.find((schema) => schema.name === 'Result')!.fields).toEqual([{ name: 'Product' }, { name: 'User' }]);
     });
@@ -173,9 +208,17 @@ describe(GraphqlFormat.name, () => {
       expect(detail.parameters).toEqual([
         { name: 'term', in: 'argument', required: true, schema: { type: 'string' } },
         { name: 'first', in: 'argument', required: false, schema: { type: 'integer', default: 10 } },
-        { name: 'kinds', in: 'argument', required: false, schema: { type: 'array', items: { type: 'array', items: { type: 'string', title: 'Kind', enum: ['BOOK', 'MUSIC'] } } } },
+        {
+          name: 'kinds',
+          in: 'argument',
+          required: false,
+          schema: { type: 'array', items: { type: 'array', items: { type: 'string', title: 'Kind', enum: ['BOOK', 'MUSIC'] } } },
+        },
       ]);
-      expect(detail.responses[0].content[0].schema).toMatchObject({ type: 'array', items: { title: 'Result', oneOf: [{ title: 'Product' }, { title: 'User' }] } });
+      expect(detail.responses[0].content[0].schema).toMatchObject({
+        type: 'array',
+        items: { title: 'Result', oneOf: [{ title: 'Product' }, { title: 'User' }] },
+      });
     });
 
     it('should cut recursive input and output types with $circular', () => {
@@ -205,14 +248,14 @@ describe(GraphqlFormat.name, () => {
               type: 'object',
               title: 'Order',
               properties: {
-                  id: { type: 'string' },
-                  buyer: { $circular: 'User' },
-                  // Past OUTPUT_LEVELS an object type is only named.
-                  shipment: { type: 'object', title: 'Shipment' },
-                },
-                required: ['id', 'buyer'],
+                id: { type: 'string' },
+                buyer: { $circular: 'User' },
+                // Past OUTPUT_LEVELS an object type is only named.
+                shipment: { type: 'object', title: 'Shipment' },
               },
+              required: ['id', 'buyer'],
             },
+          },
         },
         required: ['login', 'friends'],
       });
@@ -234,12 +277,16 @@ describe(GraphqlFormat.name, () => {
 
   describe('bad documents', () => {
     it('should say where a syntax error is', () => {
-      expect(() => read('type Query {\n  a(\n}')).toThrow(new SpecError('The GraphQL schema is not valid: Syntax Error: Expected Name, found "}" (line 3, column 1)'));
+      expect(() => read('type Query {\n  a(\n}')).toThrow(
+        new SpecError('The GraphQL schema is not valid: Syntax Error: Expected Name, found "}" (line 3, column 1)'),
+      );
       expect(() => read('type Query { a: String')).toThrow(/^The GraphQL schema is not valid: Syntax Error: .* \(line 1, column 23\)$/);
     });
 
     it('should refuse a schema without operations', () => {
-      expect(() => read('type Foo { a: Int }')).toThrow(new SpecError('The GraphQL schema has no operations: it declares no fields on a Query, Mutation or Subscription type'));
+      expect(() => read('type Foo { a: Int }')).toThrow(
+        new SpecError('The GraphQL schema has no operations: it declares no fields on a Query, Mutation or Subscription type'),
+      );
       expect(() => read('scalar Date')).toThrow(SpecError);
     });
 
@@ -273,7 +320,9 @@ describe(GraphqlFormat.name, () => {
 
     it('should keep a union of 15,000 types within maxChars, cut where a schema stands', () => {
       const members = Array.from({ length: 15_000 }, (_, i) => `T${i}`);
-      const spec = read(`type Query { u(x: In): U }\nunion U = ${members.join(' | ')}\n${members.map((name) => `type ${name} { a: Int }`).join('\n')}\ninput In { b: Int }`);
+      const spec = read(
+        `type Query { u(x: In): U }\nunion U = ${members.join(' | ')}\n${members.map((name) => `type ${name} { a: Int }`).join('\n')}\ninput In { b: Int }`,
+      );
       const detail = format.operation(spec, { operationId: 'u' }, 20_000)!;
 
       expect(detail.truncated).toBe(true);
@@ -292,7 +341,12 @@ describe(GraphqlFormat.name, () => {
       expect(detail.truncated).toBe(true);
       expect(schemaChars(detail)).toBeLessThanOrEqual(20_000);
       expect(shapeProblems(detail)).toEqual([]);
-      expect(detail.parameters[0].schema).toEqual({ type: 'object', title: 'In', description: expect.stringMatching(/word…$/), $truncated: expect.any(String) });
+      expect(detail.parameters[0].schema).toEqual({
+        type: 'object',
+        title: 'In',
+        description: expect.stringMatching(/word…$/),
+        $truncated: expect.any(String),
+      });
     });
 
     it('should refuse more operations than SPEC_LIMITS allow', () => {

@@ -188,11 +188,13 @@ export class GraphqlFormat implements SpecFormat<GraphqlDocument> {
       summary: firstSentence(field.description) || signature(field),
       ...described(field.description),
       parameters,
-      responses: [{
-        status: 'data',
-        ...described(types.get(namedType(field.type))?.description),
-        content: [{ mediaType: RESPONSE_MEDIA_TYPE, ...(output ? { schema: output } : {}) }],
-      }],
+      responses: [
+        {
+          status: 'data',
+          ...described(types.get(namedType(field.type))?.description),
+          content: [{ mediaType: RESPONSE_MEDIA_TYPE, ...(output ? { schema: output } : {}) }],
+        },
+      ],
       security: [],
       ...(budget.truncated ? { truncated: true } : {}),
     };
@@ -219,7 +221,11 @@ function looksLikeSdl(text: string): boolean {
     if (token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING) token = lexer.advance();
     const next = lexer.advance();
     // `schema {` has no name; a YAML `type: object` has a colon where SDL has one.
-    return token.kind === TokenKind.NAME && SDL_KEYWORDS.has(token.value) && (next.kind === TokenKind.NAME || next.kind === TokenKind.BRACE_L || next.kind === TokenKind.AT);
+    return (
+      token.kind === TokenKind.NAME &&
+      SDL_KEYWORDS.has(token.value) &&
+      (next.kind === TokenKind.NAME || next.kind === TokenKind.BRACE_L || next.kind === TokenKind.AT)
+    );
   } catch {
     return false;
   }
@@ -332,7 +338,11 @@ const rootOperations = perDocument((document: GraphqlDocument): RootOperation[] 
 });
 
 const operationIndex = perDocument((document: GraphqlDocument) =>
-  selectorIndex(rootOperations(document), ({ field }) => field.name, ({ method, field }) => `${method} ${field.name}`),
+  selectorIndex(
+    rootOperations(document),
+    ({ field }) => field.name,
+    ({ method, field }) => `${method} ${field.name}`,
+  ),
 );
 
 function findOperation(document: GraphqlDocument, selector: OperationSelector): RootOperation | undefined {
@@ -403,8 +413,6 @@ function namedType(type: string): string {
 function isRequired(value: GraphqlMember): boolean {
   return value.type!.endsWith('!') && value.defaultValue === undefined;
 }
-
-
 
 function defaulted(value: unknown): { default?: unknown } {
   return value === undefined ? {} : { default: value };

@@ -26,7 +26,12 @@ export function lintGraphql(document: GraphqlDocument): LintFinding[] {
       if (!type.description) findings.push({ code: 'graphql-type-description', severity: 'info', message: `${type.name} has no description`, path: at });
       if (type.kind === 'object' || type.kind === 'interface' || type.kind === 'input') {
         for (const field of type.members.filter((member) => !member.description)) {
-          findings.push({ code: 'graphql-field-description', severity: 'hint', message: `${type.name}.${field.name} has no description`, path: `${at}.${field.name}` });
+          findings.push({
+            code: 'graphql-field-description',
+            severity: 'hint',
+            message: `${type.name}.${field.name} has no description`,
+            path: `${at}.${field.name}`,
+          });
         }
       }
       continue;
@@ -34,7 +39,13 @@ export function lintGraphql(document: GraphqlDocument): LintFinding[] {
     for (const field of type.members) {
       const operation = `${method} ${field.name}`;
       if (!field.description) {
-        findings.push({ code: 'graphql-operation-description', severity: 'warning', message: `The ${method.toLowerCase()} ${field.name} has no description`, path: `${at}.${field.name}`, operation });
+        findings.push({
+          code: 'graphql-operation-description',
+          severity: 'warning',
+          message: `The ${method.toLowerCase()} ${field.name} has no description`,
+          path: `${at}.${field.name}`,
+          operation,
+        });
       }
       for (const arg of (field.args ?? []).filter((candidate) => !candidate.description)) {
         findings.push({

@@ -51,7 +51,13 @@ message Node { repeated Node children = 1; bytes data = 2; }
 describe(GrpcFormat.name, () => {
   describe('detect', () => {
     it('should recognise .proto text', () => {
-      for (const text of [SMALL, 'syntax = "proto2";', 'package a.b;\nmessage A {}', 'message A { int32 a = 1; }', googleProto(`${ISSUER_SWITCH}/transactions.proto`)]) {
+      for (const text of [
+        SMALL,
+        'syntax = "proto2";',
+        'package a.b;\nmessage A {}',
+        'message A { int32 a = 1; }',
+        googleProto(`${ISSUER_SWITCH}/transactions.proto`),
+      ]) {
         expect(format.detect(new SpecSource(text))).toBe(true);
       }
     });
@@ -88,7 +94,12 @@ describe(GrpcFormat.name, () => {
 
     it('should detail an rpc with JSON Schemas and leave imported types unresolved', () => {
       const detail = format.operation(spec, { method: 'rpc', path }, 20_000)!;
-      expect(detail).toMatchObject({ method: 'RPC', path, parameters: [], security: [[{ scheme: 'oauth2', scopes: ['https://www.googleapis.com/auth/cloud-platform'] }]] });
+      expect(detail).toMatchObject({
+        method: 'RPC',
+        path,
+        parameters: [],
+        security: [[{ scheme: 'oauth2', scopes: ['https://www.googleapis.com/auth/cloud-platform'] }]],
+      });
       expect(detail.requestBody).toEqual({
         required: true,
         content: [{ mediaType: 'application/grpc', schema: expect.objectContaining({ type: 'object', title: 'ListFinancialTransactionsRequest' }) }],
@@ -157,9 +168,23 @@ describe(GrpcFormat.name, () => {
         body: { label: 'Request', fields: ['payment_id', 'amount_cents', 'reasons', 'labels', 'at', 'thing'] },
         outputs: { label: 'Returns', lines: ['Refund fields id, reason'] },
       });
-      expect(model.operations[1]).toMatchObject({ deprecated: true, body: { label: 'Request (client streaming)' }, outputs: { lines: ['stream of Node fields children, data'] } });
+      expect(model.operations[1]).toMatchObject({
+        deprecated: true,
+        body: { label: 'Request (client streaming)' },
+        outputs: { lines: ['stream of Node fields children, data'] },
+      });
       expect(model.schemas).toEqual([
-        { name: 'RefundRequest', fields: [{ name: 'payment_id', description: 'The payment to refund.' }, { name: 'amount_cents' }, { name: 'reasons' }, { name: 'labels' }, { name: 'at' }, { name: 'thing' }] },
+        {
+          name: 'RefundRequest',
+          fields: [
+            { name: 'payment_id', description: 'The payment to refund.' },
+            { name: 'amount_cents' },
+            { name: 'reasons' },
+            { name: 'labels' },
+            { name: 'at' },
+            { name: 'thing' },
+          ],
+        },
         { name: 'Refund', description: 'A refund.', fields: [{ name: 'id' }, { name: 'reason' }] },
         { name: 'Refund.Reason', fields: [{ name: 'REQUESTED', description: 'Asked for.' }, { name: 'FRAUD' }] },
         { name: 'Node', fields: [{ name: 'children' }, { name: 'data' }] },
@@ -176,14 +201,25 @@ describe(GrpcFormat.name, () => {
           payment_id: { type: 'string', description: 'The payment to refund.' },
           amount_cents: { type: 'integer', format: 'int64' },
           reasons: { type: 'array', items: { type: 'string', title: 'Refund.Reason', enum: ['REQUESTED', 'FRAUD'] } },
-          labels: { type: 'object', additionalProperties: { type: 'object', title: 'Node', properties: { children: { type: 'array', items: { $circular: 'Node' } }, data: { type: 'string', format: 'byte' } } } },
+          labels: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              title: 'Node',
+              properties: { children: { type: 'array', items: { $circular: 'Node' } }, data: { type: 'string', format: 'byte' } },
+            },
+          },
           at: { type: 'string', format: 'date-time', title: 'google.protobuf.Timestamp', description: 'Defined in an imported file, which is not read' },
           thing: { title: 'other.pkg.Thing', description: 'Defined in an imported file, which is not read' },
         },
       });
       expect(detail.security).toEqual([[{ scheme: 'oauth2', scopes: ['https://shop.example/auth/orders', 'https://shop.example/auth/read'] }]]);
       const stream = format.operation(spec, { method: 'RPC', path: 'shop.v1.Orders/WatchTree' }, 20_000)!;
-      expect(stream).toMatchObject({ deprecated: true, requestBody: { description: 'A stream of requests (client streaming)' }, responses: [{ description: 'A stream of responses (server streaming)' }] });
+      expect(stream).toMatchObject({
+        deprecated: true,
+        requestBody: { description: 'A stream of requests (client streaming)' },
+        responses: [{ description: 'A stream of responses (server streaming)' }],
+      });
     });
 
     it('should cut the schemas at maxChars', () => {
@@ -201,7 +237,9 @@ describe(GrpcFormat.name, () => {
 
   describe('bad files', () => {
     it('should say where a syntax error is', () => {
-      expect(() => read('syntax = "proto3";\nmessage A {\n  int32 x = 1;\n  $\n}')).toThrow(new SpecError("The .proto file is not valid: illegal token '$' (line 4)"));
+      expect(() => read('syntax = "proto3";\nmessage A {\n  int32 x = 1;\n  $\n}')).toThrow(
+        new SpecError("The .proto file is not valid: illegal token '$' (line 4)"),
+      );
     });
 
     it('should refuse a file without services or messages', () => {
@@ -260,7 +298,10 @@ service S { rpc Get(Secret) returns (Secret); }`);
     });
 
     it('should keep a message of 5,000 commented fields within maxChars, cut where a schema stands', () => {
-      const fields = Array.from({ length: 5000 }, (_, i) => `  // Field ${i}: ${'lorem ipsum '.repeat(40)}\n  ${['string', 'repeated Big', 'map<string, Big>'][i % 3]} f${i} = ${i + 1};`);
+      const fields = Array.from(
+        { length: 5000 },
+        (_, i) => `  // Field ${i}: ${'lorem ipsum '.repeat(40)}\n  ${['string', 'repeated Big', 'map<string, Big>'][i % 3]} f${i} = ${i + 1};`,
+      );
       const spec = read(`syntax = "proto3";\nservice S { rpc Get(Big) returns (Big); }\nmessage Big {\n${fields.join('\n')}\n}`);
       const detail = format.operation(spec, { operationId: 'S.Get' }, 20_000)!;
 

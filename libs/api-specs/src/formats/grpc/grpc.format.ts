@@ -190,11 +190,13 @@ export class GrpcFormat implements SpecFormat<ProtoDocument> {
         ...(method.requestStream ? { description: 'A stream of requests (client streaming)' } : {}),
         content: [{ mediaType: MEDIA_TYPE, ...(request ? { schema: request } : {}) }],
       },
-      responses: [{
-        status: 'OK',
-        ...(method.responseStream ? { description: 'A stream of responses (server streaming)' } : {}),
-        content: [{ mediaType: MEDIA_TYPE, ...(response ? { schema: response } : {}) }],
-      }],
+      responses: [
+        {
+          status: 'OK',
+          ...(method.responseStream ? { description: 'A stream of responses (server streaming)' } : {}),
+          content: [{ mediaType: MEDIA_TYPE, ...(response ? { schema: response } : {}) }],
+        },
+      ],
       security: requirements(service),
       ...(budget.truncated ? { truncated: true } : {}),
     };
@@ -273,7 +275,13 @@ function plainService(service: protobuf.Service, typeName: TypeName): ProtoServi
     ...commented(service.comment),
     ...deprecated(service.options),
     ...(typeof host === 'string' && host ? { host } : {}),
-    scopes: typeof scopes === 'string' ? scopes.split(',').map((scope) => scope.trim()).filter(Boolean) : [],
+    scopes:
+      typeof scopes === 'string'
+        ? scopes
+            .split(',')
+            .map((scope) => scope.trim())
+            .filter(Boolean)
+        : [],
     methods: service.methodsArray.map((method) => ({
       name: method.name,
       ...commented(method.comment),
@@ -404,7 +412,6 @@ function requirements(service: ProtoService): SecurityRequirement[] {
   return service.scopes.length > 0 ? [[{ scheme: OAUTH_SCHEME, scopes: service.scopes }]] : [];
 }
 
-
 /**
  * Messages as JSON Schema, within one operation's budget (see SchemaBudget): a message met again
  * inside itself becomes `{ "$circular": "Message" }`.
@@ -430,7 +437,13 @@ class JsonSchemaWriter {
     if (path.length >= MAX_SCHEMA_DEPTH) return this.budget.cut(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
     const head = { title: type.name, ...(type.description ? { description: type.description } : {}) };
     const inner = [...path, name];
-    return objectSchema(this.budget, { head, fields: type.fields, write: (field) => this.field(field, inner), isRequired: (field) => field.required === true, extra });
+    return objectSchema(this.budget, {
+      head,
+      fields: type.fields,
+      write: (field) => this.field(field, inner),
+      isRequired: (field) => field.required === true,
+      extra,
+    });
   }
 
   /** A repeated field as an array of its type, a map field as an object of them (map keys are strings in JSON). */

@@ -11,7 +11,12 @@ export function lintProto(document: ProtoDocument): LintFinding[] {
   const findings: LintFinding[] = [];
   for (const service of document.services) {
     if (!service.description) {
-      findings.push({ code: 'proto-service-description', severity: 'info', message: `The service ${service.name} has no comment`, path: `service ${service.name}` });
+      findings.push({
+        code: 'proto-service-description',
+        severity: 'info',
+        message: `The service ${service.name} has no comment`,
+        path: `service ${service.name}`,
+      });
     }
     for (const method of service.methods.filter((candidate) => !candidate.description)) {
       findings.push({
@@ -26,10 +31,16 @@ export function lintProto(document: ProtoDocument): LintFinding[] {
   }
   for (const type of document.types) {
     const at = `${type.kind} ${type.name}`;
-    if (!type.description) findings.push({ code: 'proto-type-description', severity: 'info', message: `The ${type.kind} ${type.name} has no comment`, path: at });
+    if (!type.description)
+      findings.push({ code: 'proto-type-description', severity: 'info', message: `The ${type.kind} ${type.name} has no comment`, path: at });
     if (type.kind !== 'message') continue;
     for (const field of type.fields.filter((candidate) => !candidate.description)) {
-      findings.push({ code: 'proto-field-description', severity: 'hint', message: `The field ${type.name}.${field.name} has no comment`, path: `${at}.${field.name}` });
+      findings.push({
+        code: 'proto-field-description',
+        severity: 'hint',
+        message: `The field ${type.name}.${field.name} has no comment`,
+        path: `${at}.${field.name}`,
+      });
     }
   }
   if (document.services.length === 0) return findings;

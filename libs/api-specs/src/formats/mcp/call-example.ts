@@ -10,7 +10,9 @@ export const PLACEHOLDER_URL = 'https://mcp.example.com/mcp';
  * schemas, posted to the server's URL (or a placeholder to replace).
  */
 export function mcpExample(api: ApiOverview, operation: OperationDetail): string {
-  const args = Object.fromEntries(operation.parameters.filter((parameter) => parameter.required).map((parameter) => [parameter.name, exampleValue(parameter.schema)]));
+  const args = Object.fromEntries(
+    operation.parameters.filter((parameter) => parameter.required).map((parameter) => [parameter.name, exampleValue(parameter.schema)]),
+  );
   const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: operation.operationId ?? operation.path, arguments: args } };
   const url = api.servers[0]?.url ?? PLACEHOLDER_URL;
   return [

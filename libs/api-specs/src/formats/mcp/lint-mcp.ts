@@ -19,7 +19,13 @@ export function lintMcp(document: McpDocument): LintFinding[] {
     for (const [name, property] of Object.entries(isObject(input.properties) ? input.properties : {})) {
       const description = followRef(tool.inputSchema, property)?.description;
       if (typeof description === 'string' && description.trim()) continue;
-      findings.push({ code: 'mcp-argument-description', severity: 'info', message: `The argument ${name} of ${tool.name} has no description`, path: `${at}.${name}`, operation });
+      findings.push({
+        code: 'mcp-argument-description',
+        severity: 'info',
+        message: `The argument ${name} of ${tool.name} has no description`,
+        path: `${at}.${name}`,
+        operation,
+      });
     }
     const { readOnlyHint, destructiveHint } = tool.annotations ?? {};
     if (readOnlyHint === undefined && destructiveHint === undefined) {

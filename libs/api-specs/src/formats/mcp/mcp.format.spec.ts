@@ -59,7 +59,11 @@ const githubTools = () => [
   {
     name: 'get_file_contents',
     description: 'Get the contents of a file or directory from a GitHub repository',
-    inputSchema: { type: 'object', properties: { ...repo, path: { type: 'string' }, ref: { type: 'string', description: 'Branch, tag or commit' } }, required: ['owner', 'repo', 'path'] },
+    inputSchema: {
+      type: 'object',
+      properties: { ...repo, path: { type: 'string' }, ref: { type: 'string', description: 'Branch, tag or commit' } },
+      required: ['owner', 'repo', 'path'],
+    },
     annotations: { title: 'Read a file', readOnlyHint: true },
   },
   {
@@ -68,7 +72,12 @@ const githubTools = () => [
     inputSchema: {
       type: 'object',
       $defs: {
-        BranchRef: { type: 'object', description: 'A branch, perhaps in a fork', properties: { branch: { type: 'string' }, fork: { $ref: '#/$defs/Fork' } }, required: ['branch'] },
+        BranchRef: {
+          type: 'object',
+          description: 'A branch, perhaps in a fork',
+          properties: { branch: { type: 'string' }, fork: { $ref: '#/$defs/Fork' } },
+          required: ['branch'],
+        },
         Fork: { type: 'object', properties: { owner: { type: 'string' }, parent: { $ref: '#/$defs/Fork' } } },
       },
       properties: {
@@ -104,8 +113,18 @@ const githubTools = () => [
   },
 ];
 
-const github = () => ({ name: 'github-mcp-server', version: '0.9.1', url: 'https://api.githubcopilot.com/mcp/', description: 'GitHub\'s official **MCP server**: issues, pull requests, code.', tools: githubTools() });
-const openapi = { openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } } };
+const github = () => ({
+  name: 'github-mcp-server',
+  version: '0.9.1',
+  url: 'https://api.githubcopilot.com/mcp/',
+  description: "GitHub's official **MCP server**: issues, pull requests, code.",
+  tools: githubTools(),
+});
+const openapi = {
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: { '/pets': { get: { summary: 'List pets', responses: { 200: { description: 'ok' } } } } },
+};
 
 describe(McpFormat.name, () => {
   describe('detect', () => {
@@ -139,7 +158,13 @@ describe(McpFormat.name, () => {
     });
 
     it('should not take objects whose tools are not MCP tools', () => {
-      for (const input of [{ tools: [] }, { tools: ['hammer'] }, { tools: [{ name: 'hammer' }] }, { tools: [{ name: 'x', parameters: { type: 'object' } }] }, { name: 'left-pad', version: '1.3.0' }]) {
+      for (const input of [
+        { tools: [] },
+        { tools: ['hammer'] },
+        { tools: [{ name: 'hammer' }] },
+        { tools: [{ name: 'x', parameters: { type: 'object' } }] },
+        { name: 'left-pad', version: '1.3.0' },
+      ]) {
         expect(format.detect(new SpecSource(input))).toBe(false);
       }
     });
@@ -151,14 +176,33 @@ describe(McpFormat.name, () => {
     it('should read the server facts and tools as plain data', () => {
       expect(spec).toMatchObject({ kind: 'mcp', format: 'MCP tools/list' });
       expect(spec.document).toMatchObject({ title: 'github-mcp-server', version: '0.9.1', url: 'https://api.githubcopilot.com/mcp/' });
-      expect(spec.document.tools.map((tool) => tool.name)).toEqual(['create_issue', 'search_repositories', 'get_file_contents', 'create_pull_request', 'list_commits', 'merge_pull_request', 'get_me']);
+      expect(spec.document.tools.map((tool) => tool.name)).toEqual([
+        'create_issue',
+        'search_repositories',
+        'get_file_contents',
+        'create_pull_request',
+        'list_commits',
+        'merge_pull_request',
+        'get_me',
+      ]);
       const cloned = structuredClone(spec);
-      expect(format.operation(cloned, { operationId: 'create_pull_request' }, 20_000)).toEqual(format.operation(spec, { operationId: 'create_pull_request' }, 20_000));
+      expect(format.operation(cloned, { operationId: 'create_pull_request' }, 20_000)).toEqual(
+        format.operation(spec, { operationId: 'create_pull_request' }, 20_000),
+      );
     });
 
     it('should model each tool as a TOOL operation, headlined by its title or first sentence', () => {
       const model = format.model(spec);
-      expect(model).toMatchObject({ kind: 'mcp', format: 'MCP tools/list', title: 'github-mcp-server', version: '0.9.1', servers: ['https://api.githubcopilot.com/mcp/'], securitySchemes: [], tags: [], schemas: [] });
+      expect(model).toMatchObject({
+        kind: 'mcp',
+        format: 'MCP tools/list',
+        title: 'github-mcp-server',
+        version: '0.9.1',
+        servers: ['https://api.githubcopilot.com/mcp/'],
+        securitySchemes: [],
+        tags: [],
+        schemas: [],
+      });
       expect(model.description).toBe("GitHub's official MCP server : issues, pull requests, code.");
       const [createIssue, search, file, pull, , merge, me] = model.operations;
       expect(createIssue).toEqual({
@@ -182,7 +226,11 @@ describe(McpFormat.name, () => {
       expect(search).toMatchObject({ summary: 'Search for GitHub repositories by keywords, language or topic.', tags: ['read-only'] });
       expect(search.outputs).toBeUndefined();
       // annotations.title when there is no title
-      expect(file).toMatchObject({ summary: 'Read a file', description: 'Get the contents of a file or directory from a GitHub repository', tags: ['read-only'] });
+      expect(file).toMatchObject({
+        summary: 'Read a file',
+        description: 'Get the contents of a file or directory from a GitHub repository',
+        tags: ['read-only'],
+      });
       expect(pull.inputs.find((input) => input.name === 'head')).toEqual({ name: 'head', in: 'argument', description: 'The branch with the changes' });
       expect(merge).toMatchObject({ summary: 'Merge a pull request.', description: 'Merge a pull request. This cannot be undone.', tags: ['destructive'] });
       // A one-sentence description is the summary alone.
@@ -205,7 +253,14 @@ describe(McpFormat.name, () => {
         'op:TOOL get_me',
       ]);
       const createIssue = chunks.find((chunk) => chunk.key === 'op:TOOL create_issue')!;
-      expect(createIssue).toMatchObject({ level: 'L2', method: 'TOOL', path: 'create_issue', operationId: 'create_issue', title: 'TOOL create_issue — Create issue', summary: 'Create issue' });
+      expect(createIssue).toMatchObject({
+        level: 'L2',
+        method: 'TOOL',
+        path: 'create_issue',
+        operationId: 'create_issue',
+        title: 'TOOL create_issue — Create issue',
+        summary: 'Create issue',
+      });
       expect(createIssue.text).toContain('Parameters: owner (argument): Repository owner (user or organisation); repo (argument)');
       expect(createIssue.text).toContain('Returns: fields number, url, state');
       expect(createIssue.embedText).toContain('create issue');
@@ -241,13 +296,28 @@ describe(McpFormat.name, () => {
         'assignees argument false',
         'milestone argument false',
       ]);
-      expect(detail.parameters[4]).toEqual({ name: 'labels', in: 'argument', required: false, description: 'Labels to apply', schema: { type: 'array', items: { type: 'string' }, description: 'Labels to apply' } });
+      expect(detail.parameters[4]).toEqual({
+        name: 'labels',
+        in: 'argument',
+        required: false,
+        description: 'Labels to apply',
+        schema: { type: 'array', items: { type: 'string' }, description: 'Labels to apply' },
+      });
       expect(detail.requestBody).toBeUndefined();
       expect(detail.responses).toEqual([
         {
           status: 'result',
           description: "The tool's structuredContent",
-          content: [{ mediaType: 'application/json', schema: { type: 'object', properties: { number: { type: 'integer' }, url: { type: 'string', format: 'uri' }, state: { type: 'string', enum: ['open', 'closed'] } }, required: ['number', 'url'] } }],
+          content: [
+            {
+              mediaType: 'application/json',
+              schema: {
+                type: 'object',
+                properties: { number: { type: 'integer' }, url: { type: 'string', format: 'uri' }, state: { type: 'string', enum: ['open', 'closed'] } },
+                required: ['number', 'url'],
+              },
+            },
+          ],
         },
       ]);
       expect(detail.truncated).toBeUndefined();
@@ -275,15 +345,22 @@ describe(McpFormat.name, () => {
 
     it('should cut the schemas at a small maxChars, keeping their shape', () => {
       const big = {
-        tools: [{
-          name: 'bulk_update',
-          inputSchema: {
-            type: 'object',
-            properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`field${i}`, { type: 'object', description: 'word '.repeat(30), properties: { value: { type: 'string', enum: ['a', 'b', 'c'] } } }])),
-            required: ['field0'],
+        tools: [
+          {
+            name: 'bulk_update',
+            inputSchema: {
+              type: 'object',
+              properties: Object.fromEntries(
+                Array.from({ length: 200 }, (_, i) => [
+                  `field${i}`,
+                  { type: 'object', description: 'word '.repeat(30), properties: { value: { type: 'string', enum: ['a', 'b', 'c'] } } },
+                ]),
+              ),
+              required: ['field0'],
+            },
+            outputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`out${i}`, { type: 'string' }])) },
           },
-          outputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`out${i}`, { type: 'string' }])) },
-        }],
+        ],
       };
       const detail = format.operation(read(big), { operationId: 'bulk_update' }, 1000)!;
       expect(detail.truncated).toBe(true);
@@ -307,7 +384,9 @@ describe(McpFormat.name, () => {
     });
 
     it('should quote for the shell, and use a placeholder URL without one', () => {
-      const spec = read({ tools: [{ name: "it's", inputSchema: { type: 'object', properties: { q: { type: 'string', example: "O'Brien" } }, required: ['q'] } }] });
+      const spec = read({
+        tools: [{ name: "it's", inputSchema: { type: 'object', properties: { q: { type: 'string', example: "O'Brien" } }, required: ['q'] } }],
+      });
       const example = format.callExample(format.overview(spec), format.operation(spec, { operationId: "it's" }, 20_000)!);
       expect(example).toContain(`curl -X POST '${PLACEHOLDER_URL}'`);
       expect(example).toContain(`"name":"it'\\''s","arguments":{"q":"O'\\''Brien"}`);
@@ -321,13 +400,22 @@ describe(McpFormat.name, () => {
 
   describe('the accepted wrappings', () => {
     it('should take name and version from serverInfo, and instructions as the description', () => {
-      const spec = read({ serverInfo: { name: 'fs', title: 'Filesystem', version: '2.1.0' }, instructions: 'Reads and writes files under /data.', tools: githubTools() });
+      const spec = read({
+        serverInfo: { name: 'fs', title: 'Filesystem', version: '2.1.0' },
+        instructions: 'Reads and writes files under /data.',
+        tools: githubTools(),
+      });
       expect(spec.document).toMatchObject({ title: 'Filesystem', version: '2.1.0', description: 'Reads and writes files under /data.' });
       expect(spec.document.url).toBeUndefined();
     });
 
     it('should read a JSON-RPC response, its facts beside result or inside it', () => {
-      const spec = read({ jsonrpc: '2.0', id: 'list-1', url: 'http://localhost:3000/mcp', result: { tools: githubTools(), nextCursor: 'x', serverInfo: { name: 'gh', version: '1' } } });
+      const spec = read({
+        jsonrpc: '2.0',
+        id: 'list-1',
+        url: 'http://localhost:3000/mcp',
+        result: { tools: githubTools(), nextCursor: 'x', serverInfo: { name: 'gh', version: '1' } },
+      });
       expect(spec.document).toMatchObject({ title: 'gh', version: '1', url: 'http://localhost:3000/mcp' });
       expect(spec.document.tools).toHaveLength(7);
     });
@@ -356,7 +444,11 @@ describe(McpFormat.name, () => {
       ['two tools of one name', { tools: [tool(), tool()] }, /Two tools are named "ping"/],
       ['no inputSchema', { tools: [{ name: 'ping' }] }, /tools\[0\] \("ping"\) has no inputSchema/],
       ['an inputSchema not of type object', { tools: [tool({ inputSchema: { type: 'string' } })] }, /its inputSchema must have "type": "object"/],
-      ['properties that are no object', { tools: [tool({ inputSchema: { type: 'object', properties: ['a'] } })] }, /inputSchema's "properties" must be an object/],
+      [
+        'properties that are no object',
+        { tools: [tool({ inputSchema: { type: 'object', properties: ['a'] } })] },
+        /inputSchema's "properties" must be an object/,
+      ],
       ['an outputSchema that is no object', { tools: [tool({ outputSchema: 'json' })] }, /its outputSchema must be a JSON Schema object/],
       ['annotations that are no object', { tools: [tool({ annotations: true })] }, /its annotations must be an object/],
       ['a URL that is none', { url: 'file:///etc/passwd', tools: [tool()] }, /url must be an http or https URL/],
@@ -366,7 +458,7 @@ describe(McpFormat.name, () => {
       expect(() => read(input as string | Record<string, unknown>)).toThrow(reason);
     });
 
-    it('should name the format\'s own problem when registered as mcp', () => {
+    it("should name the format's own problem when registered as mcp", () => {
       expect(() => formats.read(openapi, 'mcp')).toThrow(/has no "tools" list/);
       expect(() => formats.read('hello world', 'mcp')).toThrow(/is a JSON object/);
       expect(() => formats.read('{"tools": [', 'mcp')).toThrow(/not valid JSON/);
@@ -386,13 +478,17 @@ describe(McpFormat.name, () => {
     });
 
     it('should leave a $ref that points nowhere as written, and one to itself cut', () => {
-      const spec = read({ tools: [{ name: 'x', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' }, b: { $ref: '#/properties/b' } } } }] });
+      const spec = read({
+        tools: [{ name: 'x', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' }, b: { $ref: '#/properties/b' } } } }],
+      });
       const detail = format.operation(spec, { operationId: 'x' }, 20_000)!;
       expect(detail.parameters.map((parameter) => parameter.schema)).toEqual([{ $ref: '#/$defs/Missing' }, { $circular: '#/properties/b' }]);
     });
 
     it('should cut a chain of $refs at the schema depth limit', () => {
-      const defs = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`D${i}`, { type: 'object', properties: { next: { $ref: `#/$defs/D${i + 1}` } } }]));
+      const defs = Object.fromEntries(
+        Array.from({ length: 150 }, (_, i) => [`D${i}`, { type: 'object', properties: { next: { $ref: `#/$defs/D${i + 1}` } } }]),
+      );
       const spec = read({ tools: [{ name: 'deep', inputSchema: { type: 'object', $defs: defs, properties: { root: { $ref: '#/$defs/D0' } } } }] });
       const detail = format.operation(spec, { operationId: 'deep' }, 1_000_000)!;
       expect(detail.truncated).toBe(true);
@@ -401,7 +497,9 @@ describe(McpFormat.name, () => {
     });
 
     it('should keep long descriptions within maxChars, cut short as strings', () => {
-      const spec = read({ tools: [{ name: 'long', inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'word '.repeat(100_000) } } } }] });
+      const spec = read({
+        tools: [{ name: 'long', inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'word '.repeat(100_000) } } } }],
+      });
       const detail = format.operation(spec, { operationId: 'long' }, 2000)!;
       expect(detail.truncated).toBe(true);
       expect(schemaChars(detail)).toBeLessThanOrEqual(2000);

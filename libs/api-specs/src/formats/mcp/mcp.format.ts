@@ -157,7 +157,9 @@ export class McpFormat implements SpecFormat<McpDocument> {
 
   operation({ document }: ReadSpec<McpDocument>, selector: OperationSelector, maxChars: number): OperationDetail | undefined {
     const method = selector.method?.toUpperCase();
-    const tool = document.tools.find((candidate) => (selector.operationId !== undefined ? candidate.name === selector.operationId : method === VERB && candidate.name === selector.path));
+    const tool = document.tools.find((candidate) =>
+      selector.operationId !== undefined ? candidate.name === selector.operationId : method === VERB && candidate.name === selector.path,
+    );
     if (!tool) return undefined;
     const budget = new SchemaBudget(maxChars);
     const input = objectOf(tool.inputSchema);
@@ -180,7 +182,13 @@ export class McpFormat implements SpecFormat<McpDocument> {
       ...described(tool.description),
       parameters,
       responses: tool.outputSchema
-        ? [{ status: 'result', description: "The tool's structuredContent", content: [{ mediaType: 'application/json', ...(output ? { schema: output } : {}) }] }]
+        ? [
+            {
+              status: 'result',
+              description: "The tool's structuredContent",
+              content: [{ mediaType: 'application/json', ...(output ? { schema: output } : {}) }],
+            },
+          ]
         : [],
       security: [],
       ...(budget.truncated ? { truncated: true } : {}),
@@ -283,7 +291,10 @@ function endpoint(tool: McpTool): ApiEndpoint {
 
 /** `read-only` and `destructive` where a server says so: what an agent (or a person) filters tools by. */
 function hintTags(annotations: McpAnnotations | undefined): string[] {
-  return [...(annotations?.readOnlyHint === true ? ['read-only'] : []), ...(annotations?.destructiveHint === true && annotations.readOnlyHint !== true ? ['destructive'] : [])];
+  return [
+    ...(annotations?.readOnlyHint === true ? ['read-only'] : []),
+    ...(annotations?.destructiveHint === true && annotations.readOnlyHint !== true ? ['destructive'] : []),
+  ];
 }
 
 function modelOperation(tool: McpTool): ApiModelOperation {
@@ -308,6 +319,5 @@ function returnLine(schema: JsonSchema): string {
   if (names.length > 0) return `fields ${names.slice(0, MAX_RETURN_FIELDS).join(', ')}${names.length > MAX_RETURN_FIELDS ? ', …' : ''}`;
   return cleanText(schema.title) || cleanText(schema.description);
 }
-
 
 export default McpFormat;

@@ -63,5 +63,7 @@ function scalar(parameter: OperationParameter): string {
 
 function formEncoded(body: unknown): string {
   if (typeof body !== 'object' || body === null) return String(body);
-  return Object.entries(body).map(([key, value]) => `${key}=${encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value))}`).join('&');
+  return Object.entries(body)
+    .map(([key, value]) => `${key}=${encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value))}`)
+    .join('&');
 }

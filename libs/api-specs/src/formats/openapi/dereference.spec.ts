@@ -18,7 +18,10 @@ describe(readSpecDocument.name, () => {
     ['{"info": {"title": "T"}, "paths": {}}', /neither an "openapi" nor a "swagger" field/],
     ['{"openapi": "2.5.0", "info": {"title": "T"}, "paths": {}}', /Unsupported OpenAPI version "2.5.0"/],
     ['{"swagger": "1.2", "info": {"title": "T"}, "paths": {}}', /Unsupported Swagger version/],
-    ['swagger: 2.0\ninfo: {title: T}\npaths: {}\n', /Unsupported Swagger version "2" \(only 2\.0\): the version is a number, not text; in YAML quote it, e\.g\. swagger: "2\.0"/],
+    [
+      'swagger: 2.0\ninfo: {title: T}\npaths: {}\n',
+      /Unsupported Swagger version "2" \(only 2\.0\): the version is a number, not text; in YAML quote it, e\.g\. swagger: "2\.0"/,
+    ],
     ['openapi: 3.0\ninfo: {title: T}\npaths: {}\n', /Unsupported OpenAPI version "3" .*in YAML quote it, e\.g\. openapi: "3\.0\.3"/],
     ['{"openapi": "3.0.0", "paths": {}}', /no "info" object/],
     ['{"openapi": "3.0.0", "info": {"title": "T"}}', /no "paths" object/],

@@ -38,7 +38,9 @@ export async function dereference({ document, flavor }: OpenApiDocument): Promis
   } catch (error) {
     const message = (error as Error).message;
     if (message.startsWith('Maximum dereference depth')) {
-      throw new SpecError(`The spec could not be resolved: its $refs lead more than ${MAX_REF_DEPTH.toLocaleString('en-US')} levels deep (a chain of schemas, each referring to the next, that long)`);
+      throw new SpecError(
+        `The spec could not be resolved: its $refs lead more than ${MAX_REF_DEPTH.toLocaleString('en-US')} levels deep (a chain of schemas, each referring to the next, that long)`,
+      );
     }
     throw new SpecError(`The spec could not be resolved: ${firstLine(message)}`);
   }

@@ -44,7 +44,9 @@ function modelOperation(spec: LoadedSpec, method: string, path: string, op: Json
     ...(description ? { description } : {}),
     tags: operationTags(op),
     ...(op.deprecated === true ? { deprecated: true } : {}),
-    inputs: parameters.filter((p) => p.in !== 'body').map(({ name, in: location, description }) => ({ name, in: location, ...(description ? { description } : {}) })),
+    inputs: parameters
+      .filter((p) => p.in !== 'body')
+      .map(({ name, in: location, description }) => ({ name, in: location, ...(description ? { description } : {}) })),
     ...(bodyFields.length ? { body: { label: 'Request body', fields: bodyFields } } : {}),
     ...(responses.length ? { outputs: { label: 'Responses', lines: responses } } : {}),
   };

@@ -24,7 +24,11 @@ describe(operationDetail.name, () => {
     expect(detail.requestBody?.description).toBe('Pet object that needs to be added to the store');
     expect(detail.requestBody?.content.map((media) => media.mediaType)).toEqual(['application/json', 'application/xml']);
     const pet = detail.requestBody!.content[0].schema!;
-    expect(pet).toMatchObject({ type: 'object', required: ['name', 'photoUrls'], properties: { category: { type: 'object', properties: { name: { type: 'string' } } } } });
+    expect(pet).toMatchObject({
+      type: 'object',
+      required: ['name', 'photoUrls'],
+      properties: { category: { type: 'object', properties: { name: { type: 'string' } } } },
+    });
     expect(JSON.stringify(pet)).not.toContain('$ref');
     expect(detail.security).toEqual([[{ scheme: 'petstore_auth', scopes: ['write:pets', 'read:pets'] }]]);
   });
@@ -44,7 +48,10 @@ describe(operationDetail.name, () => {
     expect(detail.requestBody).toBeUndefined();
     const ok = detail.responses.find((response) => response.status === '200')!;
     expect(ok.content).toHaveLength(1);
-    expect(ok.content[0]).toMatchObject({ mediaType: 'application/json', schema: { type: 'array', items: { type: 'object', description: 'A pet for sale in the pet store' } } });
+    expect(ok.content[0]).toMatchObject({
+      mediaType: 'application/json',
+      schema: { type: 'array', items: { type: 'object', description: 'A pet for sale in the pet store' } },
+    });
     expect(detail.responses.find((response) => response.status === '400')).toEqual({ status: '400', description: 'Invalid status value', content: [] });
   });
 
@@ -67,14 +74,16 @@ describe(operationDetail.name, () => {
     };
     expect(detailOf(spec, { method: 'POST', path: '/files' }).requestBody).toEqual({
       required: true,
-      content: [{
-        mediaType: 'multipart/form-data',
-        schema: { type: 'object', properties: { file: { type: 'file' }, note: { type: 'string', description: 'Free text' } }, required: ['file'] },
-      }],
+      content: [
+        {
+          mediaType: 'multipart/form-data',
+          schema: { type: 'object', properties: { file: { type: 'file' }, note: { type: 'string', description: 'Free text' } }, required: ['file'] },
+        },
+      ],
     });
   });
 
-  it('should merge path-level parameters, the operation\'s own winning, and follow parameter and body $refs in OpenAPI 3', () => {
+  it("should merge path-level parameters, the operation's own winning, and follow parameter and body $refs in OpenAPI 3", () => {
     const spec = {
       openapi: '3.0.3',
       info: { title: 'Shop', version: '1' },
@@ -105,7 +114,10 @@ describe(operationDetail.name, () => {
       { name: 'trace', in: 'header', required: true, description: 'Trace id', schema: { type: 'string', format: 'uuid' } },
     ]);
     expect(detail.deprecated).toBe(true);
-    expect(detail.requestBody).toEqual({ required: true, content: [{ mediaType: 'application/json', schema: { type: 'object', properties: { total: { type: 'number' } } } }] });
+    expect(detail.requestBody).toEqual({
+      required: true,
+      content: [{ mediaType: 'application/json', schema: { type: 'object', properties: { total: { type: 'number' } } } }],
+    });
     expect(detail.responses[0]).toMatchObject({ status: '2XX', description: 'Updated' });
     // The operation's empty `security` overrides the API's: no credentials.
     expect(detail.security).toEqual([]);
@@ -131,8 +143,17 @@ describe(operationDetail.name, () => {
     const spec = {
       openapi: '3.1.0',
       info: { title: 'Huge', version: '1' },
-      paths: { '/huge': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: fields } } } } } } } },
-      components: { schemas: { Big: { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(40) }])) } } },
+      paths: {
+        '/huge': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: fields } } } } } } },
+      },
+      components: {
+        schemas: {
+          Big: {
+            type: 'object',
+            properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(40) }])),
+          },
+        },
+      },
     };
     const detail = detailOf(spec, { method: 'GET', path: '/huge' }, 5000);
 
@@ -143,12 +164,22 @@ describe(operationDetail.name, () => {
   });
 
   it('should keep 5,000 long properties, a 1 MB description and 10,000 parameters within maxChars, cut where a schema stands', () => {
-    const properties = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}`, enum: ['a'] }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i}: ${'lorem ipsum '.repeat(40)}`, enum: ['a'] }]),
+    );
     const parameters = Array.from({ length: 10_000 }, (_, i) => ({ name: `q${i}`, in: 'query', schema: { $ref: '#/components/schemas/Big' } }));
     const spec = {
       openapi: '3.1.0',
       info: { title: 'Huge', version: '1' },
-      paths: { '/huge': { post: { parameters, requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Big' } } } }, responses: { 200: { description: 'ok' } } } } },
+      paths: {
+        '/huge': {
+          post: {
+            parameters,
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Big' } } } },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
       components: { schemas: { Big: { type: 'object', description: 'word '.repeat(200_000), properties } } },
     };
     const detail = detailOf(spec, { method: 'POST', path: '/huge' });
@@ -167,24 +198,50 @@ describe(operationDetail.name, () => {
     const spec = {
       openapi: '3.1.0',
       info: { title: 'Booleans', version: '1' },
-      paths: { '/things': { post: {
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { meta: true, tags: { type: 'array', items: true } }, additionalProperties: false } } } },
-        responses: { 200: { description: 'ok', content: { 'application/json': { schema: true } } }, 204: { description: 'none', content: { 'application/json': { schema: false } } } },
-      } } },
+      paths: {
+        '/things': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { meta: true, tags: { type: 'array', items: true } }, additionalProperties: false },
+                },
+              },
+            },
+            responses: {
+              200: { description: 'ok', content: { 'application/json': { schema: true } } },
+              204: { description: 'none', content: { 'application/json': { schema: false } } },
+            },
+          },
+        },
+      },
     };
     const detail = detailOf(spec, { method: 'POST', path: '/things' });
 
-    expect(detail.requestBody?.content[0].schema).toEqual({ type: 'object', properties: { meta: true, tags: { type: 'array', items: true } }, additionalProperties: false });
+    expect(detail.requestBody?.content[0].schema).toEqual({
+      type: 'object',
+      properties: { meta: true, tags: { type: 'array', items: true } },
+      additionalProperties: false,
+    });
     expect(detail.responses.map((response) => response.content[0].schema)).toEqual([{}, { not: {} }]);
     expect(shapeProblems(detail)).toEqual([]);
   });
 
   it('should cut a chain of schemas nested past the depth limit', () => {
-    const schemas = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`S${i}`, { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } }]));
+    const schemas = Object.fromEntries(
+      Array.from({ length: 100 }, (_, i) => [`S${i}`, { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } }]),
+    );
     const spec = {
       openapi: '3.0.3',
       info: { title: 'Deep', version: '1' },
-      paths: { '/deep': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } }, responses: { 204: { description: 'ok' } } } } },
+      paths: {
+        '/deep': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } },
+            responses: { 204: { description: 'ok' } },
+          },
+        },
+      },
       components: { schemas },
     };
     const detail = detailOf(spec, { method: 'POST', path: '/deep' }, 1_000_000);
@@ -198,7 +255,9 @@ describe(operationDetail.name, () => {
     const spec = {
       openapi: '3.0.3',
       info: { title: 'Chain', version: '1' },
-      paths: { '/chain': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } } } } },
+      paths: {
+        '/chain': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } } } } },
+      },
       components: { schemas },
     };
     const detail = detailOf(spec, { method: 'GET', path: '/chain' });
@@ -219,11 +278,16 @@ describe(apiOverview.name, () => {
       {
         name: 'petstore_auth',
         type: 'oauth2',
-        flows: [{
-          flow: 'implicit',
-          authorizationUrl: 'https://petstore.swagger.io/oauth/authorize',
-          scopes: [{ name: 'write:pets', description: 'modify pets in your account' }, { name: 'read:pets', description: 'read your pets' }],
-        }],
+        flows: [
+          {
+            flow: 'implicit',
+            authorizationUrl: 'https://petstore.swagger.io/oauth/authorize',
+            scopes: [
+              { name: 'write:pets', description: 'modify pets in your account' },
+              { name: 'read:pets', description: 'read your pets' },
+            ],
+          },
+        ],
       },
       { name: 'api_key', type: 'apiKey', in: 'header', parameterName: 'api_key' },
     ]);

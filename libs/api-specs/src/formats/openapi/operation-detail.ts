@@ -68,16 +68,19 @@ export function operationDetail(document: SpecDocument, flavor: SpecFlavor, entr
     const location = parameter.in as ParameterLocation;
     if (!PARAMETER_LOCATIONS.includes(location) || typeof parameter.name !== 'string') return [];
     const description = cleanText(parameter.description);
-    return [{
-      name: parameter.name,
-      in: location,
-      required: parameter.required === true || location === 'path',
-      ...(description ? { description } : {}),
-      ...(parameter.deprecated === true ? { deprecated: true } : {}),
-      ...schemaOf(parameterSchema(parameter, flavor)),
-    } satisfies OperationParameter];
+    return [
+      {
+        name: parameter.name,
+        in: location,
+        required: parameter.required === true || location === 'path',
+        ...(description ? { description } : {}),
+        ...(parameter.deprecated === true ? { deprecated: true } : {}),
+        ...schemaOf(parameterSchema(parameter, flavor)),
+      } satisfies OperationParameter,
+    ];
   });
-  const requestBody = flavor === 'swagger-2.0' ? swaggerRequestBody(document, entry, declared, schemaOf) : openApiRequestBody(document, operation.requestBody, schemaOf);
+  const requestBody =
+    flavor === 'swagger-2.0' ? swaggerRequestBody(document, entry, declared, schemaOf) : openApiRequestBody(document, operation.requestBody, schemaOf);
   const produces = mediaTypes(operation.produces ?? document.produces);
   const responses = Object.entries(isObject(operation.responses) ? operation.responses : {}).flatMap(([status, raw]) => {
     const response = followRef(document, raw);
@@ -85,7 +88,9 @@ export function operationDetail(document: SpecDocument, flavor: SpecFlavor, entr
     const description = cleanText(response.description);
     const content: MediaTypeSchema[] =
       flavor === 'swagger-2.0'
-        ? response.schema === undefined ? [] : produces.map((mediaType) => ({ mediaType, ...schemaOf(response.schema) }))
+        ? response.schema === undefined
+          ? []
+          : produces.map((mediaType) => ({ mediaType, ...schemaOf(response.schema) }))
         : mediaContent(response.content, schemaOf);
     return [{ status, ...(description ? { description } : {}), content } satisfies OperationResponse];
   });
@@ -155,7 +160,12 @@ function swaggerRequestBody(document: SpecDocument, { operation }: OperationEntr
   if (fields.length === 0) return undefined;
   const form = {
     type: 'object',
-    properties: Object.fromEntries(fields.map((field) => [field.name, { ...(parameterSchema(field, 'swagger-2.0') as Json), ...(field.description ? { description: field.description } : {}) }])),
+    properties: Object.fromEntries(
+      fields.map((field) => [
+        field.name,
+        { ...(parameterSchema(field, 'swagger-2.0') as Json), ...(field.description ? { description: field.description } : {}) },
+      ]),
+    ),
     required: fields.filter((field) => field.required === true).map((field) => field.name),
   };
   const formTypes = consumes.filter((mediaType) => FORM_MEDIA_TYPES.includes(mediaType));
@@ -187,11 +197,18 @@ function servers(document: SpecDocument, flavor: SpecFlavor): ServerInfo[] {
     if (!isObject(server) || typeof server.url !== 'string') return [];
     const description = cleanText(server.description);
     const variables = Object.entries(isObject(server.variables) ? server.variables : {}).flatMap(([name, variable]) =>
-      isObject(variable) ? [[name, {
-        default: String(variable.default ?? ''),
-        ...(Array.isArray(variable.enum) ? { enum: variable.enum.map(String) } : {}),
-        ...(cleanText(variable.description) ? { description: cleanText(variable.description) } : {}),
-      }] as const] : [],
+      isObject(variable)
+        ? [
+            [
+              name,
+              {
+                default: String(variable.default ?? ''),
+                ...(Array.isArray(variable.enum) ? { enum: variable.enum.map(String) } : {}),
+                ...(cleanText(variable.description) ? { description: cleanText(variable.description) } : {}),
+              },
+            ] as const,
+          ]
+        : [],
     );
     return [{ url: server.url, ...(description ? { description } : {}), ...(variables.length ? { variables: Object.fromEntries(variables) } : {}) }];
   });
@@ -208,17 +225,19 @@ function securitySchemes(document: SpecDocument, flavor: SpecFlavor): SecuritySc
     if (!scheme || typeof scheme.type !== 'string') return [];
     const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
     const basic = flavor === 'swagger-2.0' && scheme.type === 'basic';
-    return [withoutUndefined<SecuritySchemeInfo>({
-      name,
-      type: basic ? 'http' : scheme.type,
-      description: cleanText(scheme.description) || undefined,
-      in: text(scheme.in),
-      parameterName: scheme.type === 'apiKey' ? text(scheme.name) : undefined,
-      scheme: basic ? 'basic' : text(scheme.scheme),
-      bearerFormat: text(scheme.bearerFormat),
-      flows: scheme.type === 'oauth2' ? oauthFlows(scheme, flavor) : undefined,
-      openIdConnectUrl: text(scheme.openIdConnectUrl),
-    })];
+    return [
+      withoutUndefined<SecuritySchemeInfo>({
+        name,
+        type: basic ? 'http' : scheme.type,
+        description: cleanText(scheme.description) || undefined,
+        in: text(scheme.in),
+        parameterName: scheme.type === 'apiKey' ? text(scheme.name) : undefined,
+        scheme: basic ? 'basic' : text(scheme.scheme),
+        bearerFormat: text(scheme.bearerFormat),
+        flows: scheme.type === 'oauth2' ? oauthFlows(scheme, flavor) : undefined,
+        openIdConnectUrl: text(scheme.openIdConnectUrl),
+      }),
+    ];
   });
 }
 

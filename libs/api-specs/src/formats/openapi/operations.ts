@@ -35,7 +35,6 @@ export function operationTags(operation: Record<string, unknown>): string[] {
   return Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-
 /** An operation's one-line summary (see `headline`). */
 export function operationSummary(operation: Record<string, unknown>): string {
   return headline({ summary: cleanText(operation.summary), description: cleanText(operation.description) });

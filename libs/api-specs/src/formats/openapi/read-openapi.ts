@@ -34,7 +34,8 @@ export interface OpenApiDocument {
 function detectFlavor(doc: SpecDocument): SpecFlavor {
   let flavor: SpecFlavor;
   if (doc.swagger !== undefined) {
-    if (String(doc.swagger) !== '2.0') throw new SpecError(`Unsupported Swagger version "${String(doc.swagger)}" (only 2.0)${unquoted(doc.swagger, 'swagger: "2.0"')}`);
+    if (String(doc.swagger) !== '2.0')
+      throw new SpecError(`Unsupported Swagger version "${String(doc.swagger)}" (only 2.0)${unquoted(doc.swagger, 'swagger: "2.0"')}`);
     flavor = 'swagger-2.0';
   } else if (typeof doc.openapi === 'string' && /^3\.0\.\d+/.test(doc.openapi)) {
     flavor = 'openapi-3.0';

@@ -31,7 +31,9 @@ export function exampleValue(schema: unknown, depth = 0): unknown {
     if (depth >= MAX_DEPTH) return {};
     const properties = isObject(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-    const names = Object.keys(properties).sort((a, b) => Number(required.has(b)) - Number(required.has(a))).slice(0, MAX_PROPERTIES);
+    const names = Object.keys(properties)
+      .sort((a, b) => Number(required.has(b)) - Number(required.has(a)))
+      .slice(0, MAX_PROPERTIES);
     return Object.fromEntries(names.map((name) => [name, exampleValue(properties[name], depth + 1)]));
   }
   if (type === 'array') return depth >= MAX_DEPTH ? [] : [exampleValue(schema.items, depth + 1)];

@@ -12,7 +12,11 @@ export function perDocument<D extends object, T>(build: (document: D) => T): (do
 }
 
 /** Entries by their operationId and by `METHOD address`, the first of each winning (as a scan in document order would). */
-export function selectorIndex<E>(entries: readonly E[], operationId: (entry: E) => string | undefined, address: (entry: E) => string): { byId: Map<string, E>; byAddress: Map<string, E> } {
+export function selectorIndex<E>(
+  entries: readonly E[],
+  operationId: (entry: E) => string | undefined,
+  address: (entry: E) => string,
+): { byId: Map<string, E>; byAddress: Map<string, E> } {
   const byId = new Map<string, E>();
   const byAddress = new Map<string, E>();
   for (const entry of entries) {
@@ -25,7 +29,10 @@ export function selectorIndex<E>(entries: readonly E[], operationId: (entry: E) 
 }
 
 /** The entry a selector names in an index of `selectorIndex`. */
-export function selected<E>(index: { byId: Map<string, E>; byAddress: Map<string, E> }, selector: { operationId?: string; method?: string; path?: string }): E | undefined {
+export function selected<E>(
+  index: { byId: Map<string, E>; byAddress: Map<string, E> },
+  selector: { operationId?: string; method?: string; path?: string },
+): E | undefined {
   if (selector.operationId !== undefined) return index.byId.get(selector.operationId);
   if (selector.method === undefined || selector.path === undefined) return undefined;
   return index.byAddress.get(`${selector.method.toUpperCase()} ${selector.path}`);

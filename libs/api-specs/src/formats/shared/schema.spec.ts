@@ -18,7 +18,9 @@ describe(SchemaBudget.name, () => {
   it('should never let what it writes pass maxChars, markers included', () => {
     const budget = new SchemaBudget(1000);
     const texts = Array.from({ length: 5000 }, (_, i): [string, string] => [`p${i}`, longText(i)]);
-    const schemas = Array.from({ length: 10 }, () => budget.root(() => budget.object((fields) => fields.map('properties', texts, (text) => budget.plain({ description: text })))));
+    const schemas = Array.from({ length: 10 }, () =>
+      budget.root(() => budget.object((fields) => fields.map('properties', texts, (text) => budget.plain({ description: text })))),
+    );
 
     expect(budget.truncated).toBe(true);
     expect(schemaChars(schemas)).toBeLessThanOrEqual(1000);
@@ -30,7 +32,12 @@ describe(SchemaBudget.name, () => {
     const schemas = Array.from({ length: 5 }, () => budget.root(() => budget.plain({ description: 'x'.repeat(2000) })));
 
     expect(schemas[0]).toEqual({ description: expect.stringMatching(/^x+…$/), [SCHEMA_MARKERS.truncated]: expect.any(String) });
-    expect(schemas.slice(1)).toEqual([{ [SCHEMA_MARKERS.truncated]: expect.any(String) }, { [SCHEMA_MARKERS.truncated]: expect.any(String) }, undefined, undefined]);
+    expect(schemas.slice(1)).toEqual([
+      { [SCHEMA_MARKERS.truncated]: expect.any(String) },
+      { [SCHEMA_MARKERS.truncated]: expect.any(String) },
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -44,7 +51,11 @@ describe(expandSchema.name, () => {
     expect(schemaChars(schemas)).toBeGreaterThan(MAX_CHARS - 1000);
     expect(shapeProblems(schemas)).toEqual([]);
     const [big, again] = schemas;
-    expect(big).toMatchObject({ type: 'object', properties: { p0: { type: 'string', description: longText(0), enum: ['a', 'b'] } }, [SCHEMA_MARKERS.truncated]: NOTE });
+    expect(big).toMatchObject({
+      type: 'object',
+      properties: { p0: { type: 'string', description: longText(0), enum: ['a', 'b'] } },
+      [SCHEMA_MARKERS.truncated]: NOTE,
+    });
     expect(big!.properties).not.toHaveProperty(SCHEMA_MARKERS.truncated);
     // Cut inside its last property: that property and the object are marked, and nothing after them is visited.
     expect(markerCount([big])).toBe(2);
@@ -52,14 +63,18 @@ describe(expandSchema.name, () => {
   });
 
   it('should cut a 1 MB description short, as a string', () => {
-    const { schemas: [schema] } = expandAll({}, [{ type: 'object', description: 'word '.repeat(200_000), properties: { a: { type: 'string' } } }]);
+    const {
+      schemas: [schema],
+    } = expandAll({}, [{ type: 'object', description: 'word '.repeat(200_000), properties: { a: { type: 'string' } } }]);
 
     expect(schema).toEqual({ type: 'object', description: expect.stringMatching(/^(word )+word…$/), [SCHEMA_MARKERS.truncated]: NOTE });
     expect(schemaChars([schema])).toBeLessThanOrEqual(MAX_CHARS);
   });
 
   it('should leave out, never replace, a plain value that does not fit', () => {
-    const { schemas: [schema] } = expandAll({}, [{ type: 'string', enum: Array.from({ length: 10_000 }, (_, i) => `value${i}`), example: 'value1' }]);
+    const {
+      schemas: [schema],
+    } = expandAll({}, [{ type: 'string', enum: Array.from({ length: 10_000 }, (_, i) => `value${i}`), example: 'value1' }]);
 
     expect(schema).toEqual({ type: 'string', [SCHEMA_MARKERS.truncated]: NOTE });
   });
@@ -84,23 +99,27 @@ describe(expandSchema.name, () => {
   it('should follow $refs in every keyword that holds schemas, and in no other', () => {
     const document = { components: { schemas: { S: { type: 'string' } } } };
     const ref = { $ref: '#/components/schemas/S' };
-    const { schemas: [schema] } = expandAll(document, [{
-      items: [ref],
-      not: ref,
-      if: ref,
-      then: ref,
-      else: ref,
-      contains: ref,
-      propertyNames: ref,
-      anyOf: [ref],
-      patternProperties: { '^x-': ref },
-      $defs: { s: ref },
-      dependentSchemas: { a: ref },
-      properties: { 'x-name': ref },
-      example: ref,
-      default: { $ref: 'elsewhere' },
-      'x-vendor': ref,
-    }]);
+    const {
+      schemas: [schema],
+    } = expandAll(document, [
+      {
+        items: [ref],
+        not: ref,
+        if: ref,
+        then: ref,
+        else: ref,
+        contains: ref,
+        propertyNames: ref,
+        anyOf: [ref],
+        patternProperties: { '^x-': ref },
+        $defs: { s: ref },
+        dependentSchemas: { a: ref },
+        properties: { 'x-name': ref },
+        example: ref,
+        default: { $ref: 'elsewhere' },
+        'x-vendor': ref,
+      },
+    ]);
 
     const s = { type: 'string' };
     expect(schema).toEqual({
@@ -122,14 +141,19 @@ describe(expandSchema.name, () => {
   });
 
   it('should leave out what stands where a schema should and is none', () => {
-    const { schemas } = expandAll({}, [{ type: 'object', properties: { a: 'text', b: null, c: { type: 'integer' } }, items: 'x', allOf: { not: 'a list' } }, 'not a schema']);
+    const { schemas } = expandAll({}, [
+      { type: 'object', properties: { a: 'text', b: null, c: { type: 'integer' } }, items: 'x', allOf: { not: 'a list' } },
+      'not a schema',
+    ]);
 
     expect(schemas).toEqual([{ type: 'object', properties: { c: { type: 'integer' } } }, undefined]);
   });
 
   it('should stop at the first thing that does not fit: no sibling, no ancestor visits more', () => {
     const branch = (i: number) => ({ type: 'object', description: longText(i), properties: { leaf: { type: 'string', description: longText(i) } } });
-    const { schemas: [schema] } = expandAll({}, [{ allOf: Array.from({ length: 1000 }, (_, i) => ({ anyOf: [branch(i), branch(i)] })) }], 5000);
+    const {
+      schemas: [schema],
+    } = expandAll({}, [{ allOf: Array.from({ length: 1000 }, (_, i) => ({ anyOf: [branch(i), branch(i)] })) }], 5000);
 
     expect(schemaChars([schema])).toBeLessThanOrEqual(5000);
     expect(shapeProblems([schema])).toEqual([]);
@@ -142,7 +166,10 @@ describe(expandSchema.name, () => {
     const Ext = { type: 'string', ...Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`x-${i}`, i])) };
     const document = { components: { schemas: { Ext } } };
     const started = Date.now();
-    const { schemas: [schema], budget } = expandAll(document, [{ anyOf: Array.from({ length: 10_000 }, () => ({ $ref: '#/components/schemas/Ext' })) }]);
+    const {
+      schemas: [schema],
+      budget,
+    } = expandAll(document, [{ anyOf: Array.from({ length: 10_000 }, () => ({ $ref: '#/components/schemas/Ext' })) }]);
 
     expect(budget.truncated).toBe(true);
     expect(schema).toEqual({ anyOf: [{ type: 'string', [SCHEMA_MARKERS.truncated]: NOTE }], [SCHEMA_MARKERS.truncated]: NOTE });
@@ -151,7 +178,9 @@ describe(expandSchema.name, () => {
 
   it('should mark a schema met again inside itself, within the budget', () => {
     const document = { components: { schemas: { Node: { type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } } } } };
-    const { schemas: [schema] } = expandAll(document, [{ $ref: '#/components/schemas/Node' }]);
+    const {
+      schemas: [schema],
+    } = expandAll(document, [{ $ref: '#/components/schemas/Node' }]);
 
     expect(schema).toEqual({ type: 'object', properties: { next: { [SCHEMA_MARKERS.circular]: '#/components/schemas/Node' } } });
   });

@@ -17,8 +17,18 @@ export type Schema = JsonSchema | boolean;
 
 /** Keys whose value is one schema (`items` holds a list of them in older drafts). */
 const SCHEMA_KEYS = new Set([
-  'items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains',
-  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ]);
 /** Keys whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
@@ -178,7 +188,12 @@ export class SchemaFields {
 }
 
 /** A list's (`items`) or map's (`additionalProperties`) schema around the one `write` makes, `extra` beside. */
-export function containerSchema(budget: SchemaBudget, key: 'items' | 'additionalProperties', write: () => Schema | undefined, extra: JsonSchema = {}): JsonSchema | undefined {
+export function containerSchema(
+  budget: SchemaBudget,
+  key: 'items' | 'additionalProperties',
+  write: () => Schema | undefined,
+  extra: JsonSchema = {},
+): JsonSchema | undefined {
   return budget.object((fields) => {
     fields.value('type', key === 'items' ? 'array' : 'object');
     fields.child(key, write);
@@ -189,11 +204,21 @@ export function containerSchema(budget: SchemaBudget, key: 'items' | 'additional
 /** An object type of named fields, as the GraphQL and gRPC formats write theirs: `head` (title, description), `properties`, `required`, `extra`. */
 export function objectSchema<T extends { name: string }>(
   budget: SchemaBudget,
-  { head, fields, write, isRequired, extra = {} }: { head: JsonSchema; fields: T[]; write: (field: T) => Schema | undefined; isRequired: (field: T) => boolean; extra?: JsonSchema },
+  {
+    head,
+    fields,
+    write,
+    isRequired,
+    extra = {},
+  }: { head: JsonSchema; fields: T[]; write: (field: T) => Schema | undefined; isRequired: (field: T) => boolean; extra?: JsonSchema },
 ): JsonSchema | undefined {
   return budget.object((schema) => {
     schema.values({ type: 'object', ...head });
-    schema.map('properties', fields.map((field): [string, T] => [field.name, field]), write);
+    schema.map(
+      'properties',
+      fields.map((field): [string, T] => [field.name, field]),
+      write,
+    );
     const required = fields.filter(isRequired).map((field) => field.name);
     if (required.length > 0) schema.value('required', required);
     schema.values(extra);
