@@ -99,20 +99,55 @@ export async function fitNeedMatching(
   vectors: readonly (readonly number[])[],
   settings: NeedMatchingSettings,
 ): Promise<NeedMatching> {
-  const phrasings = set.flatMap((domain, domainIndex) => domain.needs.flatMap((need) => need.map(() => domainIndex)));
-  if (phrasings.length !== vectors.length) throw new Error(`need matching: ${vectors.length} vectors for ${phrasings.length} phrasings`);
-  const count = vectors.length;
+  const domainOf = set.flatMap((domain, domainIndex) => domain.needs.flatMap((need) => need.map(() => domainIndex)));
+  if (domainOf.length !== vectors.length) throw new Error(`need matching: ${vectors.length} vectors for ${domainOf.length} phrasings`);
   const references = vectors.map(normalised);
-  // Each phrasing's need, as a number.
+  const phrasings: Phrasings = { count: vectors.length, needOf: needsOf(set, vectors.length), domainOf, cosines: await cosineMatrix(references) };
+  const backgrounds = await backgroundsOf(phrasings, set, settings.neighbours);
+  const matches = await pairMatches(phrasings, backgrounds);
+  const fit = thresholdFor(matches, settings);
+  return {
+    model,
+    version: matchingVersion(model, set, settings),
+    ...fit,
+    ...(fit.paraphrases
+      ? {}
+      : {
+          reason: `at ${settings.falseMatchRate} false matches the model matches only ${fit.recall.toFixed(2)} of paraphrase pairs (below ${settings.minRecall}): votes count for the same need only`,
+        }),
+    references,
+    neighbours: settings.neighbours,
+  };
+}
+
+/** The set's phrasings in a row: each one's need and domain as numbers, and every pair's cosine (`a * count + b`). */
+interface Phrasings {
+  count: number;
+  needOf: Int32Array;
+  domainOf: number[];
+  cosines: Float64Array;
+}
+
+function needsOf(set: CalibrationSet, count: number): Int32Array {
   const needOf = new Int32Array(count);
   let need = 0;
   let index = 0;
   for (const domain of set) for (const phrasings of domain.needs) needOf.fill(need++, index, (index += phrasings.length));
+  return needOf;
+}
+
+async function cosineMatrix(references: Float32Array[]): Promise<Float64Array> {
+  const count = references.length;
   const cosines = new Float64Array(count * count);
   for (let a = 0; a < count; a++) {
     for (let b = a; b < count; b++) cosines[a * count + b] = cosines[b * count + a] = dot(references[a], references[b]);
     if (a % 16 === 15) await pause();
   }
+  return cosines;
+}
+
+/** Each phrasing's background, and the same without another need's phrasings (for a pair, whose two needs both stay out). */
+async function backgroundsOf({ count, needOf, cosines }: Phrasings, set: CalibrationSet, neighbours: number) {
   // Per phrasing, its nearest phrasings of other needs: enough to leave one more need out.
   const longestNeed = Math.max(...set.flatMap((domain) => domain.needs.map((phrasings) => phrasings.length)));
   const nearest: number[][] = [];
@@ -121,17 +156,21 @@ export async function fitNeedMatching(
     const others: number[] = [];
     for (let b = 0; b < count; b++) if (needOf[b] !== needOf[a]) others.push(b);
     others.sort((x, y) => cosines[a * count + y] - cosines[a * count + x]);
-    nearest.push(others.slice(0, settings.neighbours + longestNeed));
-    background[a] = meanCosine(cosines, count, a, nearest[a], -1, settings.neighbours);
+    nearest.push(others.slice(0, neighbours + longestNeed));
+    background[a] = meanCosine(cosines, count, a, nearest[a], -1, neighbours);
     if (a % 16 === 15) await pause();
   }
-  // Its background without another need's phrasings: the same unless that need is among its nearest.
-  const backgroundWithout = (a: number, otherNeed: number) => {
-    for (let k = 0; k < settings.neighbours && k < nearest[a].length; k++) {
-      if (needOf[nearest[a][k]] === otherNeed) return meanCosine(cosines, count, a, nearest[a], otherNeed, settings.neighbours, needOf);
+  // The same unless that need is among its nearest.
+  return (a: number, otherNeed: number): number => {
+    for (let k = 0; k < neighbours && k < nearest[a].length; k++) {
+      if (needOf[nearest[a][k]] === otherNeed) return meanCosine(cosines, count, a, nearest[a], otherNeed, neighbours, needOf);
     }
     return background[a];
   };
+}
+
+/** Every pair's `needMatch`: of one need (paraphrases), or of two (`different`, with whether they share a domain). */
+async function pairMatches({ count, needOf, domainOf, cosines }: Phrasings, backgroundWithout: (a: number, otherNeed: number) => number) {
   const same: number[] = [];
   const different = new Float64Array((count * (count - 1)) / 2);
   const sameDomain = new Uint8Array(different.length);
@@ -141,44 +180,39 @@ export async function fitNeedMatching(
       const match = needMatch(cosines[a * count + b], backgroundWithout(a, needOf[b]), backgroundWithout(b, needOf[a]));
       if (needOf[a] === needOf[b]) same.push(match);
       else {
-        sameDomain[pairs] = phrasings[a] === phrasings[b] ? 1 : 0;
+        sameDomain[pairs] = domainOf[a] === domainOf[b] ? 1 : 0;
         different[pairs++] = match;
       }
     }
     if (a % 16 === 15) await pause();
   }
-  const differentPairs = different.subarray(0, pairs);
-  const descending = Float64Array.from(differentPairs).sort().reverse();
+  return { same, different: different.subarray(0, pairs), sameDomain: sameDomain.subarray(0, pairs) };
+}
+
+/** The lowest match at which at most `falseMatchRate` of the different pairs match, and what it lets through. */
+function thresholdFor({ same, different, sameDomain }: Awaited<ReturnType<typeof pairMatches>>, settings: NeedMatchingSettings) {
+  const pairs = different.length;
+  const descending = Float64Array.from(different).sort().reverse();
   // Just above the highest match that the allowed share of different pairs may reach.
   const threshold = descending[Math.floor(settings.falseMatchRate * pairs)] + 1e-9;
   let falseMatches = 0;
   let sameDomainPairs = 0;
   let sameDomainMatches = 0;
-  differentPairs.forEach((match, pair) => {
+  different.forEach((match, index) => {
     if (match >= threshold) falseMatches++;
-    if (sameDomain[pair]) {
+    if (sameDomain[index]) {
       sameDomainPairs++;
       if (match >= threshold) sameDomainMatches++;
     }
   });
   const recall = same.filter((match) => match >= threshold).length / same.length;
-  const paraphrases = recall >= settings.minRecall;
   return {
-    model,
-    version: matchingVersion(model, set, settings),
     threshold,
     recall,
     falseMatchRate: falseMatches / pairs,
     sameDomainFalseMatchRate: sameDomainPairs > 0 ? sameDomainMatches / sameDomainPairs : 0,
     pairs: { same: same.length, different: pairs },
-    paraphrases,
-    ...(paraphrases
-      ? {}
-      : {
-          reason: `at ${settings.falseMatchRate} false matches the model matches only ${recall.toFixed(2)} of paraphrase pairs (below ${settings.minRecall}): votes count for the same need only`,
-        }),
-    references,
-    neighbours: settings.neighbours,
+    paraphrases: recall >= settings.minRecall,
   };
 }
 
