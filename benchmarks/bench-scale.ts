@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import type { LoadResult } from './bench-suite.js';
+import { evalCorpusIds } from './eval-orgs.js';
 import { distinctNames, loadDirectorySpec } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
 import { PlatformClient } from '../apps/cli/src/platform-client.js';
@@ -237,7 +238,7 @@ export async function scaleBench(options: ScaleOptions): Promise<void> {
 async function measure(run: Run, options: ScaleOptions): Promise<void> {
   const benchStarted = performance.now();
   const elapsed = () => `${((performance.now() - benchStarted) / 1000).toFixed(0)} s`;
-  const corpus = (JSON.parse(readFileSync(join(options.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const corpus = evalCorpusIds(options.shared);
   const timedIds = corpus.slice(0, options.apis);
   const extraIds = corpus.slice(options.apis, options.apis + options.extra);
   const queries = searchQueries(options.shared);

@@ -448,6 +448,86 @@ function syntheticUuid(api: number): string {
   return `00000000-0000-4000-8000-${(api + 1).toString(16).padStart(12, '0')}`;
 }
 
+/** SQL for one copied chunk's vector, as `--vectors` asks, over `a` (sizing_apis) and `b` (sizing_base). */
+function vectorSql(dims: number, baseRows: number): string {
+  // Uniform noise per dimension in [-a/2, a/2]: standard deviation a/√12, so norm ≈ a·√(d/12).
+  const amplitude = (NOISE * Math.sqrt(12)) / Math.sqrt(dims);
+  // Another real chunk, chosen by the API and the chunk, for `blended`.
+  const other = `(SELECT o.embedding FROM public.sizing_base o WHERE o.k = (a.api::bigint * 7919 + b.k * 31) % ${baseRows})`;
+  return {
+    uniform: `l2_normalize((SELECT array_agg(random() - 0.5) FROM generate_series(1, ${dims} + 0 * a.api))::vector(${dims}))`,
+    perturbed: `l2_normalize(b.embedding::vector(${dims}) + (SELECT array_agg((random() - 0.5) * ${amplitude}) FROM generate_series(1, ${dims} + 0 * a.api))::vector(${dims}))`,
+    blended: `l2_normalize(b.embedding::vector(${dims}) + (SELECT array_agg(${BLEND} * u.x + (random() - 0.5) * ${amplitude} ORDER BY u.i) FROM unnest(${other}::real[]) WITH ORDINALITY AS u(x, i))::vector(${dims}))`,
+  }[VECTORS];
+}
+
+/** Where the next range of about `step` chunks of whole APIs ends, the last API maybe cut short to reach `target`. */
+function nextRange(base: BaseApi[], apis: number, chunks: number, target: number, step: number): { apis: number; added: number; cut?: number } {
+  let added = 0;
+  let cut: number | undefined;
+  while (added < step && chunks + added < target) {
+    const size = base[apis % base.length].chunks.length;
+    if (chunks + added + size > target) {
+      cut = target - chunks - added;
+      added += cut;
+    } else added += size;
+    apis++;
+  }
+  return { apis, added, cut };
+}
+
+/** APIs `first` to `last`: their sizing_apis rows, then their chunk rows (the last API's first `cut` only). */
+async function insertChunkRows(db: DataSource, baseCount: number, vector: string, first: number, last: number, cut: number | undefined): Promise<void> {
+  await db.query(
+    `INSERT INTO public.sizing_apis (api, api_id, org_id, base_api)
+       SELECT n, ('00000000-0000-4000-8000-' || lpad(to_hex(n + 1), 12, '0'))::uuid,
+         CASE WHEN n % 2 = 0 THEN '${BIG_ORG}' ELSE 'org-small-' || ((n >> 1) % ${SMALL_ORGS}) END, n % ${baseCount}
+       FROM generate_series($1::int, $2::int - 1) n`,
+    [first, last + 1],
+  );
+  await db.query(
+    `INSERT INTO platform_ai.api_chunks (api_id, org_id, revision, level, chunk_key, title, content, method, path, operation_id, summary, tags, model, content_hash, embedding)
+       SELECT a.api_id, a.org_id, 1, b.level, b.chunk_key, b.title, b.content, b.method, b.path, b.operation_id, b.summary, b.tags, b.model, b.content_hash, ${vector}
+       FROM public.sizing_apis a JOIN public.sizing_base b ON b.base_api = a.base_api
+       WHERE a.api >= $1 AND a.api <= $2 AND (a.api < $2 OR $3::int IS NULL OR b.ord < $3::int)`,
+    [first, last, cut ?? null],
+  );
+}
+
+/** Postings, word counts, status and spec copies: the product's SQL (chunk-rows.ts), over APIs `first` to `last`. */
+async function insertDerivedRows(db: DataSource, first: number, last: number): Promise<void> {
+  await db.query(
+    `INSERT INTO platform_ai.chunk_terms (chunk_id, org_id, api_id, model, level, lexeme, rank, generation)
+       SELECT c.id, c.org_id, c.api_id, c.model, c.level, w.lexeme, ts_rank(c.search_vector, to_tsquery('simple', quote_literal(w.lexeme)), 1), c.generation
+       FROM platform_ai.api_chunks c JOIN public.sizing_apis a ON a.api_id = c.api_id, unnest(c.search_vector) w
+       WHERE a.api >= $1 AND a.api <= $2 AND strpos(w.lexeme, E'\\\\') = 0`,
+    [first, last],
+  );
+  await db.query(
+    `INSERT INTO platform_ai.api_terms (api_id, org_id, lexeme, occurrences)
+       SELECT c.api_id, c.org_id, w.lexeme, sum(coalesce(array_length(w.positions, 1), 1))
+       FROM platform_ai.api_chunks c JOIN public.sizing_apis a ON a.api_id = c.api_id, unnest(c.search_vector) w
+       WHERE a.api >= $1 AND a.api <= $2 AND strpos(w.lexeme, E'\\\\') = 0
+       GROUP BY c.api_id, c.org_id, w.lexeme`,
+    [first, last],
+  );
+  await db.query(
+    `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count, indexed_at, kind, term_count)
+       SELECT a.api_id, a.org_id, 1, 1, 'COMPLETED', (SELECT count(*) FROM platform_ai.api_chunks c WHERE c.api_id = a.api_id), now(), s.kind,
+         (SELECT sum(occurrences) FROM platform_ai.api_terms t WHERE t.api_id = a.api_id)
+       FROM public.sizing_apis a JOIN platform_ai.api_indexing_status s ON s.api_id = ('00000000-0000-4000-8000-' || lpad(to_hex(a.base_api + 1), 12, '0'))::uuid
+       WHERE a.api >= $1 AND a.api <= $2`,
+    [first, last],
+  );
+  await db.query(
+    `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec)
+       SELECT a.api_id, 1, a.org_id, p.name || ' ' || a.api, p.version, p.team_name, p.spec
+       FROM public.sizing_apis a JOIN platform_ai.api_specs p ON p.api_id = ('00000000-0000-4000-8000-' || lpad(to_hex(a.base_api + 1), 12, '0'))::uuid
+       WHERE a.api >= $1 AND a.api <= $2`,
+    [first, last],
+  );
+}
+
 /**
  * Adds copies of the base APIs (API n copies base API n mod B) until `target` chunks: whole APIs,
  * the last one cut short. Chunk rows with perturbed vectors, then their postings, word counts,
@@ -462,76 +542,15 @@ async function fill(
   dims: number,
   baseRows: number,
 ): Promise<{ apis: number; chunks: number }> {
-  // Uniform noise per dimension in [-a/2, a/2]: standard deviation a/√12, so norm ≈ a·√(d/12).
-  const amplitude = (NOISE * Math.sqrt(12)) / Math.sqrt(dims);
-  // Another real chunk, chosen by the API and the chunk, for `blended`.
-  const other = `(SELECT o.embedding FROM public.sizing_base o WHERE o.k = (a.api::bigint * 7919 + b.k * 31) % ${baseRows})`;
-  const vector = {
-    uniform: `l2_normalize((SELECT array_agg(random() - 0.5) FROM generate_series(1, ${dims} + 0 * a.api))::vector(${dims}))`,
-    perturbed: `l2_normalize(b.embedding::vector(${dims}) + (SELECT array_agg((random() - 0.5) * ${amplitude}) FROM generate_series(1, ${dims} + 0 * a.api))::vector(${dims}))`,
-    blended: `l2_normalize(b.embedding::vector(${dims}) + (SELECT array_agg(${BLEND} * u.x + (random() - 0.5) * ${amplitude} ORDER BY u.i) FROM unnest(${other}::real[]) WITH ORDINALITY AS u(x, i))::vector(${dims}))`,
-  }[VECTORS];
+  const vector = vectorSql(dims, baseRows);
   const STEP = 20_000;
   while (chunks < target) {
-    // The next range of whole APIs of about STEP chunks, the last one maybe partial.
     const first = apis;
-    let added = 0;
-    let cut: number | undefined;
-    while (added < STEP && chunks + added < target) {
-      const size = base[apis % base.length].chunks.length;
-      if (chunks + added + size > target) {
-        cut = target - chunks - added;
-        added += cut;
-      } else added += size;
-      apis++;
-    }
-    await db.query(
-      `INSERT INTO public.sizing_apis (api, api_id, org_id, base_api)
-       SELECT n, ('00000000-0000-4000-8000-' || lpad(to_hex(n + 1), 12, '0'))::uuid,
-         CASE WHEN n % 2 = 0 THEN '${BIG_ORG}' ELSE 'org-small-' || ((n >> 1) % ${SMALL_ORGS}) END, n % ${base.length}
-       FROM generate_series($1::int, $2::int - 1) n`,
-      [first, apis],
-    );
-    const last = apis - 1;
-    await db.query(
-      `INSERT INTO platform_ai.api_chunks (api_id, org_id, revision, level, chunk_key, title, content, method, path, operation_id, summary, tags, model, content_hash, embedding)
-       SELECT a.api_id, a.org_id, 1, b.level, b.chunk_key, b.title, b.content, b.method, b.path, b.operation_id, b.summary, b.tags, b.model, b.content_hash, ${vector}
-       FROM public.sizing_apis a JOIN public.sizing_base b ON b.base_api = a.base_api
-       WHERE a.api >= $1 AND a.api <= $2 AND (a.api < $2 OR $3::int IS NULL OR b.ord < $3::int)`,
-      [first, last, cut ?? null],
-    );
-    // Postings, word counts, status and spec copies: the product's SQL (chunk-rows.ts), over the range.
-    await db.query(
-      `INSERT INTO platform_ai.chunk_terms (chunk_id, org_id, api_id, model, level, lexeme, rank, generation)
-       SELECT c.id, c.org_id, c.api_id, c.model, c.level, w.lexeme, ts_rank(c.search_vector, to_tsquery('simple', quote_literal(w.lexeme)), 1), c.generation
-       FROM platform_ai.api_chunks c JOIN public.sizing_apis a ON a.api_id = c.api_id, unnest(c.search_vector) w
-       WHERE a.api >= $1 AND a.api <= $2 AND strpos(w.lexeme, E'\\\\') = 0`,
-      [first, last],
-    );
-    await db.query(
-      `INSERT INTO platform_ai.api_terms (api_id, org_id, lexeme, occurrences)
-       SELECT c.api_id, c.org_id, w.lexeme, sum(coalesce(array_length(w.positions, 1), 1))
-       FROM platform_ai.api_chunks c JOIN public.sizing_apis a ON a.api_id = c.api_id, unnest(c.search_vector) w
-       WHERE a.api >= $1 AND a.api <= $2 AND strpos(w.lexeme, E'\\\\') = 0
-       GROUP BY c.api_id, c.org_id, w.lexeme`,
-      [first, last],
-    );
-    await db.query(
-      `INSERT INTO platform_ai.api_indexing_status (api_id, org_id, revision, indexed_revision, status, chunk_count, indexed_at, kind, term_count)
-       SELECT a.api_id, a.org_id, 1, 1, 'COMPLETED', (SELECT count(*) FROM platform_ai.api_chunks c WHERE c.api_id = a.api_id), now(), s.kind,
-         (SELECT sum(occurrences) FROM platform_ai.api_terms t WHERE t.api_id = a.api_id)
-       FROM public.sizing_apis a JOIN platform_ai.api_indexing_status s ON s.api_id = ('00000000-0000-4000-8000-' || lpad(to_hex(a.base_api + 1), 12, '0'))::uuid
-       WHERE a.api >= $1 AND a.api <= $2`,
-      [first, last],
-    );
-    await db.query(
-      `INSERT INTO platform_ai.api_specs (api_id, revision, org_id, name, version, team_name, spec)
-       SELECT a.api_id, 1, a.org_id, p.name || ' ' || a.api, p.version, p.team_name, p.spec
-       FROM public.sizing_apis a JOIN platform_ai.api_specs p ON p.api_id = ('00000000-0000-4000-8000-' || lpad(to_hex(a.base_api + 1), 12, '0'))::uuid
-       WHERE a.api >= $1 AND a.api <= $2`,
-      [first, last],
-    );
-    chunks += added;
+    const range = nextRange(base, apis, chunks, target, STEP);
+    apis = range.apis;
+    await insertChunkRows(db, base.length, vector, first, apis - 1, range.cut);
+    await insertDerivedRows(db, first, apis - 1);
+    chunks += range.added;
     process.stdout.write(`  ${chunks} chunks, ${apis} APIs\n`);
   }
   return { apis, chunks };
@@ -653,8 +672,16 @@ function perChunk(bytes: number, chunks: number): string {
   return `${Math.round(bytes / chunks).toLocaleString('en-US')}`;
 }
 
-function report(rows: SizeRow[], context: Context): void {
-  const ms = (value: number) => value.toFixed(1);
+/** Prints one row of the sizing table: a value per size, then bytes per chunk per size when `bytes` is given. */
+type TableLine = (name: string, value: (row: SizeRow) => string, bytes?: (row: SizeRow) => number) => void;
+
+function tableLine(rows: SizeRow[]): TableLine {
+  return (name, value, bytes) =>
+    console.log(`| ${name} | ${rows.map(value).join(' | ')} | ${rows.map((row) => (bytes ? perChunk(bytes(row), row.chunks) : '')).join(' | ')} |`);
+}
+
+/** The report's title and what was measured on, before the table. */
+function reportHeading(context: Context): void {
   const vectors = {
     uniform: 'random unit vectors (worst case)',
     perturbed: `real ${context.modelId} vectors + isotropic noise of norm ${NOISE}`,
@@ -664,6 +691,10 @@ function report(rows: SizeRow[], context: Context): void {
   console.log(
     `${context.environment.join('; ')}. Vectors: ${vectors}. HNSW build: maintenance_work_mem ${values['maintenance-work-mem']}, max_parallel_maintenance_workers ${values['parallel-workers']}.\n`,
   );
+}
+
+/** The table's header row: a column per size, then a bytes-per-chunk column per size. */
+function reportTableHeader(rows: SizeRow[]): void {
   const header = [
     'measure',
     ...rows.map((row) => `${row.chunks.toLocaleString('en-US')} chunks`),
@@ -671,8 +702,10 @@ function report(rows: SizeRow[], context: Context): void {
   ];
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
-  const line = (name: string, value: (row: SizeRow) => string, bytes?: (row: SizeRow) => number) =>
-    console.log(`| ${name} | ${rows.map(value).join(' | ')} | ${rows.map((row) => (bytes ? perChunk(bytes(row), row.chunks) : '')).join(' | ')} |`);
+}
+
+/** The table's rows of bytes, one per part of the index. */
+function reportSizeLines(line: TableLine): void {
   line('APIs (orgs: 1 large + small ones)', (row) => `${row.apis.toLocaleString('en-US')} (${SMALL_ORGS + 1})`);
   line(
     'api_chunks heap',
@@ -724,6 +757,11 @@ function report(rows: SizeRow[], context: Context): void {
     (row) => mb(row.bytes.schema_total),
     (row) => row.bytes.schema_total,
   );
+}
+
+/** The table's rows of seconds, latency and recall. */
+function reportTimeLines(line: TableLine): void {
+  const ms = (value: number) => value.toFixed(1);
   line('fill (bulk SQL, not timed as indexing)', (row) => `${row.fillSeconds.toFixed(0)} s`);
   line('HNSW build', (row) => `${row.buildSeconds.toFixed(1)} s`);
   for (const ef of EF) {
@@ -736,6 +774,10 @@ function report(rows: SizeRow[], context: Context): void {
     (row) =>
       `${row.small.chunks.toLocaleString('en-US')}; ${ms(row.small.p50)} / ${ms(row.small.p95)}; ${row.small.returned.toFixed(0)}; ${row.small.recall.toFixed(3)}`,
   );
+}
+
+/** How the numbers were taken, after the table. */
+function reportNotes(context: Context): void {
   console.log(
     `\nLatency: the product's vectorCandidates (${CANDIDATES} nearest chunks of the org) in its search transaction (SET LOCAL hnsw.iterative_scan, hnsw.ef_search, statement_timeout), ${context.queries} queries one at a time after a warm pass; recall@10 on the first ${RECALL_QUERIES}; the large org holds half of the chunks.`,
   );
@@ -749,6 +791,15 @@ function report(rows: SizeRow[], context: Context): void {
     console.log(
       `HNSW build memory: the graph outgrew 16 MB of maintenance_work_mem after ${context.probe.tuples} tuples: ${Math.round(context.probe.bytes)} bytes per vector.`,
     );
+}
+
+function report(rows: SizeRow[], context: Context): void {
+  reportHeading(context);
+  reportTableHeader(rows);
+  const line = tableLine(rows);
+  reportSizeLines(line);
+  reportTimeLines(line);
+  reportNotes(context);
 }
 
 main().catch((error: unknown) => {

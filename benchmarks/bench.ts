@@ -13,7 +13,7 @@ import { hnswRecall, indexingThroughput, modelThroughput, registerLarge, searchL
 import { chaosSoak } from './chaos-stack.js';
 import { openApiDirectoryRoot } from '../apps/cli/src/demo-catalogue.js';
 import { percentile } from './eval-metrics.js';
-import { RESTBENCH_ORG } from './eval-orgs.js';
+import { evalCorpusIds, RESTBENCH_ORG } from './eval-orgs.js';
 import { PlatformClient } from '../apps/cli/src/platform-client.js';
 import { soak } from './soak.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     process.exit((await chaosSoak(Number(values['soak-count'] ?? 200), values.model)) ? 0 : 1);
   }
   const config = loadGatewayConfig();
-  if (values.governance) return governanceBench(values.ids?.split(',') ?? corpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
+  if (values.governance) return governanceBench(values.ids?.split(',') ?? evalCorpusIds(values.shared), Number(values.specs), config.specTimeoutMs);
   if (values.agent) {
     // The stack `npm run eval` indexed (RestBench in its own org), read as an agent would over MCP.
     const agentToken = await signDevToken(devSigningSecret(config), { sub: 'agent-bench', orgs: [RESTBENCH_ORG], roles: ['reader'], ttlSeconds: 3600 });
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   if (values.hostile) return hostileBench(client, org, token);
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) return runLarge(client, orgId, Number(values.large));
-  if (values.indexing) return runIndexing(client, org, corpusIds(values.shared).slice(0, Number(values.indexing)));
+  if (values.indexing) return runIndexing(client, org, evalCorpusIds(values.shared).slice(0, Number(values.indexing)));
   if (values.soak) {
     const agreed = await soak(client, org, {
       registrations: Number(values['soak-count'] ?? 500),
@@ -188,10 +188,6 @@ async function runFlood(
   await flood({ gatewayUrl: client.baseUrl, aiUrl: config.aiUrl, orgId, queries: evalQueries(shared), tokens, seconds: load.seconds, polite: load.polite });
 }
 
-function corpusIds(shared: string): string[] {
-  return (JSON.parse(readFileSync(join(shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
-}
-
 /** The public eval set's query texts. */
 function evalQueries(shared: string): string[] {
   return readFileSync(join(shared, 'eval/queries.jsonl'), 'utf8')
@@ -211,7 +207,7 @@ function allQueries(shared: string): string[] {
 /** `--suite`: model throughput, then search under load at concurrency 1, 8 and 32 on an indexed org (`--org eval`). */
 async function runSuite(baseUrl: string, shared: string, orgId: string, config: GatewayConfig, skipModel: boolean): Promise<void> {
   if (!skipModel) {
-    const model = await modelThroughput(corpusIds(shared), 1000);
+    const model = await modelThroughput(evalCorpusIds(shared), 1000);
     console.log(
       `Local model alone (USE-lite, both cores): ${model.chunks} eval-corpus chunks in ${model.seconds.toFixed(1)} s = ${model.perSecond.toFixed(1)} chunks/s`,
     );

@@ -21,7 +21,7 @@ import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/sr
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from '../apps/cli/src/stack-processes.js';
-import { EVAL_KINDS_ORG, EVAL_ORG, RESTBENCH_ORG } from './eval-orgs.js';
+import { EVAL_KINDS_ORG, EVAL_ORG, evalCorpusIds, RESTBENCH_ORG } from './eval-orgs.js';
 import {
   evalDirectory,
   type KindNeed,
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   if (options.kinds) await runKinds(client, options.reindex);
   if (!tables && !options.feedback) return;
 
-  const corpus = (JSON.parse(readFileSync(join(options.shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const corpus = evalCorpusIds(options.shared);
   const specOfApi = await registerAll(client, EVAL_ORG, corpusRegistrations(corpus, EVAL_ORG), options.reindex);
   const restbench = join(options.shared, 'benchmarks/restbench');
   const restbenchApis = options['skip-restbench'] || !tables ? new Map<string, string>() : await registerRestbench(client, restbench, options.reindex);
