@@ -6,6 +6,7 @@ import type { ViewContext } from '../context.js';
 import { formatDate, h, handler, replace } from '../dom.js';
 import { kindLabel, knownKinds } from '../kinds.js';
 import { type Labels, labelChips, labelFilter, labelParams, labelsFromParams, labelText } from '../labels.js';
+import type { Session } from '../session.js';
 
 const PAGE_SIZE = 50;
 
@@ -39,7 +40,7 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   const addLabel = (key: string, value: string) => ctx.navigate(catalogueHash(kind, { ...labels, [key]: value }, stages));
 
   const progress = h('div', { id: 'reindex-progress', 'aria-live': 'polite' });
-  const reindex = async (request: { orgId?: string; apiIds?: string[] }) => {
+  const reindex: Reindex = async (request) => {
     try {
       const run = await ragApiClient.startReindex(session.token, request);
       followRun(ctx, progress, run.reindexId);
@@ -51,102 +52,10 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   replace(
     ctx.main,
-    h(
-      'header',
-      { class: 'catalogue-header' },
-      h('h1', {}, `Catalogue of ${session.org}`, h('span', { class: 'muted' }, ` · ${total} API${total === 1 ? '' : 's'}`)),
-      h(
-        'div',
-        { class: 'actions' },
-        session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
-        session.can('admin') && total > 0
-          ? h('button', { type: 'button', id: 'reindex-org', onclick: handler(() => reindex({ orgId: session.org })) }, 'Re-index the org')
-          : null,
-      ),
-    ),
+    catalogueHeader(session, total, reindex),
     catalogueFilters(ctx, kind, labels, stages),
     progress,
-    total === 0 && filtered
-      ? h(
-          'p',
-          { class: 'empty' },
-          `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these ${Object.keys(labels).length ? 'labels' : 'stages'}. `,
-          h('a', { href: catalogueHash(kind, {}, []) }, Object.keys(labels).length ? 'Show every label.' : 'Show every stage.'),
-        )
-      : total === 0 && kind
-        ? h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'))
-        : total === 0
-          ? h(
-              'p',
-              { class: 'empty' },
-              `No API in ${session.org} yet. `,
-              session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.',
-            )
-          : // On a phone the team and indexed columns give way; what is left scrolls inside its box.
-            h(
-              'div',
-              { class: 'table-scroll' },
-              h(
-                'table',
-                { class: 'catalogue' },
-                h(
-                  'thead',
-                  {},
-                  h(
-                    'tr',
-                    {},
-                    h('th', {}, 'API'),
-                    h('th', {}, 'Version'),
-                    h('th', { class: 'optional-column' }, 'Team'),
-                    h('th', {}, 'Status'),
-                    h('th', { class: 'optional-column' }, 'Indexed'),
-                    session.can('admin') ? h('th', {}, '') : null,
-                  ),
-                ),
-                h(
-                  'tbody',
-                  {},
-                  items.map((api) =>
-                    h(
-                      'tr',
-                      { 'data-api-id': api.apiId },
-                      // The kind beside the name, not a column of its own: on a phone the status must still fit.
-                      h(
-                        'td',
-                        {},
-                        h('a', { href: `#/apis/${api.apiId}` }, api.name),
-                        api.kind ? [' ', kindBadge(api.kind)] : null,
-                        labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
-                      ),
-                      h(
-                        'td',
-                        { class: 'version-cell' },
-                        api.version,
-                        api.lifecycle && api.lifecycle !== 'production' ? [' ', lifecycleBadge(api.lifecycle)] : null,
-                        api.lifecycle === 'deprecated' && api.sunsetDate ? h('div', { class: 'muted deprecated-note' }, `sunset ${api.sunsetDate}`) : null,
-                        (api.versions ?? []).length > 1
-                          ? h(
-                              'div',
-                              { class: 'muted other-versions' },
-                              'also ',
-                              api.versions
-                                .filter((item) => item.version !== api.version)
-                                .map((item) => `${versionLabel(item.version)} (${item.lifecycle})`)
-                                .join(', '),
-                            )
-                          : null,
-                      ),
-                      h('td', { class: 'optional-column' }, api.teamName ?? ''),
-                      h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
-                      h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
-                      session.can('admin')
-                        ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: handler(() => reindex({ apiIds: [api.apiId] })) }, 'Re-index'))
-                        : null,
-                    ),
-                  ),
-                ),
-              ),
-            ),
+    total === 0 ? emptyCatalogue(session, kind, labels, filtered) : catalogueTable(session, items, addLabel, reindex),
     pages > 1
       ? h(
           'nav',
@@ -155,6 +64,115 @@ export async function catalogueView(ctx: ViewContext): Promise<void> {
           h('span', { class: 'muted' }, ` page ${page} of ${pages} `),
           page < pages ? h('a', { href: pageLink(page + 1) }, 'Next →') : null,
         )
+      : null,
+  );
+}
+
+/** Starts a re-index of the org (`orgId`) or of some APIs (`apiIds`), and follows its run. */
+type Reindex = (request: { orgId?: string; apiIds?: string[] }) => Promise<void>;
+
+/** The title with the count, and what the role allows: registering an API, re-indexing the org. */
+function catalogueHeader(session: Session, total: number, reindex: Reindex): HTMLElement {
+  return h(
+    'header',
+    { class: 'catalogue-header' },
+    h('h1', {}, `Catalogue of ${session.org}`, h('span', { class: 'muted' }, ` · ${total} API${total === 1 ? '' : 's'}`)),
+    h(
+      'div',
+      { class: 'actions' },
+      session.can('publisher') ? h('a', { class: 'button', href: '#/register' }, 'Register an API') : null,
+      session.can('admin') && total > 0
+        ? h('button', { type: 'button', id: 'reindex-org', onclick: handler(() => reindex({ orgId: session.org })) }, 'Re-index the org')
+        : null,
+    ),
+  );
+}
+
+/** Why the list is empty, with the way out: the filters to drop, or the first API to register. */
+function emptyCatalogue(session: Session, kind: string, labels: Labels, filtered: boolean): HTMLElement {
+  if (filtered)
+    return h(
+      'p',
+      { class: 'empty' },
+      `No ${kind ? `${kindLabel(kind)} ` : ''}API in ${session.org} with these ${Object.keys(labels).length ? 'labels' : 'stages'}. `,
+      h('a', { href: catalogueHash(kind, {}, []) }, Object.keys(labels).length ? 'Show every label.' : 'Show every stage.'),
+    );
+  if (kind) return h('p', { class: 'empty' }, `No ${kindLabel(kind)} API in ${session.org}. `, h('a', { href: '#/catalogue' }, 'Show every kind.'));
+  return h(
+    'p',
+    { class: 'empty' },
+    `No API in ${session.org} yet. `,
+    session.can('publisher') ? h('a', { href: '#/register' }, 'Register the first one.') : 'Ask a publisher to register one.',
+  );
+}
+
+/** The APIs, a row each. On a phone the team and indexed columns give way; what is left scrolls inside its box. */
+function catalogueTable(session: Session, items: ApiRecord[], addLabel: (key: string, value: string) => void, reindex: Reindex): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'catalogue' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'API'),
+          h('th', {}, 'Version'),
+          h('th', { class: 'optional-column' }, 'Team'),
+          h('th', {}, 'Status'),
+          h('th', { class: 'optional-column' }, 'Indexed'),
+          session.can('admin') ? h('th', {}, '') : null,
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        items.map((api) => catalogueRow(session, api, addLabel, reindex)),
+      ),
+    ),
+  );
+}
+
+/** One API's row: name, kind and labels; version and stage; team; status; when indexed; and, for admins, a re-index button. */
+function catalogueRow(session: Session, api: ApiRecord, addLabel: (key: string, value: string) => void, reindex: Reindex): HTMLElement {
+  return h(
+    'tr',
+    { 'data-api-id': api.apiId },
+    // The kind beside the name, not a column of its own: on a phone the status must still fit.
+    h(
+      'td',
+      {},
+      h('a', { href: `#/apis/${api.apiId}` }, api.name),
+      api.kind ? [' ', kindBadge(api.kind)] : null,
+      labelChips(api.labels, { onClick: addLabel, title: (key, value) => `Only APIs labelled ${labelText(key, value)}` }),
+    ),
+    h(
+      'td',
+      { class: 'version-cell' },
+      api.version,
+      api.lifecycle && api.lifecycle !== 'production' ? [' ', lifecycleBadge(api.lifecycle)] : null,
+      api.lifecycle === 'deprecated' && api.sunsetDate ? h('div', { class: 'muted deprecated-note' }, `sunset ${api.sunsetDate}`) : null,
+      (api.versions ?? []).length > 1
+        ? h(
+            'div',
+            { class: 'muted other-versions' },
+            'also ',
+            api.versions
+              .filter((item) => item.version !== api.version)
+              .map((item) => `${versionLabel(item.version)} (${item.lifecycle})`)
+              .join(', '),
+          )
+        : null,
+    ),
+    h('td', { class: 'optional-column' }, api.teamName ?? ''),
+    h('td', { title: api.indexing?.error ?? '' }, statusBadge(api.indexing?.status)),
+    h('td', { class: 'muted optional-column' }, formatDate(api.indexing?.indexedAt)),
+    session.can('admin')
+      ? h('td', {}, h('button', { type: 'button', class: 'small', onclick: handler(() => reindex({ apiIds: [api.apiId] })) }, 'Re-index'))
       : null,
   );
 }

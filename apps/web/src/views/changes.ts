@@ -10,8 +10,7 @@ const SEVERITY_TITLES: Record<ChangeSeverity, string> = { breaking: 'Breaking', 
 
 /**
  * What changed between two versions of an API (#/apis/:id/changes?from=&to=): breaking changes
- * first, a group a severity with its count. By default the version before the recommended one to
- * the recommended one (or, when it is the oldest, the recommended one to the next).
+ * first, a group a severity with its count.
  */
 export async function changesView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;
@@ -30,12 +29,39 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
     replace(ctx.main, back, title, h('p', { class: 'empty' }, `${api.name} has one version: there is nothing to compare it with yet.`));
     return;
   }
+  const { from, to } = comparedVersions(versions, ctx.params);
+  const results = h('section', { id: 'changes', 'aria-live': 'polite' }, h('p', { class: 'loading' }, 'Comparing…'));
+  replace(ctx.main, back, title, versionsForm(ctx, apiId, versions, from, to), results);
+
+  if (from === to) {
+    replace(results, h('p', { class: 'empty' }, 'Choose two different versions to compare.'));
+    return;
+  }
+  let report: ChangeReportResponse;
+  try {
+    report = await ragApiClient.getChanges(session.token, apiId, from, to);
+  } catch (error) {
+    replace(results, errorBox(error, 'Could not compare these versions'));
+    return;
+  }
+  replace(results, ...changeReport(report, apiId, api.version));
+}
+
+/**
+ * The versions to compare: the URL's, else the version before the recommended one to the
+ * recommended one (or, when it is the oldest, the recommended one to the next).
+ */
+function comparedVersions(versions: ApiVersionRecord[], params: URLSearchParams): { from: string; to: string } {
   const recommended = versions.findIndex((item) => item.recommended);
   const at = recommended >= 0 ? recommended : 0;
   const [defaultFrom, defaultTo] = at + 1 < versions.length ? [versions[at + 1], versions[at]] : [versions[at], versions[at - 1]];
-  const to = ctx.params.get('to') || defaultTo.version;
-  const from = ctx.params.get('from') || (to === defaultFrom.version ? defaultTo.version : defaultFrom.version);
+  const to = params.get('to') || defaultTo.version;
+  const from = params.get('from') || (to === defaultFrom.version ? defaultTo.version : defaultFrom.version);
+  return { from, to };
+}
 
+/** The two version selects and the swap button; choosing a version, or swapping them, compares again. */
+function versionsForm(ctx: ViewContext, apiId: string, versions: ApiVersionRecord[], from: string, to: string): HTMLFormElement {
   const choice = (id: string, label: string, chosen: string) => {
     // A `version@revision` from a link is kept as an option, so the select shows what is compared.
     const names = versions.some((item) => item.version === chosen) ? versions.map((item) => item.version) : [chosen, ...versions.map((item) => item.version)];
@@ -56,7 +82,7 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
   const fromChoice = choice('changes-from', 'From', from);
   const toChoice = choice('changes-to', 'To', to);
   const submit = () => ctx.navigate(changesHash(apiId, fromChoice.select.value, toChoice.select.value));
-  const form = h(
+  return h(
     'form',
     {
       class: 'filters changes-form',
@@ -81,56 +107,14 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
     ),
     toChoice.field,
   );
-  const results = h('section', { id: 'changes', 'aria-live': 'polite' }, h('p', { class: 'loading' }, 'Comparing…'));
-  replace(ctx.main, back, title, form, results);
+}
 
-  if (from === to) {
-    replace(results, h('p', { class: 'empty' }, 'Choose two different versions to compare.'));
-    return;
-  }
-  let report: ChangeReportResponse;
-  try {
-    report = await ragApiClient.getChanges(session.token, apiId, from, to);
-  } catch (error) {
-    replace(results, errorBox(error, 'Could not compare these versions'));
-    return;
-  }
-  const side = (end: { version: string; revision: number }) =>
-    h('a', { href: versionHash(apiId, end.version, api.version) }, `${versionLabel(end.version)} (revision ${end.revision})`);
+/** The report: its counts, whether it is complete, and the changes a group a severity, breaking first. */
+function changeReport(report: ChangeReportResponse, apiId: string, apiVersion: string): (HTMLElement | null)[] {
   const counts: Record<ChangeSeverity, number> = { breaking: report.breaking, 'non-breaking': report.nonBreaking, info: report.info };
-  replace(
-    results,
-    h(
-      'p',
-      { id: 'changes-summary', class: report.breaking ? 'changes-summary has-breaking' : 'changes-summary' },
-      'From ',
-      side(report.from),
-      ' to ',
-      side(report.to),
-      ': ',
-      CHANGE_SEVERITIES.flatMap((severity, index) => [
-        index ? ', ' : '',
-        h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`),
-      ]),
-      '.',
-    ),
-    report.complete
-      ? null
-      : h(
-          'div',
-          { id: 'changes-incomplete', class: 'notice', role: 'alert' },
-          h('strong', {}, 'Not complete: '),
-          'a breaking change may hide in what could not be compared. ',
-          report.notCompared?.length
-            ? h(
-                'ul',
-                {},
-                report.notCompared.map((gap) =>
-                  h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason),
-                ),
-              )
-            : null,
-        ),
+  return [
+    changesSummary(report, counts, apiId, apiVersion),
+    report.complete ? null : incompleteNotice(report),
     report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
     report.changes.length === 0
       ? h(
@@ -139,7 +123,7 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
           report.complete ? 'No differences in the operations, their inputs or their responses.' : 'No differences found in what could be compared.',
         )
       : null,
-    CHANGE_SEVERITIES.map((severity) => {
+    ...CHANGE_SEVERITIES.map((severity) => {
       const changes = report.changes.filter((change) => change.severity === severity);
       return changes.length
         ? h(
@@ -150,6 +134,45 @@ export async function changesView(ctx: ViewContext, apiId: string): Promise<void
           )
         : null;
     }),
+  ];
+}
+
+/** "From v1 (revision 2) to v2 (revision 1): 1 breaking, …", each end a link to its version's page. */
+function changesSummary(report: ChangeReportResponse, counts: Record<ChangeSeverity, number>, apiId: string, apiVersion: string): HTMLElement {
+  const side = (end: { version: string; revision: number }) =>
+    h('a', { href: versionHash(apiId, end.version, apiVersion) }, `${versionLabel(end.version)} (revision ${end.revision})`);
+  return h(
+    'p',
+    { id: 'changes-summary', class: report.breaking ? 'changes-summary has-breaking' : 'changes-summary' },
+    'From ',
+    side(report.from),
+    ' to ',
+    side(report.to),
+    ': ',
+    CHANGE_SEVERITIES.flatMap((severity, index) => [
+      index ? ', ' : '',
+      h('strong', { class: `change-count change-count-${severity}`, 'data-severity': severity }, `${counts[severity]} ${severity}`),
+    ]),
+    '.',
+  );
+}
+
+/** A breaking change may hide in what could not be compared: the page says so, and lists what was not. */
+function incompleteNotice(report: ChangeReportResponse): HTMLElement {
+  return h(
+    'div',
+    { id: 'changes-incomplete', class: 'notice', role: 'alert' },
+    h('strong', {}, 'Not complete: '),
+    'a breaking change may hide in what could not be compared. ',
+    report.notCompared?.length
+      ? h(
+          'ul',
+          {},
+          report.notCompared.map((gap) =>
+            h('li', {}, gap.operation ? h('code', {}, gap.operation) : null, ' ', h('code', { class: 'muted' }, gap.location), ': ', gap.reason),
+          ),
+        )
+      : null,
   );
 }
 

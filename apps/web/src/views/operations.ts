@@ -142,63 +142,9 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
     operation.truncated ? h('p', { class: 'notice' }, 'Some schemas are too large to show in full: they are cut where it says "$truncated".') : null,
     cutNotice(operation.cuts),
     operation.parameters.length || http || takesNothing ? h('h4', {}, labels.inputs) : null,
-    operation.parameters.length
-      ? h(
-          'div',
-          { class: 'table-scroll' },
-          h(
-            'table',
-            { class: 'parameters' },
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                columns.map((title) => h('th', {}, title)),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              operation.parameters.map((parameter) =>
-                h(
-                  'tr',
-                  {},
-                  h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
-                  showIn ? h('td', {}, parameter.in) : null,
-                  h('td', {}, parameter.required ? 'yes' : 'no'),
-                  h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
-                  h('td', {}, parameter.description ?? ''),
-                ),
-              ),
-            ),
-          ),
-        )
-      : http || takesNothing
-        ? h('p', { class: 'muted' }, 'None.')
-        : null,
+    operation.parameters.length ? parametersTable(operation.parameters, columns, showIn) : http || takesNothing ? h('p', { class: 'muted' }, 'None.') : null,
     operation.requestBody || http ? h('h4', {}, labels.body) : null,
-    operation.requestBody
-      ? h(
-          'div',
-          { class: 'request-body' },
-          // A message or request message is what the operation is: required goes without saying.
-          http
-            ? h(
-                'p',
-                {},
-                operation.requestBody.required ? 'Required.' : 'Optional.',
-                operation.requestBody.description ? ` ${operation.requestBody.description}` : '',
-              )
-            : operation.requestBody.description
-              ? h('p', {}, operation.requestBody.description)
-              : null,
-          mediaList(operation.requestBody.content),
-        )
-      : http
-        ? h('p', { class: 'muted' }, 'None.')
-        : null,
+    operation.requestBody ? requestBodyBlock(operation.requestBody, http) : http ? h('p', { class: 'muted' }, 'None.') : null,
     operation.responses.length || http ? h('h4', {}, labels.responses) : null,
     operation.responses.length
       ? h(
@@ -214,6 +160,57 @@ function operationBody(operation: ApiOperationDetailResponse, kind?: string): (H
     h('h4', {}, 'Security'),
     h('p', { class: 'security' }, securityText(operation.security)),
   ];
+}
+
+/** The operation's inputs, a row each; the "In" column only when `showIn`. */
+function parametersTable(parameters: ApiOperationDetailResponse['parameters'], columns: string[], showIn: boolean): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'parameters' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((title) => h('th', {}, title)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        parameters.map((parameter) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('code', {}, parameter.name), parameter.deprecated ? h('span', { class: 'muted' }, ' (deprecated)') : null),
+            showIn ? h('td', {}, parameter.in) : null,
+            h('td', {}, parameter.required ? 'yes' : 'no'),
+            h('td', {}, parameter.schema ? schemaBlock(parameter.schema) : '—'),
+            h('td', {}, parameter.description ?? ''),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The request body: whether it is required (HTTP only), its description and its media types. */
+function requestBodyBlock(requestBody: NonNullable<ApiOperationDetailResponse['requestBody']>, http: boolean): HTMLElement {
+  return h(
+    'div',
+    { class: 'request-body' },
+    // A message or request message is what the operation is: required goes without saying.
+    http
+      ? h('p', {}, requestBody.required ? 'Required.' : 'Optional.', requestBody.description ? ` ${requestBody.description}` : '')
+      : requestBody.description
+        ? h('p', {}, requestBody.description)
+        : null,
+    mediaList(requestBody.content),
+  );
 }
 
 function mediaList(content: MediaTypeSchema[]): HTMLElement | null {

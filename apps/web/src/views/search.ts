@@ -98,22 +98,8 @@ function searchForm(ctx: ViewContext, chosen: Chosen): { form: HTMLFormElement; 
     placeholder: 'Describe what you need, e.g. "send a verification code by sms"',
     'aria-label': 'Search APIs',
   });
-  const team = h('input', {
-    id: 'filter-team',
-    name: 'team',
-    value: params.get('team') ?? '',
-    placeholder: 'any team',
-    'aria-label': 'Team',
-    list: 'team-suggestions',
-  });
-  const tags = h('input', {
-    id: 'filter-tags',
-    name: 'tags',
-    value: params.get('tags') ?? '',
-    placeholder: 'any tag (comma-separated)',
-    'aria-label': 'Tags',
-    list: 'tag-suggestions',
-  });
+  const team = filterBox(params, { name: 'team', placeholder: 'any team', label: 'Team', list: 'team-suggestions' });
+  const tags = filterBox(params, { name: 'tags', placeholder: 'any tag (comma-separated)', label: 'Tags', list: 'tag-suggestions' });
   const teamSuggestions = h('datalist', { id: 'team-suggestions' });
   const tagSuggestions = h('datalist', { id: 'tag-suggestions' });
   void suggestFacets(ctx, teamSuggestions, tagSuggestions);
@@ -156,6 +142,18 @@ function searchForm(ctx: ViewContext, chosen: Chosen): { form: HTMLFormElement; 
     ),
   );
   return { form, input, addLabel };
+}
+
+/** A filter box of the form (`team`, `tags`): it holds the URL's words, and offers the org's (its datalist, `list`). */
+function filterBox(params: URLSearchParams, box: { name: string; placeholder: string; label: string; list: string }): HTMLInputElement {
+  return h('input', {
+    id: `filter-${box.name}`,
+    name: box.name,
+    value: params.get(box.name) ?? '',
+    placeholder: box.placeholder,
+    'aria-label': box.label,
+    list: box.list,
+  });
 }
 
 /** The kinds, methods and lifecycle boxes; a box takes effect at once (`onChange`), as a filter does in any search page. */
@@ -274,43 +272,15 @@ async function runSearch(
     return;
   }
   if (response.results.length === 0) {
-    const what = request.query ? `matches "${request.query}"${request.filters ? ' with these filters' : ''}` : 'passes these filters';
-    replace(
-      results,
-      h(
-        'p',
-        { class: 'empty' },
-        `No API in ${request.orgId} ${what}.`,
-        ' Try other words, fewer filters, or look through the ',
-        h('a', { href: '#/catalogue' }, 'catalogue'),
-        '.',
-      ),
-    );
+    replace(results, noResults(request));
     return;
   }
   const terms = queryTerms(request.query);
   // Feedback is about a need put in words: browsing by filters alone has none to learn from.
   const feedback = request.query ? { token, searchId: response.searchId, need: { user: caller.user, org: request.orgId, query: request.query } } : undefined;
   const count = response.results.length;
-  const heading = h(
-    'h2',
-    { id: 'results-heading', class: 'results-heading', tabindex: -1 },
-    count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
-    h('span', { class: 'muted' }, ` · ${Math.round(response.searchMs)} ms`),
-  );
-  // Scores are calibrated (DESIGN: relevanceScore): none strong means nothing here fits the need well.
-  const noneStrong = request.query && !response.results.some((result) => result.match === 'strong');
-  const next = Math.min(MAX_RESULTS, response.totalFound, count + PAGE_SIZE);
-  const more =
-    count >= response.totalFound
-      ? null
-      : next > count
-        ? h(
-            'button',
-            { type: 'button', id: 'show-more', onclick: () => void runSearch(results, caller, request, next, count, onLabel) },
-            `Show ${next - count} more`,
-          )
-        : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
+  const heading = resultsHeading(response);
+  const more = showMore(response, (next) => void runSearch(results, caller, request, next, count, onLabel));
   replace(
     results,
     heading,
@@ -321,16 +291,7 @@ async function runSearch(
           response.warnings.map((warning) => h('li', {}, warning)),
         )
       : null,
-    noneStrong
-      ? h(
-          'p',
-          { class: 'notice', id: 'no-strong-match' },
-          'No API matches this well. ',
-          response.results[0].match === 'partial'
-            ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
-            : 'The nearest ones are below; try other words, or ask the team that would own such an API.',
-        )
-      : null,
+    noStrongMatch(request, response),
     h(
       'ol',
       { class: 'cards', role: 'list' },
@@ -340,6 +301,53 @@ async function runSearch(
   );
   if (focus === 'heading') heading.focus();
   else results.querySelectorAll<HTMLElement>('.card')[focus]?.focus();
+}
+
+/** What to say when nothing matched: the query and filters in words, and where else to look. */
+function noResults(request: SearchRequest): HTMLElement {
+  const what = request.query ? `matches "${request.query}"${request.filters ? ' with these filters' : ''}` : 'passes these filters';
+  return h(
+    'p',
+    { class: 'empty' },
+    `No API in ${request.orgId} ${what}.`,
+    ' Try other words, fewer filters, or look through the ',
+    h('a', { href: '#/catalogue' }, 'catalogue'),
+    '.',
+  );
+}
+
+/** How many cards are shown of how many matched, and how long the search took; focusable, so focus can land on it. */
+function resultsHeading(response: SearchResponse): HTMLElement {
+  const count = response.results.length;
+  return h(
+    'h2',
+    { id: 'results-heading', class: 'results-heading', tabindex: -1 },
+    count < response.totalFound ? `Showing ${count} of ${response.totalFound} APIs` : `${count} API${count === 1 ? '' : 's'}`,
+    h('span', { class: 'muted' }, ` · ${Math.round(response.searchMs)} ms`),
+  );
+}
+
+/** "Show more" (`onMore` gets how many to show then) while more matched, up to `MAX_RESULTS`; past it, how to narrow the search. */
+function showMore(response: SearchResponse, onMore: (next: number) => void): HTMLElement | null {
+  const count = response.results.length;
+  const next = Math.min(MAX_RESULTS, response.totalFound, count + PAGE_SIZE);
+  if (count >= response.totalFound) return null;
+  return next > count
+    ? h('button', { type: 'button', id: 'show-more', onclick: () => onMore(next) }, `Show ${next - count} more`)
+    : h('p', { class: 'muted' }, `These are the best ${MAX_RESULTS}: add words or filters to narrow the search.`);
+}
+
+/** Scores are calibrated (DESIGN: relevanceScore): none strong means nothing here fits the need well, and the page says so. */
+function noStrongMatch(request: SearchRequest, response: SearchResponse): HTMLElement | null {
+  if (!request.query || response.results.some((result) => result.match === 'strong')) return null;
+  return h(
+    'p',
+    { class: 'notice', id: 'no-strong-match' },
+    'No API matches this well. ',
+    response.results[0].match === 'partial'
+      ? 'The nearest ones are below and may still do: check their endpoints, or try other words.'
+      : 'The nearest ones are below; try other words, or ask the team that would own such an API.',
+  );
 }
 
 /** `feedback`: the search had words; the card offers a vote, and its links carry the search (opening them is feedback too). */

@@ -46,12 +46,17 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
 
   const info = await ragApiClient.authInfo().catch(() => ({ devLogin: false }));
   if (!info.devLogin) return;
+  replace(dev, ...devSignIn(message, begin));
+  dev.hidden = false;
+}
+
+/** The development stack's form: pick orgs and roles, and the gateway issues a token to sign in with (`begin`). */
+function devSignIn(message: HTMLElement, begin: (token: string) => Promise<void>): HTMLElement[] {
   const orgs = h('input', { id: 'dev-orgs', value: 'demo', 'aria-label': 'Orgs' });
   const roles = (['reader', 'publisher', 'admin'] as const).map((role) =>
     h('label', {}, h('input', { type: 'checkbox', value: role, checked: true, class: 'dev-role' }), ` ${role}`),
   );
-  replace(
-    dev,
+  return [
     h('h2', {}, 'Development sign-in'),
     h('p', { class: 'muted' }, 'This server runs in development mode and hands out tokens for the asking.'),
     h(
@@ -85,6 +90,5 @@ export async function signInView(main: HTMLElement, onSignedIn: (session: Sessio
       h('div', { class: 'roles' }, roles),
       h('div', { class: 'actions' }, h('button', { type: 'submit', id: 'dev-sign-in' }, 'Get a development token')),
     ),
-  );
-  dev.hidden = false;
+  ];
 }
