@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { REDIS_URL } from '../../../../test/support/stack.js';
+import { REDIS_URL, until } from '../../../../test/support/stack.js';
 import { ApiLocks } from './api-lock.js';
-
-/** Reads every 20 ms, for up to 5 s, until `done` says so of a value (and the one read before it, if any). */
-async function until<T>(read: () => Promise<T>, done: (value: T, previous?: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5000;
-  let previous: T | undefined;
-  for (let first = true; ; first = false) {
-    const value = await read();
-    if (done(value, first ? undefined : previous)) return value;
-    if (Date.now() > deadline) throw new Error(`not done within 5 s (last value ${String(value)})`);
-    previous = value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe(ApiLocks.name, () => {
   const redis = new Redis(REDIS_URL);
@@ -42,10 +29,14 @@ describe(ApiLocks.name, () => {
     const lease = await holder.acquire('api-3');
     // Renewed: the key outlives its first 300 ms, seen by its time to live going up again.
     const started = Date.now();
-    await until(
-      () => redis.pttl(`${prefix}:api-lock:api-3`),
-      (ttl, previous) => previous !== undefined && ttl > previous && Date.now() - started > 300,
-    );
+    let previous = await redis.pttl(`${prefix}:api-lock:api-3`);
+    const renewed = async () => {
+      const ttl = await redis.pttl(`${prefix}:api-lock:api-3`);
+      const up = ttl > previous;
+      previous = ttl;
+      return up && Date.now() - started > 300;
+    };
+    await until(renewed, (done) => done, 5000, 20);
     expect(await new ApiLocks(redis, prefix, 300).acquire('api-3')).toBeUndefined();
     await lease!.release();
 
@@ -56,6 +47,8 @@ describe(ApiLocks.name, () => {
       await until(
         () => holder.acquire('api-4'),
         (taken) => taken !== undefined,
+        5000,
+        20,
       ),
     ).toBeDefined();
   });
