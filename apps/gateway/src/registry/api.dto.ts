@@ -35,7 +35,7 @@ import {
 } from '#contracts';
 import { declaredKindNames, declaredKinds } from '#api-specs';
 import { IsLabels, NoNul } from '#http';
-import { TextField } from './text-field.js';
+import { given, present, TextField } from './text-field.js';
 
 const DECLARED_KINDS = declaredKinds();
 const DECLARED_KIND_NAMES = declaredKindNames();
@@ -188,11 +188,6 @@ export class ApiBodyDto implements ApiRegistration {
   @Type(() => ApiSourceFileDto)
   source?: ApiSourceFileDto;
 }
-
-/** Present, `null` included: `ValidateIf` lets only `undefined` (left out) pass unchecked. */
-const present = (_: object, value: unknown) => value !== undefined;
-/** Present and not `null` (which clears the field). */
-const given = (_: object, value: unknown) => value !== undefined && value !== null;
 
 /**
  * `PATCH /api-management/apis/:apiId`: the API's own details and its recommended version's stage,

@@ -20,9 +20,9 @@ export interface TextFieldOptions {
 }
 
 /** Present, `null` included: `ValidateIf` lets only `undefined` (left out) pass unchecked. */
-const present = (_: object, value: unknown) => value !== undefined;
+export const present = (_: object, value: unknown) => value !== undefined;
 /** Present and not `null` (which clears the field). */
-const given = (_: object, value: unknown) => value !== undefined && value !== null;
+export const given = (_: object, value: unknown) => value !== undefined && value !== null;
 
 /**
  * A text field of a request, declared once: its document (type, limit, whether required), and the
