@@ -18,6 +18,7 @@ export * from './reindex.js';
 export * from './search.js';
 export * from './versions.js';
 export * from './sources.js';
+export * from './tree-import.js';
 export * from './routes/route.js';
 export * from './routes/ai-routes.js';
 export * from './routes/gateway-routes.js';
