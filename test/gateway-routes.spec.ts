@@ -10,6 +10,7 @@ import { ApiOperationsController } from '../apps/gateway/src/proxy/api-operation
 import { FeedbackController } from '../apps/gateway/src/proxy/feedback.controller.js';
 import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions.controller.js';
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
+import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
 
 const CONTROLLERS = [
   DevLoginController,
@@ -21,6 +22,7 @@ const CONTROLLERS = [
   FeedbackController,
   ApiVersionsController,
   RegistryController,
+  TreeImportController,
 ];
 
 /** `METHOD /path` of every handler the controllers mount. */

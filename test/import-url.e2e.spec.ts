@@ -215,49 +215,52 @@ describe('Import from a URL', () => {
     });
   });
 
-  describe('folder imports', () => {
+  describe('tree imports (the routes npm run import calls)', () => {
     const spec = openapi('Ledger', '1.0.0', 'List the ledger entries');
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    const tree = 'git.example.com/finance/specs:ledger';
+    const item = (text: string) => ({
+      path: 'specs/ledger.json',
+      key: 'title:ledger',
+      name: 'Ledger',
+      version: '1.0.0',
+      sha256: sha(text),
+      bytes: text.length,
+    });
+    const body = (text: string, extra: object = {}) => ({ orgId: ORG, tree, items: [item(text)], ...extra });
 
-    it("should keep a file's source, list the APIs of its tree, and make no revision for the same text", async () => {
-      const created = await post(apis, {
-        orgId: ORG,
-        name: 'Ledger',
-        version: '1.0.0',
-        spec,
-        source: { tree: 'finance-repo', path: 'specs/ledger.json' },
-      }).expect(201);
-      const apiId = created.body.apiId;
-      expect(created.body.source).toEqual({ tree: 'finance-repo', path: 'specs/ledger.json', version: '1.0.0', sha256: sha(spec) });
+    it("should keep each version's file, list the APIs of its tree, plan from hashes alone, and make no revision for the same text", async () => {
+      const planned = await post('/api-management/tree-imports/plan', body(spec)).expect(200);
+      expect(planned.body).toMatchObject({ counts: { added: 1 }, entries: [{ action: 'added', newApi: true, needsSpec: true }] });
+      const applied = await post('/api-management/tree-imports/apply', body(spec, { specs: { 'specs/ledger.json': spec } })).expect(200);
+      expect(applied.body.entries).toMatchObject([{ action: 'added', applied: true }]);
+      const apiId = applied.body.entries[0].apiId;
+      expect((await get(`${apis}/${apiId}`).expect(200)).body.source).toEqual({ tree, key: 'title:ledger' });
+      expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0].source).toEqual({ tree, path: 'specs/ledger.json', sha256: sha(spec) });
 
-      const listed = await get(`${apis}?orgId=${ORG}&sourceTree=finance-repo`).expect(200);
+      const listed = await get(`${apis}?orgId=${ORG}&sourceTree=${encodeURIComponent(tree)}`).expect(200);
       expect(listed.body).toMatchObject({ total: 1, items: [{ apiId }] });
       await get(`${apis}?orgId=${ORG}&sourceTree=other-repo`).expect(200, { items: [], total: 0 });
-      await get(`${apis}?sourceTree=finance-repo`).expect(400);
-      await post(apis, { orgId: ORG, name: 'Bad tree', version: '1', spec, source: { tree: 'a/b', path: 'x.json' } }).expect(400);
+      await get(`${apis}?sourceTree=other-repo`).expect(400);
+      await post('/api-management/tree-imports/plan', { ...body(spec), tree: 'a tree' }).expect(400);
+      await post('/api-management/tree-imports/plan', { ...body(spec), items: [{ ...item(spec), sha256: 'x' }] }).expect(400);
 
-      // Importing again: the same text is no new revision, on either route.
-      const again = await put(`${apis}/${apiId}`, {
-        orgId: ORG,
-        name: 'Ledger',
-        version: '1.0.0',
-        spec,
-        source: { tree: 'finance-repo', path: 'specs/ledger.json' },
-      }).expect(200);
-      expect(again.body.versions).toMatchObject([{ version: '1.0.0' }]);
-      await put(`${apis}/${apiId}/versions/1.0.0`, { spec }).expect(200);
+      // The same text again: unchanged from the hash, no text needed, nothing written.
+      const again = await post('/api-management/tree-imports/apply', body(spec)).expect(200);
+      expect(again.body.entries).toMatchObject([{ action: 'unchanged' }]);
       expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0].revision).toBe(1);
+      // A text that is not the item's is refused for that item.
+      const lying = await post('/api-management/tree-imports/apply', body(openapi('Ledger', '1.0.0', 'x'), { specs: { 'specs/ledger.json': spec } })).expect(
+        200,
+      );
+      expect(lying.body.entries).toMatchObject([{ action: 'failed', reason: expect.stringMatching(/SHA-256 differs/) }]);
 
-      // A changed file: one revision, and the source's sha256 follows it.
-      const changed = openapi('Ledger', '1.0.0', 'List the ledger entries of a period');
-      const revised = await put(`${apis}/${apiId}/versions/1.0.0`, { spec: changed }).expect(200);
-      expect(revised.body.revision).toBe(2);
-      expect((await get(`${apis}/${apiId}`).expect(200)).body.source).toEqual({
-        tree: 'finance-repo',
-        path: 'specs/ledger.json',
-        version: '1.0.0',
-        sha256: sha(changed),
-      });
+      // A revision sent by hand is no longer the file's: the next import sends the file's text again.
+      const byHand = openapi('Ledger', '1.0.0', 'List the ledger entries of a period');
+      expect((await put(`${apis}/${apiId}/versions/1.0.0`, { spec: byHand }).expect(200)).body).toMatchObject({ revision: 2, source: { sha256: sha(byHand) } });
+      const back = await post('/api-management/tree-imports/apply', body(spec, { specs: { 'specs/ledger.json': spec } })).expect(200);
+      expect(back.body.entries).toMatchObject([{ action: 'updated', what: ['spec'], applied: true }]);
+      expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0]).toMatchObject({ revision: 3, source: { sha256: sha(spec) } });
     });
   });
 });

@@ -192,13 +192,25 @@ describe('Web UI: import from a URL and refresh, in Chromium', () => {
   });
 
   it("should show a folder import's tree and path as text: nothing in them runs", async () => {
-    const created = await http()
-      .post(apis)
+    const spec = openapi('Folder items');
+    const item = {
+      path: XSS_PATH,
+      key: `file:${XSS_PATH}`,
+      name: 'Folder',
+      version: '1',
+      sha256: createHash('sha256').update(spec).digest('hex'),
+      bytes: spec.length,
+    };
+    const applied = await http()
+      .post('/api-management/tree-imports/apply')
       .set('authorization', `Bearer ${publisher}`)
-      .send({ orgId: ORG, name: 'Folder', version: '1', spec: openapi('Folder items'), source: { tree: 't', path: XSS_PATH } });
-    expect({ status: created.status, body: created.status === 201 ? undefined : created.body }).toEqual({ status: 201, body: undefined });
+      .send({ orgId: ORG, tree: 't', items: [item], specs: { [XSS_PATH]: spec } });
+    expect({ status: applied.status, entries: applied.body.entries }).toEqual({
+      status: 200,
+      entries: [expect.objectContaining({ action: 'added', applied: true })],
+    });
     const page = await signedInPage('publisher');
-    await page.goto(`${stack.url}/#/apis/${created.body.apiId}`);
+    await page.goto(`${stack.url}/#/apis/${applied.body.entries[0].apiId}`);
     const source = page.locator('#api-source');
     await source.waitFor(WAIT);
     expect(await source.getAttribute('data-source')).toBe('folder');

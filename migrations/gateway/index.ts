@@ -5,6 +5,7 @@ import { ApiLabels1764680000003 } from './1764680000003-ApiLabels.js';
 import { ApiVersions1764680000004 } from './1764680000004-ApiVersions.js';
 import { ApiSources1764680000005 } from './1764680000005-ApiSources.js';
 import { ReplicaLeases1764680000006 } from './1764680000006-ReplicaLeases.js';
+import { TreeImports1764680000007 } from './1764680000007-TreeImports.js';
 
 export const gatewayMigrations = [
   CreateRegistry1764680000000,
@@ -14,4 +15,5 @@ export const gatewayMigrations = [
   ApiVersions1764680000004,
   ApiSources1764680000005,
   ReplicaLeases1764680000006,
+  TreeImports1764680000007,
 ];

@@ -20,6 +20,10 @@ const LARGER_ROUTES: readonly [method: string, path: RegExp, bytes: number][] = 
   ['POST', /^\/mcp\/?$/i, 128 * 1024],
 ];
 
+/** A tree import's plan and apply: every item of the tree (its paths, names and details) beside up to a spec's worth of texts (the CLI sends no more a call). */
+const TREE_IMPORT_ROUTE = /^\/api-management\/tree-imports\/(plan|apply)\/?$/i;
+const TREE_ITEMS_BYTES = 16 * 1024 * 1024;
+
 /** Every other route (feedback, an import, a PATCH, a dev token: ~20 KB at most), and any unknown one. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -34,7 +38,11 @@ export interface GatewayBodyLimits {
  * without a final `/`): the spec-sized one on the routes that carry a spec, a small one elsewhere.
  */
 export function gatewayBodyLimits(specBodyLimitBytes: number): GatewayBodyLimits {
-  const routes = [...SPEC_ROUTES.map(([method, path]) => [method, path, specBodyLimitBytes] as const), ...LARGER_ROUTES];
+  const routes = [
+    ...SPEC_ROUTES.map(([method, path]) => [method, path, specBodyLimitBytes] as const),
+    ['POST', TREE_IMPORT_ROUTE, specBodyLimitBytes + TREE_ITEMS_BYTES] as const,
+    ...LARGER_ROUTES,
+  ];
   return {
     limitOf: ({ method, path }) => routes.find(([routeMethod, route]) => routeMethod === method && route.test(path))?.[2] ?? DEFAULT_BODY_LIMIT_BYTES,
     largest: Math.max(DEFAULT_BODY_LIMIT_BYTES, ...routes.map(([, , bytes]) => bytes)),

@@ -14,12 +14,14 @@ import { SharedStateModule } from './shared-state/shared-state.module.js';
 import { GATEWAY_CONFIG } from './gateway.constants.js';
 import { HealthModule } from './health/health.module.js';
 import { ImportModule } from './import/import.module.js';
+import { TreeImportModule } from './tree-import/tree-import.module.js';
 import { IndexingModule } from './indexing/indexing.module.js';
 import { KindsModule } from './kinds/kinds.module.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { ProxyModule } from './proxy/proxy.module.js';
 import { ApiEntity } from './registry/api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './registry/api-version.entity.js';
+import { ImportTreeEntity } from './tree-import/import-tree.entity.js';
 import { RegistryModule } from './registry/registry.module.js';
 
 @Module({})
@@ -31,7 +33,7 @@ export class GatewayModule {
         { module: GatewayConfigModule, global: true, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] },
         DatabaseModule.forRoot({
           target: config.database,
-          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity],
+          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity, ImportTreeEntity],
           migrations: gatewayMigrations,
           migrationsTableName: 'gateway_migrations',
           leasesTable: 'platform_backend.leases',
@@ -48,6 +50,7 @@ export class GatewayModule {
         AuthModule,
         RegistryModule,
         ImportModule,
+        TreeImportModule,
         KindsModule,
         IndexingModule,
         ProxyModule,

@@ -1,5 +1,6 @@
 import type { IndexingStatus } from './indexing-status.js';
-import type { ApiSource, ApiSourceFile } from './sources.js';
+import type { ApiSource } from './sources.js';
+import type { CatalogInfo } from './tree-import.js';
 import type { ChangeCounts, LifecycleStage, VersionSummary } from './versions.js';
 
 /** An API as the registry returns it. */
@@ -27,6 +28,8 @@ export interface ApiRecord {
   updatedAt: string;
   /** Where the spec comes from, for an API imported from a URL or a folder (#31). */
   source?: ApiSource;
+  /** For a Backstage entity's API: its place in the catalogue (#42). */
+  catalog?: CatalogInfo;
   /** Absent when the AI app could not be asked (it is down or slow). */
   indexing?: Omit<IndexingStatus, 'apiId'>;
   /** In a registration's answer: what the publisher should know, e.g. that the new spec breaks a version in production. */
@@ -97,6 +100,4 @@ export interface ApiRegistration {
   format?: string;
   /** The stage of the version registered (`POST`: default `production`; `PUT`: the version's stage stays when absent). */
   lifecycle?: LifecycleStage;
-  /** A folder import's file (`npm run import`): kept on the record as `source`, with the version it feeds and its text's SHA-256. */
-  source?: ApiSourceFile;
 }

@@ -2,17 +2,19 @@ import type { ChangeCounts } from './versions.js';
 
 /**
  * Where an API's spec comes from when it was imported rather than sent (#31): a URL the
- * platform fetches (and refreshes), or a file of a tree that `npm run import` walks.
+ * platform fetches (and refreshes), or a tree that `npm run import` walks, whose files feed its
+ * versions (each version's own `VersionSource`, #42).
  */
 export interface ApiSource {
   /** URL import: the address the spec is fetched from (`POST …/refresh`, periodic refresh). */
   url?: string;
-  /** Folder import: the import's name for the tree (`--tree`, default the folder's name) and the file's path in it, with `/`. */
+  /** Folder import: the tree's name (`--tree`; by default the repository's remote and the folder's path in it). */
   tree?: string;
-  path?: string;
-  /** The version of the API it feeds. */
-  version: string;
-  /** SHA-256 (hex) of the spec text last imported: a caller can tell an unchanged file without writing. */
+  /** Folder import: the API's identity in its tree (`TreeItem.key`); absent on an API imported before #42 until its next import. */
+  key?: string;
+  /** URL import: the version it feeds. */
+  version?: string;
+  /** URL import: SHA-256 (hex) of the spec text last fetched. */
   sha256?: string;
   /** URL import: the validators of the last good fetch, sent back as `If-None-Match` / `If-Modified-Since`. */
   etag?: string;
@@ -52,8 +54,9 @@ export interface ApiRefreshResult {
   changes?: ChangeCounts;
 }
 
-/** A folder import's registration says which file of which tree it is (the body of `POST /apis` and `PUT /apis/:apiId`, field `source`). */
-export interface ApiSourceFile {
+/** The file of a tree a version is read from (`npm run import`), and the SHA-256 (hex) of its text last imported. */
+export interface VersionSource {
   tree: string;
   path: string;
+  sha256: string;
 }

@@ -6,6 +6,9 @@ import type { LifecycleStage } from './versions.js';
  * for the change reports) and, when asked, applies the plan.
  */
 
+/** A catalogue's names: a system, a tag. */
+export const CATALOG_LIMITS = { nameMaxChars: 200, maxTags: 50 } as const;
+
 /** Where a Backstage `kind: API` entity puts the API in the catalogue. */
 export interface CatalogInfo {
   /** `api:<namespace>/<name>`, lower case. */
@@ -70,12 +73,16 @@ export interface TreeImportRequest {
   prune?: boolean;
   /** Take over an API of the org of the same name that has no source. */
   adopt?: boolean;
+  /** The stage of a new version whose item names none (default `production`); an item's own stage (a descriptor's) is kept up to date. */
+  lifecycle?: LifecycleStage;
+  /** The team of a new API whose item names none. */
+  teamName?: string;
   /** Spec texts by item path: a plan checks and compares them, an apply writes them. */
   specs?: Record<string, string>;
 }
 
 /** What one entry of a plan does. */
-export type TreePlanAction = 'added' | 'updated' | 'unchanged' | 'deleted' | 'failed';
+export type TreePlanAction = 'added' | 'updated' | 'unchanged' | 'deleted' | 'skipped' | 'failed';
 
 /** One change found between two specs, as a pull-request comment names it. */
 export interface TreePlanChange {
@@ -101,8 +108,9 @@ export interface TreePlanEntry {
   action: TreePlanAction;
   /** The item's path; for a deletion, the path the version was imported from. */
   path: string;
-  name: string;
-  version: string;
+  /** The API's and version's; absent for a file that could not be read and feeds no version. */
+  name?: string;
+  version?: string;
   /** Absent for a new API. */
   apiId?: string;
   /** `added`: a new API (else a new version of one). */
@@ -113,7 +121,7 @@ export interface TreePlanEntry {
   what?: ('spec' | 'path' | 'details' | 'stage')[];
   /** `failed`: why, as the registration would answer. */
   reason?: string;
-  /** Something to know that changes nothing: a version its file no longer feeds, kept. */
+  /** `skipped`, or something to know that changes nothing: a version its file no longer feeds, kept. */
   note?: string;
   comparison?: TreePlanComparison;
   /**
@@ -137,8 +145,10 @@ export interface TreePlan {
   counts: Record<TreePlanAction, number>;
   /** Entries with `blocking`. */
   blocking: number;
-  /** Components recorded (apply) or to be (plan). */
+  /** The tree's components (apply: recorded). */
   components: number;
+  /** Its components, or the files its descriptors name, differ from what the last import recorded: an apply records them. */
+  treeChanged: boolean;
 }
 
 /**
@@ -156,6 +166,5 @@ export const TREE_IMPORT_LIMITS = {
   /** Changes a comparison lists. */
   changesListed: 50,
   keyMaxChars: 1100,
-  maxTags: 50,
   maxRefs: 200,
 } as const;

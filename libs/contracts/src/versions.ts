@@ -1,3 +1,4 @@
+import type { VersionSource } from './sources.js';
 import type { IndexingStatus } from './indexing-status.js';
 
 /**
@@ -28,6 +29,8 @@ export interface ApiVersionRecord extends VersionSummary {
   recommended: boolean;
   /** For a deprecated version: the version to move to (the recommended one), when there is another. */
   moveTo?: string;
+  /** The file of a tree it is read from (`npm run import`). */
+  source?: VersionSource;
   /** The index's status; only the recommended version is indexed for search. */
   indexing?: Omit<IndexingStatus, 'apiId'>;
   /** The current revision's lint findings by severity; absent until it has been linted. */

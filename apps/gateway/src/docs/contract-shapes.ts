@@ -34,6 +34,13 @@ export type ChangeReportDoc = C.ChangeReportResponse;
 export type LintFindingDoc = C.LintFinding;
 export type LintResponseDoc = C.LintResponse;
 
+export type CatalogInfoDoc = C.CatalogInfo;
+export type VersionSourceDoc = C.VersionSource;
+export type TreePlanDoc = C.TreePlan;
+export type TreePlanEntryDoc = C.TreePlanEntry;
+export type TreePlanComparisonDoc = C.TreePlanComparison;
+export type TreePlanChangeDoc = C.TreePlanChange;
+
 export type ApiKindInfoDoc = C.ApiKindInfo;
 export type ApiKindsResponseDoc = C.ApiKindsResponse;
 export type OperationPartNamesDoc = C.OperationPartNames;

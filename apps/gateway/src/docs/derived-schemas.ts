@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { LABEL_LIMITS } from '#contracts';
+import { LABEL_LIMITS, TREE_IMPORT_LIMITS } from '#contracts';
 // The gateway forwards these bodies as they come: the AI app's validators are what checks them.
 import { InternalFeedbackDto, SearchFiltersDto, SearchRequestDto } from '#dtos';
 import { CONTRACT_SCHEMAS } from './contract-schemas.generated.js';
@@ -46,6 +46,7 @@ const CUSTOM_VALIDATORS: Record<string, Json> = {
     maxProperties: LABEL_LIMITS.maxLabels,
   },
   isSpecInput: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] },
+  isSpecTexts: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: TREE_IMPORT_LIMITS.maxSpecsPerCall },
 };
 
 /** The validators of the document's request bodies, as JSON Schema by schema name, refs named as the document names them. */

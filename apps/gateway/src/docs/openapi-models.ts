@@ -15,6 +15,7 @@ export class ApiVersionRecordDoc {}
 export class ApiVersionListDoc {}
 export class ChangeReportDoc {}
 export class LintResponseDoc {}
+export class TreePlanDoc {}
 
 export class ApiKindsResponseDoc {}
 export class ApiEndpointsResponseDoc {}

@@ -79,6 +79,8 @@ export class ImportService {
   /** Fetches an API's URL again (in a slot of `ImportSlots` its caller holds): `unchanged` (304, or the same text), `updated` (one new revision) or `failed` (the last good spec stays). */
   async refreshApi(api: ApiEntity): Promise<ApiRefreshResult> {
     const source = api.source!;
+    // A URL import's source always names the version it feeds.
+    const version = source.version!;
     const fetchedAt = new Date().toISOString();
     try {
       const fetched = await this.fetcher.fetch(source.url!, source);
@@ -86,9 +88,9 @@ export class ImportService {
         await this.saveSource(api.id, { fetchedAt, ...(fetched.notModified ? {} : { etag: fetched.etag, lastModified: fetched.lastModified }) });
         return { outcome: 'unchanged', apiId: api.id };
       }
-      const current = await this.repository.version(api.id, source.version);
+      const current = await this.repository.version(api.id, version);
       const spec = await this.specs.check(api.orgId, { spec: fetched.text, format: current?.kind });
-      const { record, revised } = await this.versions.reviseChecked(api, source.version, spec);
+      const { record, revised } = await this.versions.reviseChecked(api, version, spec);
       await this.saveSource(api.id, { fetchedAt, etag: fetched.etag, lastModified: fetched.lastModified, sha256: sha256(spec.text) });
       if (!revised) return { outcome: 'unchanged', apiId: api.id };
       return {

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { LifecycleStage, LintReport } from '#contracts';
+import type { LifecycleStage, LintReport, VersionSource } from '#contracts';
 
 /** One version of an API: its stage and its current revision (migration ApiVersions). */
 @Entity({ schema: 'platform_backend', name: 'api_versions' })
@@ -24,6 +24,10 @@ export class ApiVersionEntity {
   /** Its current revision (`ApiVersionRevisionEntity`). */
   @Column({ type: 'integer', default: 1 })
   revision: number;
+
+  /** The file of a tree it is read from (migration TreeImports); `null` for a version sent by hand or from a URL. */
+  @Column({ type: 'jsonb', nullable: true })
+  source: VersionSource | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

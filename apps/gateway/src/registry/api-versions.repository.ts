@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import type { ApiSource, LifecycleStage, LintReport, VersionSummary } from '#contracts';
+import type { ApiSource, CatalogInfo, LifecycleStage, LintReport, VersionSource, VersionSummary } from '#contracts';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { liveApi } from './live-apis.js';
@@ -18,6 +18,8 @@ export interface ApiDetails {
   teamName: string | null;
   description: string | null;
   labels: Record<string, string>;
+  /** A Backstage entity's (a tree import's); left as it is when absent. */
+  catalog?: CatalogInfo | null;
 }
 
 export interface NewVersion {
@@ -25,6 +27,8 @@ export interface NewVersion {
   lifecycle: LifecycleStage;
   kind: string;
   spec: string;
+  /** The file of a tree it is read from. */
+  source?: VersionSource | null;
 }
 
 /** An API's versions as one change sees and makes them, inside its transaction, with the API row locked. */
@@ -58,6 +62,7 @@ export class VersionsChange {
         kind: version.kind,
         revision: 1,
         sunsetDate: null,
+        source: version.source ?? null,
         createdAt: new Date(),
         updatedAt: new Date(),
       }),
@@ -79,10 +84,16 @@ export class VersionsChange {
     );
     if (current?.same) return undefined;
     if (this.api.source?.version === version) this.api.source = { ...this.api.source, sha256: sha256(spec) };
+    // A version's file is known by its text's hash: a revision sent by hand no longer is the file's, so the next import of the tree sends the file again.
+    if (entity.source) entity.source = { ...entity.source, sha256: sha256(spec) };
     entity.revision += 1;
     entity.kind = kind;
     entity.updatedAt = new Date();
-    await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { revision: entity.revision, kind, updatedAt: () => 'now()' });
+    await this.manager.update(
+      ApiVersionEntity,
+      { apiId: this.api.id, version },
+      { revision: entity.revision, kind, source: entity.source, updatedAt: () => 'now()' },
+    );
     await this.manager.insert(ApiVersionRevisionEntity, { apiId: this.api.id, version, revision: entity.revision, kind, spec });
     await this.manager.query(`DELETE FROM platform_backend.api_version_revisions WHERE api_id = $1 AND version = $2 AND revision <= $3`, [
       this.api.id,
@@ -118,6 +129,13 @@ export class VersionsChange {
   /** Where the spec comes from (`null`: nowhere the platform knows of); saved with the change. */
   setSource(source: ApiSource | null): void {
     this.api.source = source;
+  }
+
+  /** The file of a tree a version is read from (`null`: none). */
+  async setVersionSource(version: string, source: VersionSource | null): Promise<void> {
+    const entity = this.get(version);
+    entity.source = source;
+    await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { source });
   }
 
   /** The name must not be another live API's in the org. */
@@ -244,7 +262,7 @@ export class ApiVersionsRepository {
       lifecycle: recommended.lifecycle,
       sunsetDate: recommended.lifecycle === 'deprecated' ? recommended.sunsetDate : null,
     });
-    const { id, orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, source } = change.api;
+    const { id, orgId, name, teamName, description, labels, version, kind, lifecycle, sunsetDate, source, catalog } = change.api;
     await manager
       .createQueryBuilder()
       .update(ApiEntity)
@@ -259,6 +277,7 @@ export class ApiVersionsRepository {
         lifecycle,
         sunsetDate,
         source,
+        catalog,
         ...(reindexed ? { revision: () => 'revision + 1' } : {}),
       })
       .where('id = :id', { id })

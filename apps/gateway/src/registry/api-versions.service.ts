@@ -9,6 +9,9 @@ import {
   type ChangeReportResponse,
   DEFAULT_LIFECYCLE,
   type LintResponse,
+  type ApiSource,
+  type LifecycleStage,
+  type VersionSource,
 } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { ServiceBusyException } from '#http';
@@ -20,7 +23,7 @@ import { AiClient } from '../ai-client/ai-client.js';
 import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
 import type { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity } from './api-version.entity.js';
-import { ApiVersionsRepository, sha256, type VersionsChange } from './api-versions.repository.js';
+import { type ApiDetails, ApiVersionsRepository, type VersionsChange } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
 import { detailsOf, RegistryService, toRecord } from './registry.service.js';
@@ -29,6 +32,25 @@ import { nextStage } from './version-stage.js';
 
 /** What a registration tells its publisher beside the record: the changes from the spec it follows. */
 type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes'>;
+
+/** What a tree's file writes of its version (`ApiVersionsService.writeFromTree`). */
+export interface TreeVersionWrite {
+  version: string;
+  /** A new text (absent: only the file, stage or details changed). */
+  spec?: CheckedSpec;
+  source: VersionSource;
+  /** A new version's stage, or the stage its descriptor gives. */
+  stage?: LifecycleStage;
+  details?: ApiDetails;
+  apiSource: ApiSource;
+}
+
+/** A new spec against the version it replaces or follows (`ApiVersionsService.assess`). */
+export interface ChangeAssessment {
+  guarded: boolean;
+  report?: ChangeReport;
+  notCompared?: { why: string; busy?: ServiceBusyException };
+}
 
 /** Breaking changes a warning names before "and N more". */
 const CHANGES_NAMED = 3;
@@ -95,6 +117,40 @@ export class ApiVersionsService {
     return { record: { ...(await this.record(changed, version)), ...(changed.result ? notes : {}) }, revised: changed.result !== undefined };
   }
 
+  /**
+   * A version from a tree's file (`npm run import`, #42), in one change: added with its stage, or
+   * revised (the same text makes no revision); with its file, its stage, the API's tree and key,
+   * and an entity's details. The change notes are a registration's.
+   */
+  async writeFromTree(api: ApiEntity, write: TreeVersionWrite): Promise<ApiVersionRecord> {
+    const before = await this.versionsOf(api);
+    const current = before.find((item) => item.version === write.version);
+    let notes: ChangeNotes = {};
+    if (write.spec) {
+      const production = before.filter((item) => item.lifecycle === 'production');
+      const base = current ?? (production.length ? recommendedVersion(production) : undefined);
+      const same = current !== undefined && (await this.isCurrentText(api, current, write.spec));
+      if (base && !same) notes = await this.changeNotes(api, base, write.version, write.spec);
+    }
+    const changed = await this.change(api.id, async (change) => {
+      if (write.details) await change.setDetails(write.details);
+      change.setSource(write.apiSource);
+      if (!change.find(write.version)) {
+        if (!write.spec) throw new NotFoundException(`API "${api.id}" has no version "${write.version}"`);
+        const lifecycle = write.stage ?? DEFAULT_LIFECYCLE;
+        await change.addVersion({ version: write.version, lifecycle, kind: write.spec.kind, spec: write.spec.text, source: write.source });
+        return 1;
+      }
+      const revised = write.spec ? await change.addRevision(write.version, { kind: write.spec.kind, spec: write.spec.text }) : undefined;
+      await change.setVersionSource(write.version, write.source);
+      const stage = change.get(write.version);
+      if (write.stage && write.stage !== stage.lifecycle) await change.setStage(write.version, nextStage(stage, { lifecycle: write.stage }));
+      return revised?.revision;
+    });
+    if (changed.result) this.lint.schedule(api.orgId, api.id, write.version, changed.result);
+    return { ...(await this.record(changed, write.version)), ...notes };
+  }
+
   /** A version's stage, and its sunset date (only a deprecated version has one: `nextStage`). */
   async patch(caller: Caller, apiId: string, version: string, body: VersionPatchDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
@@ -125,7 +181,6 @@ export class ApiVersionsService {
     const changed = await this.change(api.id, async (change) => {
       await change.setDetails(detailsOf(body, api.labels));
       await change.rename(target, renamed);
-      if (body.source) change.setSource({ tree: body.source.tree, path: body.source.path, version: renamed, sha256: sha256(spec.text) });
       const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
       if (body.lifecycle)
         await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
@@ -159,7 +214,7 @@ export class ApiVersionsService {
   }
 
   /** Runs a change; search is told when what it holds changed. */
-  private async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>) {
+  async change<T>(apiId: string, work: (change: VersionsChange) => Promise<T>) {
     const changed = await this.versions.change(apiId, work);
     if (changed.reindexed) this.events.emit(ApiUpdatedEvent.eventName, new ApiUpdatedEvent(apiId));
     return changed;
@@ -196,31 +251,43 @@ export class ApiVersionsService {
   }
 
   /**
+   * How a new spec of `version` changes the version it replaces or follows (`base`): the report, or
+   * why there is none (a busy moment, a pair too large to compare within SPEC_TIMEOUT_MS). It is
+   * `guarded` when `base` is in production and `version` has its major version: a breaking or
+   * incomplete report there is what `--fail-on-breaking` and BREAKING_CHANGES_REFUSED_ORGS stop.
+   */
+  async assess(api: ApiEntity, base: ApiVersionEntity, version: string, spec: { text: string; kind: string }): Promise<ChangeAssessment> {
+    const guarded = base.lifecycle === 'production' && majorOf(base.version) === majorOf(version);
+    const kept = await this.versions.revision(api.id, base.version, base.revision);
+    if (!kept) return { guarded };
+    try {
+      return { guarded, report: await this.specs.compare(api.orgId, { text: kept.spec, format: kept.kind }, { text: spec.text, format: spec.kind }, true) };
+    } catch (error) {
+      if (error instanceof ServiceBusyException) return { guarded, notCompared: { why: 'the spec threads were busy', busy: error } };
+      if (error instanceof UnprocessableEntityException) return { guarded, notCompared: { why: errorSummary(error) } };
+      throw error;
+    }
+  }
+
+  /**
    * The changes a new spec makes to the version it follows (`base`). A new spec of a version in
    * production, without a new major version, that breaks it, or that could not be compared in full
    * (not proven safe), gets a warning, or a 409 in an org that refuses them
    * (BREAKING_CHANGES_REFUSED_ORGS).
    */
   private async changeNotes(api: ApiEntity, base: ApiVersionEntity, version: string, spec: { text: string; kind: string }): Promise<ChangeNotes> {
-    const guarded = base.lifecycle === 'production' && majorOf(base.version) === majorOf(version);
+    const { guarded, report, notCompared } = await this.assess(api, base, version, spec);
     const refuses = guarded && this.config.breakingChangesRefusedOrgs.some((org) => org === '*' || org === api.orgId);
-    const kept = await this.versions.revision(api.id, base.version, base.revision);
-    if (!kept) return {};
-    let report: ChangeReport;
-    try {
-      report = await this.specs.compare(api.orgId, { text: kept.spec, format: kept.kind }, { text: spec.text, format: spec.kind }, true);
-    } catch (error) {
-      // Comparing is a courtesy where breaking changes are allowed: a busy moment, or a pair too
-      // large to compare within SPEC_TIMEOUT_MS, does not hold up the registration.
-      // A busy moment is worth a retry (503) where the comparison decides; elsewhere neither it nor
-      // a pair too large to compare holds up the registration.
-      const why =
-        error instanceof ServiceBusyException ? 'the spec threads were busy' : error instanceof UnprocessableEntityException ? errorSummary(error) : undefined;
-      if (why === undefined || (refuses && error instanceof ServiceBusyException)) throw error;
-      const warning = `Not compared with version "${base.version}"${guarded ? ', in production' : ''}: ${why}`;
+    if (notCompared) {
+      // Comparing is a courtesy where breaking changes are allowed: neither a busy moment nor a
+      // pair too large to compare holds up the registration. Where the comparison decides, a busy
+      // moment is worth a retry (503).
+      if (refuses && notCompared.busy) throw notCompared.busy;
+      const warning = `Not compared with version "${base.version}"${guarded ? ', in production' : ''}: ${notCompared.why}`;
       if (refuses) throw new ConflictException(`${warning}, so it is not proven safe. ${REFUSED}`);
       return { warnings: [warning] };
     }
+    if (!report) return {};
     const changes = { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info, complete: report.complete };
     if (!guarded || (report.breaking === 0 && report.complete)) return { changes };
     const warnings: string[] = [];
@@ -260,6 +327,7 @@ export class ApiVersionsService {
         kind: item.kind,
         revision: item.revision,
         recommended: item === recommended,
+        ...(item.source ? { source: item.source } : {}),
         ...(moveTo ? { moveTo } : {}),
         ...(indexing ? { indexing } : {}),
         ...(summary ? { lint: summary } : {}),

@@ -7,7 +7,6 @@ import {
   IsInt,
   IsNotEmpty,
   ValidateIf,
-  ValidateNested,
   IsOptional,
   IsString,
   Matches,
@@ -20,9 +19,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   type ApiDetailsPatch,
   type ApiRegistration,
-  type ApiSourceFile,
   type ApiVersionPatch,
   type ApiVersionRegistration,
+  CATALOG_LIMITS,
   CHANGE_REPORT_LIMITS,
   LABEL_LIMITS,
   LIFECYCLE_STAGES,
@@ -32,6 +31,7 @@ import {
   ORG_ID_MESSAGE,
   parseLabelSelector,
   REGISTRATION_LIMITS,
+  TREE_NAME,
 } from '#contracts';
 import { declaredKindNames, declaredKinds } from '#api-specs';
 import { IsLabels, NoNul } from '#http';
@@ -107,25 +107,6 @@ const LABELS_DOC = {
     "On PUT, leaving labels out keeps the API's labels; `{}` clears them",
 } as const;
 
-/** A folder import's name for its tree: as `--tree`. */
-export const SOURCE_TREE = /^[\w.-]{1,100}$/;
-const SOURCE_TREE_MESSAGE = (field: string) => `${field} must be 1-100 letters, digits, ".", "_" or "-"`;
-
-export class ApiSourceFileDto implements ApiSourceFile {
-  @ApiProperty({ pattern: SOURCE_TREE.source, example: 'payments-repo', description: "The import's name for the tree it walks (`npm run import -- --tree`)" })
-  @IsString()
-  @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('source.tree') })
-  tree: string;
-
-  @TextField({
-    maxChars: REGISTRATION_LIMITS.sourcePathMaxChars,
-    notBlank: true,
-    label: 'source.path',
-    doc: { example: 'specs/payments.yaml', description: "The file's path in the tree, with `/`" },
-  })
-  path: string;
-}
-
 export class ApiBodyDto implements ApiRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
   @IsString()
@@ -178,15 +159,6 @@ export class ApiBodyDto implements ApiRegistration {
   @IsOptional()
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
-
-  @ApiPropertyOptional({
-    type: ApiSourceFileDto,
-    description: "A folder import's file: kept as the record's `source`, for the version registered (on PUT, the version revised)",
-  })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ApiSourceFileDto)
-  source?: ApiSourceFileDto;
 }
 
 /**
@@ -267,11 +239,25 @@ export class ListApisQueryDto {
   @IsIn(LIFECYCLE_STAGES, { each: true, message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage[];
 
-  @ApiPropertyOptional({ pattern: SOURCE_TREE.source, description: 'Only APIs a folder import registered from this tree (`source.tree`); with `orgId`' })
+  @ApiPropertyOptional({ pattern: TREE_NAME.pattern.source, description: 'Only APIs a folder import registered from this tree (`source.tree`); with `orgId`' })
   @IsOptional()
   @IsString()
-  @Matches(SOURCE_TREE, { message: SOURCE_TREE_MESSAGE('sourceTree') })
+  @Matches(TREE_NAME.pattern, { message: `sourceTree must be ${TREE_NAME.rule}` })
   sourceTree?: string;
+
+  @ApiPropertyOptional({ description: 'Only APIs of this Backstage system (`catalog.system`, as given)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CATALOG_LIMITS.nameMaxChars)
+  system?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Only APIs with every one of these Backstage tags (`catalog.tags`); repeat it' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value : [value]))
+  @IsString({ each: true })
+  @MaxLength(CATALOG_LIMITS.nameMaxChars, { each: true })
+  @ArrayMaxSize(CATALOG_LIMITS.maxTags)
+  tag?: string[];
 
   @ApiPropertyOptional({ minimum: 1, maximum: LIST_LIMITS.maxPage, default: 1 })
   @IsOptional()

@@ -1,4 +1,4 @@
-import type { ApiSource, LifecycleStage } from '#contracts';
+import type { ApiSource, CatalogInfo, LifecycleStage } from '#contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
@@ -49,6 +49,10 @@ export class ApiEntity {
   /** Where an imported API's spec comes from (migration ApiSources); `null` for one sent in a registration. */
   @Column({ type: 'jsonb', nullable: true })
   source: ApiSource | null;
+
+  /** A Backstage entity's place in the catalogue, as its tree's descriptor says (migration TreeImports). */
+  @Column({ type: 'jsonb', nullable: true })
+  catalog: CatalogInfo | null;
 
   /** Increases with every change that search must see: the recommended version's spec, a stage, the details (the outbox sends each). */
   @Column({ type: 'integer', default: 1 })

@@ -22,7 +22,7 @@ import { AiClient } from '../ai-client/ai-client.js';
 import type { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
-import { type ApiDetails, ApiVersionsRepository, type NewVersion, sha256 } from './api-versions.repository.js';
+import { type ApiDetails, ApiVersionsRepository, type NewVersion } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { LIVE_API, liveApi } from './live-apis.js';
 import { inReleaseOrder, versionSummary } from './recommended-version.js';
@@ -44,13 +44,11 @@ export class RegistryService {
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
-  /** A new API and its first version (`lifecycle`, default `production`); a folder import's `source` is kept. */
+  /** A new API and its first version (`lifecycle`, default `production`). */
   async create(caller: Caller, body: ApiBodyDto): Promise<ApiRecord> {
     assertOrgMember(caller, body.orgId);
     const { text: spec, kind } = await this.specs.check(body.orgId, body);
-    const version = body.version.trim();
-    const source = body.source ? { tree: body.source.tree, path: body.source.path, version, sha256: sha256(spec) } : null;
-    return this.register(detailsOf(body), { version, lifecycle: body.lifecycle ?? DEFAULT_LIFECYCLE, kind, spec }, source);
+    return this.register(detailsOf(body), { version: body.version.trim(), lifecycle: body.lifecycle ?? DEFAULT_LIFECYCLE, kind, spec }, null);
   }
 
   /** A new API from a checked spec (`SpecWork.check`); the caller's right to its org is checked already. */
@@ -83,6 +81,11 @@ export class RegistryService {
 
   async remove(caller: Caller, apiId: string): Promise<void> {
     await this.findVisible(caller, apiId);
+    await this.removeApi(apiId);
+  }
+
+  /** Deletes an API whose caller's right to it is checked already: it leaves search once the index confirms. */
+  async removeApi(apiId: string): Promise<void> {
     const result = await this.apis
       .createQueryBuilder()
       .update()
@@ -139,6 +142,7 @@ export class RegistryService {
       ...(query.label?.length ? { labels: labelsFilter(query.label) } : {}),
       // As the partial index apis_org_source_tree_idx holds it (migration ApiSources).
       ...(query.sourceTree ? { source: Raw((column) => `${column} ? 'tree' AND ${column} ->> 'tree' = :sourceTree`, { sourceTree: query.sourceTree }) } : {}),
+      ...(query.system || query.tag?.length ? { catalog: catalogFilter(query.system, query.tag ?? []) } : {}),
     };
     const [items, total] = await this.apis.findAndCount({
       where,
@@ -226,6 +230,12 @@ function labelsFilter(selectors: string[]) {
   );
 }
 
+/** A Backstage system and tags, as the GIN index `apis_catalog_idx` holds them (migration TreeImports). */
+function catalogFilter(system: string | undefined, tags: string[]) {
+  const wanted = JSON.stringify({ ...(system ? { system } : {}), ...(tags.length ? { tags } : {}) });
+  return Raw((column) => `${column} @> CAST(:catalog AS jsonb)`, { catalog: wanted });
+}
+
 export function notFound(apiId: string): NotFoundException {
   return new NotFoundException(`API "${apiId}" not found`);
 }
@@ -247,6 +257,7 @@ export function toRecord(entity: ApiEntity, versions: ApiVersionEntity[], indexi
     createdAt: new Date(entity.createdAt).toISOString(),
     updatedAt: new Date(entity.updatedAt).toISOString(),
     ...(entity.source ? { source: entity.source } : {}),
+    ...(entity.catalog ? { catalog: entity.catalog } : {}),
     ...(indexing ? { indexing } : {}),
   };
 }

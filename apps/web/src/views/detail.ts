@@ -283,7 +283,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     api.description ? h('p', { class: 'description' }, api.description) : null,
     session.can('publisher') ? detailsForm(session.token, api, redraw) : null,
     // Imported (#31): where the spec comes from; a URL's publishers can fetch it again now.
-    sourceSection(api, { token: session.token, canRefresh: session.can('publisher'), redraw }),
+    sourceSection(api, { token: session.token, canRefresh: session.can('publisher'), redraw, viewed: viewedRecord }),
     versionsSection(api.apiId, page.versions, viewed, api.version),
     session.can('publisher') && viewedRecord ? stageForm(session.token, api.apiId, viewedRecord, redraw) : null,
     apiOverviewSection(details, api.description),

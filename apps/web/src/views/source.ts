@@ -1,4 +1,4 @@
-import type { ApiRecord, ApiRefreshResult } from '../../../../libs/contracts/src/index.js';
+import type { ApiRecord, ApiRefreshResult, ApiVersionRecord } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, versionLabel } from '../components.js';
 import { formatDate, h, handler, replace } from '../dom.js';
@@ -64,9 +64,14 @@ function refreshNote(api: ApiRecord, result: ApiRefreshResult): HTMLElement {
  * refresh a URL source now: the page is drawn again (`redraw`) with what the refresh did.
  * Nothing when the API was registered from a request body.
  */
-export function sourceSection(api: ApiRecord, options: { token: string; canRefresh: boolean; redraw: () => void }): HTMLElement | null {
+export function sourceSection(
+  api: ApiRecord,
+  options: { token: string; canRefresh: boolean; redraw: () => void; viewed?: Pick<ApiVersionRecord, 'version' | 'source'> },
+): HTMLElement | null {
   const source = api.source;
   if (!source) return null;
+  const file = source.tree !== undefined && options.viewed?.source?.tree === source.tree ? options.viewed.source.path : undefined;
+  const fed = source.url ? source.version : file ? options.viewed?.version : undefined;
   const last = refreshed.get(api.apiId);
   refreshed.delete(api.apiId);
   const message = h('div', { id: 'source-message', class: 'source-message', 'aria-live': 'polite', tabindex: -1 }, last ? refreshNote(api, last) : null);
@@ -108,8 +113,9 @@ export function sourceSection(api: ApiRecord, options: { token: string; canRefre
       // As text, never a link: the address is the publisher's, and only the server should fetch it.
       source.url ? row('Imported from', h('code', { id: 'source-url', class: 'path' }, source.url)) : null,
       source.tree !== undefined ? row('Folder import', h('code', { id: 'source-tree', class: 'path' }, source.tree)) : null,
-      source.path !== undefined ? row('File', h('code', { id: 'source-path', class: 'path' }, source.path)) : null,
-      row('Feeds', versionLabel(source.version)),
+      // A tree's files feed its versions one each: the one of the version shown.
+      file ? row('File', h('code', { id: 'source-path', class: 'path' }, file)) : null,
+      fed ? row('Feeds', versionLabel(fed)) : null,
       source.url ? row('Last fetched', h('span', { id: 'source-fetched' }, source.fetchedAt ? formatDate(source.fetchedAt) : 'never')) : null,
     ),
     source.lastError

@@ -9,6 +9,7 @@ import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelect
 import type { EmbeddingModelsStatus, ReindexAccepted, ReindexProgress, ReindexRequest } from '../reindex.js';
 import type { SearchRequest, SearchResponse } from '../search.js';
 import type { ApiImportRequest, ApiRefreshResult } from '../sources.js';
+import type { TreeImportRequest, TreePlan } from '../tree-import.js';
 import type {
   ApiVersionList,
   ApiVersionPatch,
@@ -32,6 +33,10 @@ export interface ApiListQuery {
   lifecycle?: LifecycleStage[];
   /** The tree a folder import (`npm run import`) registered the API from; needs `orgId`. */
   sourceTree?: string;
+  /** A Backstage entity's `spec.system`. */
+  system?: string;
+  /** Backstage tags (`metadata.tags`): every one must match. */
+  tag?: string[];
   page?: number;
   pageSize?: number;
 }
@@ -76,6 +81,10 @@ export const GATEWAY_ROUTES = {
   /** The spec's text as registered (JSON, YAML, SDL or .proto), not a JSON answer. */
   spec: route<string, undefined, SpecQuery>()('GET', '/api-management/apis/:apiId/spec'),
   importApi: route<ApiRecord, ApiImportRequest>()('POST', '/api-management/apis/import'),
+  /** What importing a tree would do (`npm run import`): nothing is written. */
+  planTreeImport: route<TreePlan, TreeImportRequest>()('POST', '/api-management/tree-imports/plan'),
+  /** Writes the plan's entries whose spec is sent (and those that need none); deletes on `prune`. */
+  applyTreeImport: route<TreePlan, TreeImportRequest>()('POST', '/api-management/tree-imports/apply'),
   /** Takes no fields, but a POST's body must be JSON: send `{}`. */
   refreshApi: route<ApiRefreshResult, Record<string, never>>()('POST', '/api-management/apis/:apiId/refresh'),
 

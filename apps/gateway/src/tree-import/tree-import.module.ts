@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { RegistryModule } from '../registry/registry.module.js';
+import { TreeImportController } from './tree-import.controller.js';
+import { TreeImportService } from './tree-import.service.js';
+import { TreeStateRepository } from './tree-state.repository.js';
+
+@Module({
+  imports: [RegistryModule],
+  controllers: [TreeImportController],
+  providers: [TreeImportService, TreeStateRepository],
+})
+export class TreeImportModule {}

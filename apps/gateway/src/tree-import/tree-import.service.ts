@@ -1,0 +1,224 @@
+import { HttpException, Injectable, Logger } from '@nestjs/common';
+import {
+  type ApiVersionRecord,
+  type TreeImportRequest,
+  type TreePlan,
+  type TreePlanAction,
+  type TreePlanComparison,
+  type TreePlanEntry,
+  TREE_IMPORT_LIMITS,
+} from '#contracts';
+import { type CheckedSpec, errorSummary } from '#api-specs';
+import { assertOrgMember } from '../auth/org-access.js';
+import type { Caller } from '../auth/caller.js';
+import { ApiVersionsRepository, sha256 } from '../registry/api-versions.repository.js';
+import { ApiVersionsService, type ChangeAssessment } from '../registry/api-versions.service.js';
+import { RegistryService } from '../registry/registry.service.js';
+import { SpecWork } from '../registry/spec-work.service.js';
+import { entityDetails, type PlannedEntry, planTree, treeChanged } from './tree-plan.js';
+import { TreeStateRepository } from './tree-state.repository.js';
+
+const ACTIONS: TreePlanAction[] = ['added', 'updated', 'unchanged', 'deleted', 'skipped', 'failed'];
+
+/**
+ * A tree import (`npm run import`, #42): the plan of a whole tree against the registry, from the
+ * items' hashes and the spec texts sent, and its application. The plan checks every text sent as
+ * a registration would and compares it with the version it replaces or follows, so that a dry run
+ * predicts failures and breaking changes; an apply writes what it was sent the text of (and what
+ * needs none), then, with `prune`, deletes. Each entry is written on its own: one that fails says
+ * why and the others go on.
+ */
+@Injectable()
+export class TreeImportService {
+  private readonly logger = new Logger(TreeImportService.name);
+
+  constructor(
+    private readonly state: TreeStateRepository,
+    private readonly registry: RegistryService,
+    private readonly versions: ApiVersionsService,
+    private readonly repository: ApiVersionsRepository,
+    private readonly specs: SpecWork,
+  ) {}
+
+  async plan(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
+    const { entries, checked, changed } = await this.prepare(caller, request);
+    for (const entry of entries) {
+      const spec = checked.get(entry.path);
+      if (spec && entry.base && entry.known && entry.action !== 'failed') await this.compare(entry, spec);
+    }
+    return this.answer(request, entries, changed);
+  }
+
+  async apply(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
+    const { entries, checked } = await this.prepare(caller, request);
+    const created = new Map<string, string>();
+    for (const entry of entries.filter((entry) => entry.action === 'added' || entry.action === 'updated')) {
+      if (!entry.needsSpec) await this.write(caller, request, entry, checked.get(entry.path), created);
+    }
+    const deletedApis = new Set<string>();
+    for (const entry of entries.filter((entry) => entry.action === 'deleted')) {
+      await this.attempt(entry, async () => {
+        if (!entry.apiDeleted) return this.versions.change(entry.apiId!, (change) => change.deleteVersion(entry.version!));
+        if (!deletedApis.has(entry.apiId!)) await this.registry.removeApi(entry.apiId!);
+        deletedApis.add(entry.apiId!);
+      });
+    }
+    const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
+    await this.state.record(request.orgId, request.tree, described, request.components);
+    return this.answer(request, entries, false);
+  }
+
+  /** The plan from the hashes, then each text sent checked; an entry that needs a text it was not sent says so. */
+  private async prepare(caller: Caller, request: TreeImportRequest): Promise<{ entries: PlannedEntry[]; checked: Map<string, CheckedSpec>; changed: boolean }> {
+    assertOrgMember(caller, request.orgId);
+    const snapshot = await this.state.load(
+      request.orgId,
+      request.tree,
+      request.items.map((item) => item.name),
+    );
+    const entries = planTree(request, snapshot);
+    const checked = new Map<string, CheckedSpec>();
+    for (const entry of entries) {
+      if (entry.unsourced && entry.what?.includes('spec') && (await this.sameAsCurrent(entry))) {
+        entry.what = entry.what.filter((what) => what !== 'spec');
+      }
+      const needsText = entry.action === 'added' || (entry.action === 'updated' && entry.what?.includes('spec'));
+      if (!needsText) continue;
+      const text = request.specs?.[entry.path];
+      if (text === undefined) {
+        entry.needsSpec = true;
+        continue;
+      }
+      await this.attempt(entry, async () => {
+        if (sha256(text) !== entry.item!.sha256) throw new Error("the text sent is not the item's (its SHA-256 differs): read the tree again");
+        checked.set(entry.path, await this.specs.check(request.orgId, { spec: text, format: entry.item!.format }));
+      });
+    }
+    return { entries, checked, changed: treeChanged(request, snapshot) };
+  }
+
+  /** Whether an adopted version's current revision is the item's text already. */
+  private async sameAsCurrent(entry: PlannedEntry): Promise<boolean> {
+    const current = await this.repository.revision(entry.apiId!, entry.version!);
+    return current !== undefined && sha256(current.spec) === entry.item!.sha256;
+  }
+
+  /** The entry's comparison with the version it replaces or follows, and whether it blocks a gate. */
+  private async compare(entry: PlannedEntry, spec: CheckedSpec): Promise<void> {
+    const base = entry.base!;
+    let assessment: ChangeAssessment;
+    try {
+      assessment = await this.versions.assess(entry.known!.api, base, entry.version!, spec);
+    } catch (error) {
+      assessment = { guarded: base.lifecycle === 'production', notCompared: { why: errorSummary(error) } };
+    }
+    const { guarded, report, notCompared } = assessment;
+    const comparison: TreePlanComparison = {
+      base: { version: base.version, revision: base.revision, lifecycle: base.lifecycle },
+      breaking: report?.breaking ?? 0,
+      nonBreaking: report?.nonBreaking ?? 0,
+      info: report?.info ?? 0,
+      complete: report?.complete ?? false,
+      ...(notCompared
+        ? { incompleteReason: `not compared: ${notCompared.why}` }
+        : report?.incompleteReason
+          ? { incompleteReason: report.incompleteReason }
+          : {}),
+      changes: (report?.changes ?? [])
+        .slice()
+        .sort((a, b) => Number(b.severity === 'breaking') - Number(a.severity === 'breaking'))
+        .slice(0, TREE_IMPORT_LIMITS.changesListed)
+        .map((change) => ({ severity: change.severity, ...(change.operation ? { operation: change.operation } : {}), message: change.message })),
+    };
+    entry.comparison = comparison;
+    if (guarded && (comparison.breaking > 0 || !comparison.complete)) entry.blocking = true;
+  }
+
+  /** Writes one added or updated entry; a new API's first version creates it, and its next ones join it. */
+  private async write(
+    caller: Caller,
+    request: TreeImportRequest,
+    entry: PlannedEntry,
+    spec: CheckedSpec | undefined,
+    created: Map<string, string>,
+  ): Promise<void> {
+    const item = entry.item!;
+    const source = { tree: request.tree, path: item.path, sha256: item.sha256 };
+    await this.attempt(entry, async () => {
+      const apiId = entry.apiId ?? created.get(entry.group!);
+      if (!apiId) {
+        const details = item.key.startsWith('entity:')
+          ? entityDetails(item)
+          : { name: item.name.trim(), teamName: item.teamName?.trim() || request.teamName?.trim() || null, description: null, labels: {} };
+        const first = { version: item.version, lifecycle: entry.stage!, kind: spec!.kind, spec: spec!.text, source };
+        const record = await this.registry.register({ orgId: request.orgId, ...details }, first, entry.apiSource!);
+        created.set(entry.group!, record.apiId);
+        entry.apiId = record.apiId;
+        entry.applied = true;
+        return;
+      }
+      const api = entry.known?.api ?? (await this.registry.findVisible(caller, apiId));
+      const record: ApiVersionRecord = await this.versions.writeFromTree(api, {
+        version: item.version,
+        spec,
+        source,
+        stage: entry.stage,
+        apiSource: entry.apiSource!,
+        ...(entry.what?.includes('details') ? { details: { orgId: api.orgId, ...entityDetails(item, api) } } : {}),
+      });
+      entry.apiId = apiId;
+      entry.applied = true;
+      if (record.warnings?.length) entry.warnings = record.warnings;
+    });
+  }
+
+  /** Runs an entry's work; a refusal or failure makes it `failed`, with the reason a registration would give. */
+  private async attempt(entry: PlannedEntry, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof HttpException)) this.logger.warn(`Tree import of ${entry.path} failed: ${errorSummary(error)}`);
+      entry.action = 'failed';
+      entry.reason = reasonOf(error);
+      delete entry.needsSpec;
+      delete entry.applied;
+    }
+  }
+
+  private answer(request: TreeImportRequest, entries: PlannedEntry[], changed: boolean): TreePlan {
+    const counts = Object.fromEntries(ACTIONS.map((action) => [action, 0])) as Record<TreePlanAction, number>;
+    for (const entry of entries) counts[entry.action] += 1;
+    const shown = entries
+      .map(publicEntry)
+      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || (a.version ?? '').localeCompare(b.version ?? '') || a.path.localeCompare(b.path));
+    return {
+      orgId: request.orgId,
+      tree: request.tree,
+      entries: shown,
+      counts,
+      blocking: entries.filter((entry) => entry.blocking).length,
+      components: request.components?.length ?? 0,
+      treeChanged: changed,
+    };
+  }
+}
+
+/** What an answer shows of a planned entry. */
+function publicEntry(entry: PlannedEntry): TreePlanEntry {
+  const { action, path, name, version, apiId, newApi, adopted, what, reason, note, comparison, blocking, needsSpec, applied, warnings } = entry;
+  return Object.fromEntries(
+    Object.entries({ action, path, name, version, apiId, newApi, adopted, what, reason, note, comparison, blocking, needsSpec, applied, warnings }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  ) as unknown as TreePlanEntry;
+}
+
+/** A failure as the registration's answer would put it: `409 An API named …`. */
+function reasonOf(error: unknown): string {
+  if (error instanceof HttpException) {
+    const response = error.getResponse();
+    const message = typeof response === 'object' && response !== null && 'message' in response ? (response as { message: unknown }).message : error.message;
+    return `${error.getStatus()} ${Array.isArray(message) ? message.join('; ') : String(message)}`;
+  }
+  return errorSummary(error);
+}

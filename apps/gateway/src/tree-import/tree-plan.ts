@@ -1,0 +1,321 @@
+import {
+  type ApiSource,
+  type CatalogInfo,
+  DEFAULT_LIFECYCLE,
+  type LifecycleStage,
+  normalizeLabels,
+  type TreeImportRequest,
+  type TreeItem,
+  type TreePlanEntry,
+  type TreeComponent,
+} from '#contracts';
+import type { ApiEntity } from '../registry/api.entity.js';
+import type { ApiVersionEntity } from '../registry/api-version.entity.js';
+import { recommendedVersion } from '../registry/recommended-version.js';
+
+/** An API of the org as the plan sees it: its row and its versions. */
+export interface KnownApi {
+  api: ApiEntity;
+  versions: ApiVersionEntity[];
+}
+
+/** What the registry holds that a tree's plan reads (`TreeState.load`). */
+export interface TreeSnapshot {
+  /** The live APIs of the tree. */
+  apis: KnownApi[];
+  /** Other live APIs of the org whose (lower case) name an item's API has. */
+  othersByName: Map<string, KnownApi>;
+  /** Files a descriptor of the tree named before. */
+  describedPaths: ReadonlySet<string>;
+  /** The components its last import recorded. */
+  components: TreeComponent[];
+}
+
+/** A plan entry with what applying it needs. */
+export interface PlannedEntry extends TreePlanEntry {
+  item?: TreeItem;
+  /** The API it changes (absent for a new one). */
+  known?: KnownApi;
+  /** The items of a new API: the first written creates it. */
+  group?: string;
+  /** The version its spec is compared with: the one it revises, or the production version a new one follows. */
+  base?: ApiVersionEntity;
+  /** `updated` by adoption: the version has no file yet, so whether its text changed needs its current revision. */
+  unsourced?: boolean;
+  /** `deleted`: the whole API goes (every version the tree fed, and no other). */
+  apiDeleted?: boolean;
+  stage?: LifecycleStage;
+  /** The API's `source` once written: its tree and key. */
+  apiSource?: ApiSource;
+}
+
+/** The details an entity's descriptor gives its API (a plain file's API keeps what people gave it). */
+export function entityDetails(item: TreeItem, api?: ApiEntity) {
+  return {
+    name: item.name.trim(),
+    teamName: item.teamName?.trim() || null,
+    description: item.description?.trim() || api?.description || null,
+    labels: normalizeLabels(item.labels ?? {}),
+    catalog: item.catalog ?? null,
+  };
+}
+
+/** Whether an apply would record something new of the tree itself: its components, or a file a descriptor names. */
+export function treeChanged(request: TreeImportRequest, state: TreeSnapshot): boolean {
+  const sorted = (components: TreeComponent[]) => JSON.stringify([...components].sort((a, b) => a.path.localeCompare(b.path)));
+  if (request.components && sorted(request.components) !== sorted(state.components)) return true;
+  return request.items.some((item) => item.file !== undefined && !state.describedPaths.has(item.file));
+}
+
+const isEntity = (item: TreeItem) => item.key.startsWith('entity:');
+const lower = (text: string) => text.trim().toLowerCase();
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function catalogEquals(a: CatalogInfo | null | undefined, b: CatalogInfo | null | undefined): boolean {
+  const canonical = (value: CatalogInfo | null | undefined) =>
+    value ? { entityRef: value.entityRef, owner: value.owner, system: value.system, tags: [...(value.tags ?? [])].sort() } : null;
+  return sameJson(canonical(a), canonical(b));
+}
+
+/**
+ * The plan of a tree against the registry, from the items' hashes alone: what each item adds,
+ * updates or leaves, which API it belongs to, and (with `prune`) what the tree no longer holds.
+ * Checking and comparing the specs sent is the service's part. Nothing here writes.
+ *
+ * - Items with one key are versions of one API; two items claiming one version of it both fail.
+ * - An API is found by its key in the tree, else (an API imported before keys) by a version's
+ *   file, else by its name in the tree; an API of the org of that name without a source is taken
+ *   over only with `adopt`; one of another tree or a URL is never.
+ * - A version whose file now holds another version stays (with its stage). A version is pruned
+ *   only when its file is gone or now holds another API; never when its file (or its
+ *   descriptor) is present but failed, or present and no longer read as a spec (that fails).
+ */
+export function planTree(request: TreeImportRequest, state: TreeSnapshot): PlannedEntry[] {
+  const entries: PlannedEntry[] = [];
+  const failedPaths = new Set((request.failed ?? []).map((failure) => failure.path));
+  const skippedPaths = new Set(request.skipped ?? []);
+  const protectedPath = (path: string) => failedPaths.has(path) || failedPaths.has(path.split('#')[0]);
+  const feeding = (path: string) =>
+    state.apis.flatMap((known) =>
+      known.versions.filter((version) => version.source?.tree === request.tree && version.source.path === path).map((version) => ({ known, version })),
+    );
+  const named = (path: string) => {
+    const [fed] = feeding(path);
+    return fed ? { apiId: fed.known.api.id, name: fed.known.api.name, version: fed.version.version } : {};
+  };
+
+  for (const failure of request.failed ?? []) entries.push({ action: 'failed', path: failure.path, reason: failure.reason, ...named(failure.path) });
+  for (const path of skippedPaths) {
+    if (feeding(path).length)
+      entries.push({ action: 'failed', path, reason: 'no longer read as a spec (it was imported as one): fix it, or remove it', ...named(path) });
+  }
+
+  // Files a descriptor names are its entity's, even once the entity is gone.
+  const described = new Set([...state.describedPaths, ...request.items.flatMap((item) => (item.file ? [item.file] : []))]);
+  const byPath = new Map<string, TreeItem>();
+  const groups = new Map<string, TreeItem[]>();
+  for (const item of request.items) {
+    if (byPath.has(item.path)) {
+      entries.push({ action: 'failed', path: item.path, name: item.name, version: item.version, reason: 'two items of the tree have this path' });
+      continue;
+    }
+    byPath.set(item.path, item);
+    if (!isEntity(item) && described.has(item.path)) {
+      entries.push({
+        action: 'skipped',
+        path: item.path,
+        name: item.name,
+        version: item.version,
+        note: "a Backstage descriptor named this file as an entity's definition: it is not an API of its own (name it in a descriptor again)",
+      });
+      continue;
+    }
+    groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
+  }
+
+  const matched = new Map<string, KnownApi>();
+  const claimed = new Set<string>();
+  const claim = (key: string, known: KnownApi | undefined) => {
+    if (!known || claimed.has(known.api.id)) return undefined;
+    claimed.add(known.api.id);
+    matched.set(key, known);
+    return known;
+  };
+  // By key first, across all groups, so that a name or a file never takes an API another group's key names.
+  for (const key of groups.keys())
+    claim(
+      key,
+      state.apis.find((known) => known.api.source?.key === key),
+    );
+  for (const [key, items] of groups) {
+    if (matched.has(key)) continue;
+    const paths = new Set(items.map((item) => item.path));
+    const name = lower(newest(items).name);
+    const byFile = state.apis.find(
+      (known) => !known.api.source?.key && !claimed.has(known.api.id) && known.versions.some((version) => paths.has(version.source?.path ?? '')),
+    );
+    if (!claim(key, byFile))
+      claim(
+        key,
+        state.apis.find((known) => !claimed.has(known.api.id) && lower(known.api.name) === name),
+      );
+  }
+
+  for (const [key, items] of groups) {
+    const duplicates = new Map<string, TreeItem[]>();
+    for (const item of items) duplicates.set(item.version, [...(duplicates.get(item.version) ?? []), item]);
+    const valid = items.filter((item) => {
+      const same = duplicates.get(item.version)!;
+      if (same.length === 1) return true;
+      const paths = same.map((other) => other.path).join(', ');
+      entries.push({
+        action: 'failed',
+        path: item.path,
+        name: item.name,
+        version: item.version,
+        reason: `${same.length} files claim version "${item.version}" of "${item.name}": ${paths}`,
+      });
+      return false;
+    });
+    if (valid.length === 0) continue;
+    const known = matched.get(key);
+    if (known) {
+      entries.push(...planVersions(request, key, valid, known, false));
+      continue;
+    }
+    const name = newest(valid).name;
+    const otherApi = state.othersByName.get(lower(name));
+    const other = otherApi?.api;
+    const taken = state.apis.find((tree) => lower(tree.api.name) === lower(name));
+    const refusal = taken
+      ? `the name "${name}" is taken by another API of this tree (${taken.api.id}, ${taken.api.source?.key ?? 'imported before keys'})`
+      : other?.source?.tree
+        ? `the org already has an API named "${other.name}" (${other.id}), imported from tree "${other.source.tree}": import it from that tree, or rename one`
+        : other?.source?.url
+          ? `the org already has an API named "${other.name}" (${other.id}), imported from ${other.source.url}`
+          : other && !request.adopt
+            ? `the org already has an API named "${other.name}" (${other.id}), registered without a source: import with --adopt to take it over from this tree`
+            : undefined;
+    if (refusal) {
+      for (const item of valid) entries.push({ action: 'failed', path: item.path, name: item.name, version: item.version, apiId: other?.id, reason: refusal });
+      continue;
+    }
+    if (otherApi) {
+      entries.push(...planVersions(request, key, valid, otherApi, true));
+      continue;
+    }
+    for (const item of inReleaseOrderOf(valid)) {
+      entries.push({
+        action: 'added',
+        path: item.path,
+        name: item.name,
+        version: item.version,
+        newApi: true,
+        item,
+        group: key,
+        stage: item.lifecycle ?? request.lifecycle ?? DEFAULT_LIFECYCLE,
+        apiSource: { tree: request.tree, key },
+      });
+    }
+  }
+
+  if (request.prune) entries.push(...planPrune(request, state, byPath, groups, matched, protectedPath, skippedPaths));
+  return entries;
+}
+
+/** The newest version's item: it names the API. */
+function newest(items: TreeItem[]): TreeItem {
+  return inReleaseOrderOf(items).at(-1)!;
+}
+
+function inReleaseOrderOf(items: TreeItem[]): TreeItem[] {
+  const stamped = items.map((item) => ({ item, version: item.version, lifecycle: 'production' as const, createdAt: new Date(0) }));
+  const order: TreeItem[] = [];
+  while (stamped.length) {
+    const best = recommendedVersion(stamped);
+    order.unshift(best.item);
+    stamped.splice(stamped.indexOf(best), 1);
+  }
+  return order;
+}
+
+/** The entries of an existing API's items (`adopted`: one of the org's, taken over; its versions are loaded by the service). */
+function planVersions(request: TreeImportRequest, key: string, items: TreeItem[], known: KnownApi, adopted: boolean): PlannedEntry[] {
+  const entries: PlannedEntry[] = [];
+  const apiSource: ApiSource = { tree: request.tree, key };
+  const newestItem = newest(items);
+  const details = isEntity(newestItem) ? entityDetails(newestItem, known.api) : undefined;
+  const detailsChanged =
+    details !== undefined &&
+    (details.name !== known.api.name ||
+      details.teamName !== known.api.teamName ||
+      details.description !== known.api.description ||
+      !sameJson(details.labels, normalizeLabels(known.api.labels ?? {})) ||
+      !catalogEquals(details.catalog, known.api.catalog));
+  const production = known.versions.filter((version) => version.lifecycle === 'production');
+  for (const item of items) {
+    const base = { path: item.path, name: item.name, version: item.version, apiId: known.api.id, item, known, apiSource, ...(adopted ? { adopted } : {}) };
+    const current = known.versions.find((version) => version.version === item.version);
+    if (!current) {
+      const fedBefore = known.versions.find((version) => version.source?.tree === request.tree && version.source.path === item.path);
+      entries.push({
+        ...base,
+        action: 'added',
+        stage: item.lifecycle ?? request.lifecycle ?? DEFAULT_LIFECYCLE,
+        ...(production.length ? { base: recommendedVersion(production) } : {}),
+        ...(fedBefore ? { note: `version "${fedBefore.version}" stays, with its stage: its file now holds "${item.version}"` } : {}),
+      });
+      continue;
+    }
+    const what: TreePlanEntry['what'] = [];
+    const sourced = current.source?.tree === request.tree;
+    if (!sourced || current.source!.sha256 !== item.sha256) what.push('spec');
+    if (!sourced || current.source!.path !== item.path) what.push('path');
+    if (item === newestItem && detailsChanged) what.push('details');
+    if (item.lifecycle && item.lifecycle !== current.lifecycle) what.push('stage');
+    const entry: PlannedEntry = { ...base, action: what.length ? 'updated' : 'unchanged', base: current, ...(what.length ? { what } : {}) };
+    if (!sourced) entry.unsourced = true;
+    if (item.lifecycle) entry.stage = item.lifecycle;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/** What `prune` deletes: versions the tree fed whose file is gone or now holds another API; the whole API when that is all of it. */
+function planPrune(
+  request: TreeImportRequest,
+  state: TreeSnapshot,
+  byPath: Map<string, TreeItem>,
+  groups: Map<string, TreeItem[]>,
+  matched: Map<string, KnownApi>,
+  protectedPath: (path: string) => boolean,
+  skippedPaths: Set<string>,
+): PlannedEntry[] {
+  const entries: PlannedEntry[] = [];
+  const keyOf = new Map([...matched].map(([key, known]) => [known.api.id, key]));
+  for (const known of state.apis) {
+    // A version an item still holds moved to that item's file: it is updated, not deleted.
+    const held = new Set((groups.get(keyOf.get(known.api.id) ?? '') ?? []).map((item) => item.version));
+    const gone = known.versions.filter((version) => {
+      const path = version.source?.tree === request.tree ? version.source.path : undefined;
+      if (path === undefined || held.has(version.version) || protectedPath(path) || skippedPaths.has(path)) return false;
+      const item = byPath.get(path);
+      return !item || item.key !== keyOf.get(known.api.id);
+    });
+    if (gone.length === 0) continue;
+    const apiDeleted = gone.length === known.versions.length && !keyOf.has(known.api.id);
+    for (const version of gone) {
+      entries.push({
+        action: 'deleted',
+        path: version.source!.path,
+        name: known.api.name,
+        version: version.version,
+        apiId: known.api.id,
+        known,
+        apiDeleted,
+        ...(byPath.has(version.source!.path) ? { note: 'its file now holds another API' } : {}),
+      });
+    }
+  }
+  return entries;
+}
