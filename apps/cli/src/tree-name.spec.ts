@@ -14,6 +14,7 @@ describe(remoteName.name, () => {
     ['ssh://git@host:22/acme/specs', 'host/acme/specs'],
     ['https://GitHub.com/acme/specs/', 'github.com/acme/specs'],
     ['/srv/git/specs.git', '/srv/git/specs'],
+    ['https://[not-a-host/acme/specs', undefined],
   ])('should name the remote %s as %s', (remote, name) => {
     expect(remoteName(remote, '/work/repo')).toBe(name);
   });

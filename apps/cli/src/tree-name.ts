@@ -21,12 +21,14 @@ async function git(folder: string, ...args: string[]): Promise<string | undefine
  * A remote as `host/path`: the same repository whichever way it is cloned, and no user, token or
  * port in a name the registry stores. A local path remote is made absolute from the work tree.
  */
-export function remoteName(remote: string, toplevel: string): string {
+export function remoteName(remote: string, toplevel: string): string | undefined {
   const strip = (path: string) => path.replace(/\/+$/, '').replace(/\.git$/, '');
   if (isAbsolute(remote)) return strip(remote);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) {
+    // One no URL parser reads names no repository: the work tree's path does instead.
+    if (!URL.canParse(remote)) return undefined;
     const url = new URL(remote);
-    const path = strip(decodeURIComponent(url.pathname)).replace(/^\/+/, '');
+    const path = strip(url.pathname).replace(/^\/+/, '');
     return url.hostname ? `${url.hostname}/${path}` : path;
   }
   // scp-like `user@host:path`: a colon before any slash.
@@ -54,6 +56,6 @@ export async function defaultTreeName(folder: string): Promise<string> {
   // git answered for some other tree (GIT_DIR set): the folder's own path says more.
   if (inside.startsWith('..') || isAbsolute(inside)) return allowed(real);
   const remote = await git(top, 'config', '--get', 'remote.origin.url');
-  const base = remote ? remoteName(remote, top) : top;
+  const base = (remote && remoteName(remote, top)) || top;
   return allowed(inside ? `${base}:${inside.split(sep).join('/')}` : base);
 }
