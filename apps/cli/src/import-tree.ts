@@ -261,7 +261,7 @@ function parseRef(ref: string, defaults: { kind: string; namespace: string }): {
 
 const fullRef = ({ kind, namespace, name }: ReturnType<typeof parseRef>) => `${kind}:${namespace}/${name}`;
 
-/** An entity's namespace: Backstage reads the refs it writes without one in it too. */
+/** An entity's namespace, `default` unless written: Backstage resolves the refs it writes without a namespace in it too. */
 const namespaceOf = (metadata: Record<string, unknown>) => text(metadata.namespace) ?? 'default';
 
 const strings = (value: unknown) => (Array.isArray(value) ? value.map(text).filter((entry) => entry !== undefined) : []);
