@@ -1,32 +1,30 @@
+import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
-import { defaultSpecFormats, isObject } from '#api-specs';
-import { LIFECYCLE_STAGES, type LifecycleStage } from '#contracts';
+import { defaultSpecFormats, isObject, parseWritten, writtenInfo, writtenInfoOf } from '#api-specs';
+import { labelsProblem, LIFECYCLE_STAGES, type LifecycleStage, normalizeLabels, TREE_IMPORT_LIMITS, type TreeComponent, type TreeItem } from '#contracts';
 
-/** One API the tree holds: a spec file, or a Backstage `kind: API` entity. */
-export interface ImportItem {
-  /** Its identity in the tree: the file's path from its root with `/`, `#<entity>` for a descriptor's API. */
-  path: string;
-  name: string;
-  version: string;
-  teamName?: string;
-  lifecycle?: LifecycleStage;
-  format?: string;
-  /** The exact text sent (its SHA-256 tells an unchanged file), or… */
-  spec?: string;
-  /** …the address a descriptor's `$text` names, for the URL import. */
-  url?: string;
+/** A file, or a Backstage entity's definition, whose text was read: the text is what is sent. */
+export interface ScannedItem extends TreeItem {
+  spec: string;
+}
+
+/** A Backstage `kind: API` entity whose `$text` is an http(s) address: the URL import reads it. */
+export interface UrlItem extends Omit<TreeItem, 'file' | 'version' | 'sha256' | 'bytes'> {
+  url: string;
 }
 
 export interface TreeScan {
-  items: ImportItem[];
-  /** Files and entities that are not APIs. */
+  items: ScannedItem[];
+  urlItems: UrlItem[];
+  /** Backstage `kind: Component` entities. */
+  components: TreeComponent[];
+  /** Files and entities that hold no API. */
   skipped: string[];
+  /** Files and entities present that could not be read: the server prunes nothing they may have fed. */
   failed: { path: string; reason: string }[];
-  /** Every path seen, failed ones too: `--prune` deletes only the APIs of paths not in it. */
-  seen: Set<string>;
 }
 
 export interface ScanOptions {
@@ -134,25 +132,27 @@ async function looksLikeSpec(file: string): Promise<boolean> {
   }
 }
 
-function parseDocument(text: string, ext: string): unknown {
-  return ext === '.json' ? JSON.parse(text) : yaml.load(text);
-}
-
+/** A trimmed string with more than spaces (descriptors are read failsafe: every scalar is a string). */
 function text(value: unknown): string | undefined {
-  return (typeof value === 'string' && value.trim()) || (typeof value === 'number' ? String(value) : undefined) || undefined;
+  return (typeof value === 'string' && value.trim()) || undefined;
 }
 
 const stem = (file: string) => basename(file, extname(file));
 
-/** Name and version a JSON/YAML spec names (`info.title`, `info.version`), if it names them. */
-function documentInfo(document: unknown): { name?: string; version?: string } {
-  const info = isObject(document) && isObject(document.info) ? document.info : {};
-  return { name: text(info.title), version: text(info.version) };
+/** The text's SHA-256 and size: the server knows an unchanged file without its text. */
+function scanned(item: Omit<ScannedItem, 'sha256' | 'bytes'>): ScannedItem {
+  return { ...item, sha256: createHash('sha256').update(item.spec).digest('hex'), bytes: Buffer.byteLength(item.spec) };
+}
+
+/** A document that names itself is one API whatever its file is called; others are known by their path. */
+function keyOf(path: string, title: string | undefined): string {
+  return title ? `title:${title.toLowerCase().replace(/\s+/g, ' ')}` : `file:${path}`;
 }
 
 /** Walks `roots` and reads every API in them; nothing is sent anywhere. */
 export async function scanTree(roots: string[], options: ScanOptions): Promise<TreeScan> {
-  const scan: TreeScan = { items: [], skipped: [], failed: [], seen: new Set() };
+  const scan: TreeScan = { items: [], urlItems: [], components: [], skipped: [], failed: [] };
+  const seen = new Set<string>();
   const claimed = new Set<string>();
   const pending: { root: string; file: string; path: string }[] = [];
   for (const given of roots) {
@@ -162,31 +162,41 @@ export async function scanTree(roots: string[], options: ScanOptions): Promise<T
     for (const file of isFile ? [resolve(given)] : await walk(root)) pending.push({ root, file, path: relative(root, file).split(sep).join('/') });
   }
   const fail = (path: string, error: unknown) => {
-    scan.seen.add(path);
+    seen.add(path);
     scan.failed.push({ path, reason: error instanceof Error ? error.message : String(error) });
   };
   // Two roots can hold the same relative path: the second would pass for the first's API.
-  const add = (item: ImportItem) => {
+  const add = (item: ScannedItem | UrlItem | TreeComponent) => {
     const taken = 'another of the given paths has a file at this path: import them as separate trees (--tree)';
-    if (scan.seen.has(item.path)) return fail(item.path, new Error(taken));
-    scan.seen.add(item.path);
-    scan.items.push(item);
+    if (seen.has(item.path)) return fail(item.path, new Error(taken));
+    if ('key' in item && item.key.length > TREE_IMPORT_LIMITS.keyMaxChars) {
+      return fail(
+        item.path,
+        new Error(`its key ${item.key.slice(0, 60)}… is over ${TREE_IMPORT_LIMITS.keyMaxChars} characters: shorten the title or name it comes from`),
+      );
+    }
+    seen.add(item.path);
+    if ('entityRef' in item) scan.components.push(item);
+    else if ('url' in item) scan.urlItems.push(item);
+    else scan.items.push(item);
   };
 
   // Descriptors first: a file one points to is that descriptor's API, not one of its own.
   for (const { root, file, path } of pending.filter((entry) => DESCRIPTOR.test(basename(entry.file)))) {
     try {
-      const entities = yaml.loadAll(await readBounded(file, options.maxBytes));
+      // Failsafe, as the written info: a label `tier: 1` or a name `2024` stays the text it is.
+      const entities = yaml.loadAll(await readBounded(file, options.maxBytes), undefined, { schema: yaml.FAILSAFE_SCHEMA });
       for (const [index, entity] of entities.entries()) {
         if (entity == null) continue;
         const id = isObject(entity) && isObject(entity.metadata) ? text(entity.metadata.name) : undefined;
         const entityPath = `${path}#${id ?? index + 1}`;
-        if (!isObject(entity) || String(entity.kind).toLowerCase() !== 'api') {
+        const kind = isObject(entity) ? text(entity.kind)?.toLowerCase() : undefined;
+        if (!isObject(entity) || (kind !== 'api' && kind !== 'component')) {
           scan.skipped.push(entityPath);
           continue;
         }
         try {
-          add(await descriptorItem(entity, entityPath, { root, file }, options, claimed));
+          add(kind === 'api' ? await descriptorItem(entity, entityPath, { root, file }, options, claimed) : componentOf(entity, entityPath));
         } catch (error) {
           if (!(error instanceof ItemError)) throw error;
           fail(entityPath, error);
@@ -217,7 +227,7 @@ export async function scanTree(roots: string[], options: ScanOptions): Promise<T
 }
 
 /** A spec file on its own; undefined when it is no spec (package.json). */
-async function fileItem(file: string, path: string, ext: string, kinds: string[], options: ScanOptions): Promise<ImportItem | undefined> {
+async function fileItem(file: string, path: string, ext: string, kinds: string[], options: ScanOptions): Promise<ScannedItem | undefined> {
   const size = await regularFileSize(file);
   const isDocument = DOCUMENT_EXTENSIONS.has(ext);
   if (size > options.maxBytes) {
@@ -225,10 +235,12 @@ async function fileItem(file: string, path: string, ext: string, kinds: string[]
     throw new Error(`${size} bytes, over the spec limit of ${options.maxBytes}`);
   }
   const spec = await readBounded(file, options.maxBytes);
-  if (!isDocument) return { path, name: stem(file), version: '1', spec, format: kinds.length === 1 ? kinds[0] : undefined };
+  if (!isDocument)
+    return scanned({ path, key: keyOf(path, undefined), name: stem(file), version: '1', spec, format: kinds.length === 1 ? kinds[0] : undefined });
   let document: unknown;
   try {
-    document = parseDocument(spec, ext);
+    // Failsafe YAML still has every key the formats' markers look for: one parse gives the marker and the written info.
+    document = parseWritten(spec, ext === '.json' ? 'json' : 'yaml');
   } catch (error) {
     // A broken file that says it is a spec fails, to be fixed; other broken JSON or YAML is no concern of this import.
     if (!FORMATS.markedText(spec)) return undefined;
@@ -236,8 +248,73 @@ async function fileItem(file: string, path: string, ext: string, kinds: string[]
     throw new Error(`not valid ${ext === '.json' ? 'JSON' : 'YAML'}: ${reason}`, { cause: error });
   }
   if (!FORMATS.marked(document)) return undefined;
-  const info = documentInfo(document);
-  return { path, name: info.name ?? stem(file), version: info.version ?? '1', spec };
+  const { title, version } = writtenInfoOf(document);
+  return scanned({ path, key: keyOf(path, title), name: title ?? stem(file), version: version ?? '1', spec });
+}
+
+/** Backstage's `[kind:][namespace/]name`, with the kind and namespace it leaves out. */
+function parseRef(ref: string, defaults: { kind: string; namespace: string }): { kind: string; namespace: string; name: string } {
+  const [, kind, namespace, name] = /^(?:([^:/]+):)?(?:([^/]+)\/)?(.+)$/.exec(ref)!;
+  // Backstage compares kinds and namespaces in any case; the name stays as written (a team's name).
+  return { kind: (kind ?? defaults.kind).toLowerCase(), namespace: (namespace ?? defaults.namespace).toLowerCase(), name };
+}
+
+const fullRef = ({ kind, namespace, name }: ReturnType<typeof parseRef>) => `${kind}:${namespace}/${name}`;
+
+/** An entity's namespace, `default` unless written: Backstage resolves the refs it writes without a namespace in it too. */
+const namespaceOf = (metadata: Record<string, unknown>) => text(metadata.namespace) ?? 'default';
+
+const strings = (value: unknown) => (Array.isArray(value) ? value.map(text).filter((entry) => entry !== undefined) : []);
+
+/** `metadata.labels`, keys lower-cased, held to the platform's label rules. */
+function entityLabels(value: unknown): Record<string, string> | undefined {
+  if (value == null) return undefined;
+  if (!isObject(value)) throw new ItemError('metadata.labels must be a map of "key": "value"');
+  const labels = new Map<string, unknown>();
+  for (const [key, label] of Object.entries(value)) {
+    if (labels.has(key.toLowerCase())) throw new ItemError(`metadata.labels: two keys are ${JSON.stringify(key.toLowerCase())} once lower-cased`);
+    labels.set(key.toLowerCase(), label);
+  }
+  // fromEntries, not assignment: a `__proto__` key stays a key, for the rules to refuse.
+  const entries = Object.fromEntries(labels);
+  const problem = labelsProblem(entries, 'metadata.labels');
+  if (problem) throw new ItemError(problem);
+  return normalizeLabels(entries as Record<string, string>);
+}
+
+/** What a Backstage `kind: API` entity says of its API besides its definition. */
+function entityDetails(entity: Record<string, unknown>, path: string, kinds: Set<string>): Omit<UrlItem, 'url'> {
+  const metadata = isObject(entity.metadata) ? entity.metadata : {};
+  const spec = isObject(entity.spec) ? entity.spec : {};
+  const id = text(metadata.name);
+  if (!id) throw new ItemError('an API entity without metadata.name');
+  const namespace = namespaceOf(metadata);
+  const entityRef = `api:${namespace}/${id}`.toLowerCase();
+  const ownerText = text(spec.owner);
+  const systemText = text(spec.system);
+  // A bare owner is a group, as Backstage reads it; a user owns alone, with no team.
+  const owner = ownerText ? parseRef(ownerText, { kind: 'group', namespace }) : undefined;
+  const system = systemText ? parseRef(systemText, { kind: 'system', namespace }) : undefined;
+  const tags = strings(metadata.tags);
+  if (tags.length > TREE_IMPORT_LIMITS.maxTags) throw new ItemError(`metadata.tags: ${tags.length} tags, over the limit of ${TREE_IMPORT_LIMITS.maxTags}`);
+  const type = text(spec.type)?.toLowerCase();
+  const stage = text(spec.lifecycle)?.toLowerCase();
+  return {
+    path,
+    key: `entity:${entityRef}`,
+    name: text(metadata.title) ?? id,
+    description: text(metadata.description),
+    teamName: owner && owner.kind !== 'user' ? owner.name : undefined,
+    lifecycle: stage ? (BACKSTAGE_STAGES[stage] ?? LIFECYCLE_STAGES.find((known) => known === stage)) : undefined,
+    format: type && kinds.has(type) ? type : undefined,
+    labels: entityLabels(metadata.labels),
+    catalog: {
+      entityRef,
+      owner: owner && fullRef(owner),
+      system: system && (system.namespace === 'default' ? system.name : `${system.namespace}/${system.name}`),
+      tags: tags.length ? tags : undefined,
+    },
+  };
 }
 
 /** A Backstage `kind: API` entity: its details, and its definition inline, from a file beside it, or from a URL. */
@@ -247,50 +324,48 @@ async function descriptorItem(
   at: { root: string; file: string },
   options: ScanOptions,
   claimed: Set<string>,
-): Promise<ImportItem> {
-  const metadata = isObject(entity.metadata) ? entity.metadata : {};
-  const spec = isObject(entity.spec) ? entity.spec : {};
-  const name = text(metadata.title) ?? text(metadata.name);
-  if (!name) throw new ItemError('an API entity without metadata.name');
-  const type = text(spec.type)?.toLowerCase();
-  const stage = text(spec.lifecycle)?.toLowerCase();
-  const item = {
-    path,
-    name,
-    teamName: text(spec.owner)?.replace(/^(group|team):/i, ''),
-    lifecycle: stage ? (BACKSTAGE_STAGES[stage] ?? LIFECYCLE_STAGES.find((known) => known === stage)) : undefined,
-    format: type && options.kinds.has(type) ? type : undefined,
-  };
-
-  const definition = spec.definition;
-  let body: string;
-  if (typeof definition === 'string' && definition.trim()) body = definition;
+): Promise<ScannedItem | UrlItem> {
+  const details = entityDetails(entity, path, options.kinds);
+  const definition = isObject(entity.spec) ? entity.spec.definition : undefined;
+  let spec: string;
+  let file: string | undefined;
+  if (typeof definition === 'string' && definition.trim()) spec = definition;
   else if (isObject(definition) && typeof definition.$text === 'string') {
     const target = definition.$text;
-    if (/^https?:\/\//i.test(target)) return { ...item, version: '1', url: target };
-    const file = await inside(at, target);
-    body = await readBounded(file, options.maxBytes).catch((error: unknown) => {
+    if (/^https?:\/\//i.test(target)) return { ...details, url: target };
+    const found = await inside(at, target);
+    spec = await readBounded(found.real, options.maxBytes).catch((error: unknown) => {
       throw new ItemError(`$text ${target}: ${(error as Error).message}`);
     });
-    claimed.add(file);
+    claimed.add(found.real);
+    file = found.path;
   } else throw new ItemError('an API entity without spec.definition (text, or $text)');
-
-  let version: string | undefined;
-  try {
-    version = documentInfo(yaml.load(body)).version;
-  } catch {
-    // SDL and .proto are no YAML: the version is the default.
-  }
-  return { ...item, version: version ?? '1', spec: body };
+  // SDL and .proto are no JSON or YAML: the version is the default.
+  return scanned({ ...details, file, version: writtenInfo(spec).version ?? '1', spec });
 }
 
-/** The file a `$text` names, relative to its descriptor; one outside the walked root (through a link too) is refused. */
-async function inside(at: { root: string; file: string }, target: string): Promise<string> {
+/** A Backstage `kind: Component`: the APIs it provides and consumes, as full refs. */
+function componentOf(entity: Record<string, unknown>, path: string): TreeComponent {
+  const metadata = isObject(entity.metadata) ? entity.metadata : {};
+  const spec = isObject(entity.spec) ? entity.spec : {};
+  const id = text(metadata.name);
+  if (!id) throw new ItemError('a Component entity without metadata.name');
+  const namespace = namespaceOf(metadata);
+  const refs = (field: 'providesApis' | 'consumesApis') => {
+    const list = [...new Set(strings(spec[field]).map((ref) => fullRef(parseRef(ref, { kind: 'api', namespace })).toLowerCase()))];
+    if (list.length > TREE_IMPORT_LIMITS.maxRefs) throw new ItemError(`spec.${field}: ${list.length} APIs, over the limit of ${TREE_IMPORT_LIMITS.maxRefs}`);
+    return list;
+  };
+  return { entityRef: `component:${namespace}/${id}`.toLowerCase(), path, providesApis: refs('providesApis'), consumesApis: refs('consumesApis') };
+}
+
+/** The file a `$text` names, relative to its descriptor, and its path from the root; one outside the walked root (through a link too) is refused. */
+async function inside(at: { root: string; file: string }, target: string): Promise<{ real: string; path: string }> {
   const file = resolve(dirname(at.file), target);
   const real = await realpath(file).catch(() => {
     throw new ItemError(`$text ${target}: no such file`);
   });
   const fromRoot = relative(await realpath(at.root), real);
   if (isAbsolute(target) || fromRoot.startsWith('..') || isAbsolute(fromRoot)) throw new ItemError(`$text ${target}: outside the imported folder`);
-  return real;
+  return { real, path: fromRoot.split(sep).join('/') };
 }

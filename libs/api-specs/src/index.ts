@@ -19,5 +19,6 @@ export * from './spec-limits.js';
 export * from './spec-tasks.js';
 export * from './spec-threads.js';
 export * from './spec-readings.js';
+export * from './written-info.js';
 export { changeReportOf, type ChangeInput } from './changes/change-report.js';
 export { lintOf } from './lint/lint-spec.js';

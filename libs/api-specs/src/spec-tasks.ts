@@ -3,6 +3,7 @@ import { type ApiFacts, chunkApi, type ChunkLimits, modelDescription, type SpecC
 import type { ReadSpec } from './formats/spec-format.js';
 import type { SpecFormats } from './formats/spec-formats.js';
 import { SpecError } from './spec-error.js';
+import { writtenInfo } from './written-info.js';
 
 /**
  * The CPU-heavy work on a spec, as `SpecThreads` runs it in worker threads: parsing (seconds for
@@ -45,7 +46,9 @@ export function checkRegistration(formats: SpecFormats, { spec, format, maxBytes
   return refusalOf(() => {
     const read = formats.read(spec, format);
     const info = read.format.info?.(read.spec);
-    return { text, kind: read.format.kind, ...named('title', info?.title), ...named('version', info?.version) };
+    // A typed YAML read makes `1.10` the number 1.1 (or `2024-06-20` a Date): the version is the text as written.
+    const version = info?.version === undefined || typeof info.version === 'string' ? info?.version : (writtenInfo(text).version ?? info.version);
+    return { text, kind: read.format.kind, ...named('title', info?.title), ...named('version', version) };
   });
 }
 
