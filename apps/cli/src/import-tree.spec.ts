@@ -279,8 +279,8 @@ describe('scanTree of a Backstage catalogue', () => {
         path: 'catalog-info.yaml#inventory',
         key: 'entity:api:default/inventory',
         file: 'specs/inventory.yaml',
-        teamName: 'warehouse',
-        catalog: { entityRef: 'api:default/inventory', owner: 'team:default/warehouse' },
+        teamName: 'warehouse-ops',
+        catalog: { entityRef: 'api:default/inventory', owner: 'group:default/warehouse-ops', system: 'supply-chain', tags: ['stock', 'logistics'] },
       },
     ]);
     expect(scan.components).toEqual([

@@ -4,7 +4,16 @@ import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { defaultSpecFormats, isObject, parseWritten, writtenInfo, writtenInfoOf } from '#api-specs';
-import { labelsProblem, LIFECYCLE_STAGES, type LifecycleStage, normalizeLabels, TREE_IMPORT_LIMITS, type TreeComponent, type TreeItem } from '#contracts';
+import {
+  CATALOG_LIMITS,
+  labelsProblem,
+  LIFECYCLE_STAGES,
+  type LifecycleStage,
+  normalizeLabels,
+  TREE_IMPORT_LIMITS,
+  type TreeComponent,
+  type TreeItem,
+} from '#contracts';
 
 /** A file, or a Backstage entity's definition, whose text was read: the text is what is sent. */
 export interface ScannedItem extends TreeItem {
@@ -40,7 +49,7 @@ const FORMATS = defaultSpecFormats();
 // Extensions of the formats that mark their documents: which kind such a file holds, its keys say, not its name.
 const DOCUMENT_EXTENSIONS = new Set(FORMATS.all.flatMap((format) => (format.marker ? format.fileExtensions : [])));
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
-const DESCRIPTOR = /^catalog-info\.ya?ml$/;
+export const DESCRIPTOR = /^catalog-info\.ya?ml$/;
 const BACKSTAGE_STAGES: Record<string, LifecycleStage> = { experimental: 'development', production: 'production', deprecated: 'deprecated' };
 
 class ItemError extends Error {}
@@ -296,7 +305,7 @@ function entityDetails(entity: Record<string, unknown>, path: string, kinds: Set
   const owner = ownerText ? parseRef(ownerText, { kind: 'group', namespace }) : undefined;
   const system = systemText ? parseRef(systemText, { kind: 'system', namespace }) : undefined;
   const tags = strings(metadata.tags);
-  if (tags.length > TREE_IMPORT_LIMITS.maxTags) throw new ItemError(`metadata.tags: ${tags.length} tags, over the limit of ${TREE_IMPORT_LIMITS.maxTags}`);
+  if (tags.length > CATALOG_LIMITS.maxTags) throw new ItemError(`metadata.tags: ${tags.length} tags, over the limit of ${CATALOG_LIMITS.maxTags}`);
   const type = text(spec.type)?.toLowerCase();
   const stage = text(spec.lifecycle)?.toLowerCase();
   return {

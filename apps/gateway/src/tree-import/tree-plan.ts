@@ -62,7 +62,13 @@ export function entityDetails(item: TreeItem, api?: ApiEntity) {
 
 /** Whether an apply would record something new of the tree itself: its components, or a file a descriptor names. */
 export function treeChanged(request: TreeImportRequest, state: TreeSnapshot): boolean {
-  const sorted = (components: TreeComponent[]) => JSON.stringify([...components].sort((a, b) => a.path.localeCompare(b.path)));
+  // Field by field: jsonb keeps an object's keys in an order of its own.
+  const sorted = (components: TreeComponent[]) =>
+    JSON.stringify(
+      [...components]
+        .sort((a, b) => a.path.localeCompare(b.path))
+        .map(({ entityRef, path, providesApis, consumesApis }) => [entityRef, path, providesApis, consumesApis]),
+    );
   if (request.components && sorted(request.components) !== sorted(state.components)) return true;
   return request.items.some((item) => item.file !== undefined && !state.describedPaths.has(item.file));
 }
