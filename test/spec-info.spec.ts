@@ -22,6 +22,9 @@ describe('specInfo', () => {
     ].join('\r\n');
     expect(specInfo(yaml)).toEqual({ title: "Pet's store", version: '1.0.7' });
     expect(specInfo('info:\n    "title": "Tab\\tand \\"quotes\\""\n    version: "3.1"\n')).toEqual({ title: 'Tab\tand "quotes"', version: '3.1' });
+    // A version is text (#42): a YAML date or a number stays as written, for the upload form as for the CLI.
+    expect(specInfo('openapi: 3.0.3\ninfo:\n  title: Dated\n  version: 2024-06-20\n').version).toBe('2024-06-20');
+    expect(specInfo('openapi: 3.0.3\ninfo:\n  title: Decimal\n  version: 1.10\n').version).toBe('1.10');
   });
 
   it('should leave out what a one-line reader cannot be sure of', () => {
