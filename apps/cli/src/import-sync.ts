@@ -146,13 +146,15 @@ async function inBatches(
  */
 function merged(plan: TreePlan, answers: Answer[], takes: (entry: TreePlanEntry, batch: Set<string>) => boolean): TreePlan {
   const entries = [...plan.entries];
-  const same = (a: TreePlanEntry, b: TreePlanEntry) => a.path === b.path && a.version === b.version && (!a.apiId || !b.apiId || a.apiId === b.apiId);
+  const at = new Map<string, number[]>();
+  const place = (entry: TreePlanEntry) => `${entry.path}\n${entry.version ?? ''}`;
+  for (const [index, entry] of entries.entries()) at.set(place(entry), [...(at.get(place(entry)) ?? []), index]);
   for (const { batch, answer } of answers) {
     for (const entry of answer.entries) {
       if (!takes(entry, batch)) continue;
-      const at = entries.findIndex((planned) => same(planned, entry));
-      if (at >= 0) entries[at] = entry;
-      else entries.push(entry);
+      const same = (at.get(place(entry)) ?? []).find((index) => !entries[index].apiId || !entry.apiId || entries[index].apiId === entry.apiId);
+      if (same !== undefined) entries[same] = entry;
+      else at.set(place(entry), [...(at.get(place(entry)) ?? []), entries.push(entry) - 1]);
     }
   }
   return { ...plan, entries };

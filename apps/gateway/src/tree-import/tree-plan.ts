@@ -11,7 +11,7 @@ import {
 } from '#contracts';
 import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionEntity } from '../registry/api-version.entity.js';
-import { recommendedVersion } from '../registry/recommended-version.js';
+import { compareVersions, recommendedVersion } from '../registry/recommended-version.js';
 
 /** An API of the org as the plan sees it: its row and its versions. */
 export interface KnownApi {
@@ -101,10 +101,18 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
   const failedPaths = new Set((request.failed ?? []).map((failure) => failure.path));
   const skippedPaths = new Set(request.skipped ?? []);
   const protectedPath = (path: string) => failedPaths.has(path) || failedPaths.has(path.split('#')[0]);
-  const feeding = (path: string) =>
-    state.apis.flatMap((known) =>
-      known.versions.filter((version) => version.source?.tree === request.tree && version.source.path === path).map((version) => ({ known, version })),
-    );
+  // Indexes of what the registry holds: a plan of 10,000 items stays linear.
+  const fedBy = new Map<string, { known: KnownApi; version: ApiVersionEntity }[]>();
+  const byKey = new Map<string, KnownApi>();
+  const byName = new Map<string, KnownApi[]>();
+  for (const known of state.apis) {
+    if (known.api.source?.key) byKey.set(known.api.source.key, known);
+    byName.set(lower(known.api.name), [...(byName.get(lower(known.api.name)) ?? []), known]);
+    for (const version of known.versions) {
+      if (version.source?.tree === request.tree) fedBy.set(version.source.path, [...(fedBy.get(version.source.path) ?? []), { known, version }]);
+    }
+  }
+  const feeding = (path: string) => fedBy.get(path) ?? [];
   const named = (path: string) => {
     const [fed] = feeding(path);
     return fed ? { apiId: fed.known.api.id, name: fed.known.api.name, version: fed.version.version } : {};
@@ -136,7 +144,9 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
       });
       continue;
     }
-    groups.set(item.key, [...(groups.get(item.key) ?? []), item]);
+    const group = groups.get(item.key);
+    if (group) group.push(item);
+    else groups.set(item.key, [item]);
   }
 
   const matched = new Map<string, KnownApi>();
@@ -148,22 +158,14 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
     return known;
   };
   // By key first, across all groups, so that a name or a file never takes an API another group's key names.
-  for (const key of groups.keys())
-    claim(
-      key,
-      state.apis.find((known) => known.api.source?.key === key),
-    );
+  for (const key of groups.keys()) claim(key, byKey.get(key));
   for (const [key, items] of groups) {
     if (matched.has(key)) continue;
-    const paths = new Set(items.map((item) => item.path));
-    const name = lower(newest(items).name);
-    const byFile = state.apis.find(
-      (known) => !known.api.source?.key && !claimed.has(known.api.id) && known.versions.some((version) => paths.has(version.source?.path ?? '')),
-    );
+    const byFile = items.flatMap((item) => feeding(item.path)).find(({ known }) => !known.api.source?.key && !claimed.has(known.api.id))?.known;
     if (!claim(key, byFile))
       claim(
         key,
-        state.apis.find((known) => !claimed.has(known.api.id) && lower(known.api.name) === name),
+        byName.get(lower(newest(items).name))?.find((known) => !claimed.has(known.api.id)),
       );
   }
 
@@ -192,7 +194,7 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
     const name = newest(valid).name;
     const otherApi = state.othersByName.get(lower(name));
     const other = otherApi?.api;
-    const taken = state.apis.find((tree) => lower(tree.api.name) === lower(name));
+    const [taken] = byName.get(lower(name)) ?? [];
     const refusal = taken
       ? `the name "${name}" is taken by another API of this tree (${taken.api.id}, ${taken.api.source?.key ?? 'imported before keys'})`
       : other?.source?.tree
@@ -235,14 +237,7 @@ function newest(items: TreeItem[]): TreeItem {
 }
 
 function inReleaseOrderOf(items: TreeItem[]): TreeItem[] {
-  const stamped = items.map((item) => ({ item, version: item.version, lifecycle: 'production' as const, createdAt: new Date(0) }));
-  const order: TreeItem[] = [];
-  while (stamped.length) {
-    const best = recommendedVersion(stamped);
-    order.unshift(best.item);
-    stamped.splice(stamped.indexOf(best), 1);
-  }
-  return order;
+  return [...items].sort((a, b) => compareVersions(a.version, b.version));
 }
 
 /** The entries of an existing API's items (`adopted`: one of the org's, taken over; its versions are loaded by the service). */
