@@ -262,5 +262,27 @@ describe('Import from a URL', () => {
       expect(back.body.entries).toMatchObject([{ action: 'updated', what: ['spec'], applied: true }]);
       expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0]).toMatchObject({ revision: 3, source: { sha256: sha(spec) } });
     });
+
+    it("should refuse a body it cannot take with a 400 that names the field, another org's tree with 403, and a reader's apply", async () => {
+      const plan = '/api-management/tree-imports/plan';
+      const refused = async (extra: object, field: RegExp) => {
+        const answer = await post(plan, { ...body(spec), ...extra }).expect(400);
+        expect(JSON.stringify(answer.body.errors ?? answer.body.detail)).toMatch(field);
+      };
+      await refused({ items: 'all of them' }, /items/);
+      await refused({ items: [{ ...item(spec), key: 'k'.repeat(1101) }] }, /key/);
+      await refused({ items: [{ ...item(spec), version: ' ' }] }, /version/);
+      await refused({ specs: Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`f${index}.json`, spec])) }, /specs must be an object of at most 20/);
+      await refused({ specs: { 'specs/ledger.json': 42 } }, /specs must be/);
+      await refused({ items: Array.from({ length: 10_001 }, (_, index) => ({ ...item(spec), path: `f${index}.json` })) }, /items must contain no more than 10000/);
+      await refused({ failed: [{ path: 'x.json' }] }, /reason/);
+
+      await post(plan, { ...body(spec), orgId: 'someone-else' }).expect(403);
+      const reader = await stack.token([ORG], ['reader']);
+      const asReader = (path: string) => http().post(path).set('authorization', `Bearer ${reader}`).send(body(spec));
+      // A plan writes nothing: a reader's CI job may gate on it; publishing is a publisher's.
+      expect((await asReader(plan).expect(200)).body.counts).toMatchObject({ unchanged: 1 });
+      await asReader('/api-management/tree-imports/apply').expect(403);
+    });
   });
 });

@@ -4,16 +4,8 @@ import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { defaultSpecFormats, isObject, parseWritten, writtenInfo, writtenInfoOf } from '#api-specs';
-import {
-  CATALOG_LIMITS,
-  labelsProblem,
-  LIFECYCLE_STAGES,
-  type LifecycleStage,
-  normalizeLabels,
-  TREE_IMPORT_LIMITS,
-  type TreeComponent,
-  type TreeItem,
-} from '#contracts';
+import { TREE_IMPORT_LIMITS, type TreeComponent, type TreeItem } from '#contracts';
+import { componentOf, type EntityDetails, entityDetails, ItemError, text } from './backstage-entity.js';
 
 /** A file, or a Backstage entity's definition, whose text was read: the text is what is sent. */
 export interface ScannedItem extends TreeItem {
@@ -21,7 +13,7 @@ export interface ScannedItem extends TreeItem {
 }
 
 /** A Backstage `kind: API` entity whose `$text` is an http(s) address: the URL import reads it. */
-export interface UrlItem extends Omit<TreeItem, 'file' | 'version' | 'sha256' | 'bytes'> {
+export interface UrlItem extends EntityDetails {
   url: string;
 }
 
@@ -50,9 +42,6 @@ const FORMATS = defaultSpecFormats();
 const DOCUMENT_EXTENSIONS = new Set(FORMATS.all.flatMap((format) => (format.marker ? format.fileExtensions : [])));
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
 export const DESCRIPTOR = /^catalog-info\.ya?ml$/;
-const BACKSTAGE_STAGES: Record<string, LifecycleStage> = { experimental: 'development', production: 'production', deprecated: 'deprecated' };
-
-class ItemError extends Error {}
 
 /**
  * A root's files, recursively, sorted; symbolic links, hidden folders and build output left out.
@@ -139,11 +128,6 @@ async function looksLikeSpec(file: string): Promise<boolean> {
   } finally {
     await handle.close();
   }
-}
-
-/** A trimmed string with more than spaces (descriptors are read failsafe: every scalar is a string). */
-function text(value: unknown): string | undefined {
-  return (typeof value === 'string' && value.trim()) || undefined;
 }
 
 const stem = (file: string) => basename(file, extname(file));
@@ -261,71 +245,6 @@ async function fileItem(file: string, path: string, ext: string, kinds: string[]
   return scanned({ path, key: keyOf(path, title), name: title ?? stem(file), version: version ?? '1', spec });
 }
 
-/** Backstage's `[kind:][namespace/]name`, with the kind and namespace it leaves out. */
-function parseRef(ref: string, defaults: { kind: string; namespace: string }): { kind: string; namespace: string; name: string } {
-  const [, kind, namespace, name] = /^(?:([^:/]+):)?(?:([^/]+)\/)?(.+)$/.exec(ref)!;
-  // Backstage compares kinds and namespaces in any case; the name stays as written (a team's name).
-  return { kind: (kind ?? defaults.kind).toLowerCase(), namespace: (namespace ?? defaults.namespace).toLowerCase(), name };
-}
-
-const fullRef = ({ kind, namespace, name }: ReturnType<typeof parseRef>) => `${kind}:${namespace}/${name}`;
-
-/** An entity's namespace, `default` unless written: Backstage resolves the refs it writes without a namespace in it too. */
-const namespaceOf = (metadata: Record<string, unknown>) => text(metadata.namespace) ?? 'default';
-
-const strings = (value: unknown) => (Array.isArray(value) ? value.map(text).filter((entry) => entry !== undefined) : []);
-
-/** `metadata.labels`, keys lower-cased, held to the platform's label rules. */
-function entityLabels(value: unknown): Record<string, string> | undefined {
-  if (value == null) return undefined;
-  if (!isObject(value)) throw new ItemError('metadata.labels must be a map of "key": "value"');
-  const labels = new Map<string, unknown>();
-  for (const [key, label] of Object.entries(value)) {
-    if (labels.has(key.toLowerCase())) throw new ItemError(`metadata.labels: two keys are ${JSON.stringify(key.toLowerCase())} once lower-cased`);
-    labels.set(key.toLowerCase(), label);
-  }
-  // fromEntries, not assignment: a `__proto__` key stays a key, for the rules to refuse.
-  const entries = Object.fromEntries(labels);
-  const problem = labelsProblem(entries, 'metadata.labels');
-  if (problem) throw new ItemError(problem);
-  return normalizeLabels(entries as Record<string, string>);
-}
-
-/** What a Backstage `kind: API` entity says of its API besides its definition. */
-function entityDetails(entity: Record<string, unknown>, path: string, kinds: Set<string>): Omit<UrlItem, 'url'> {
-  const metadata = isObject(entity.metadata) ? entity.metadata : {};
-  const spec = isObject(entity.spec) ? entity.spec : {};
-  const id = text(metadata.name);
-  if (!id) throw new ItemError('an API entity without metadata.name');
-  const namespace = namespaceOf(metadata);
-  const entityRef = `api:${namespace}/${id}`.toLowerCase();
-  const ownerText = text(spec.owner);
-  const systemText = text(spec.system);
-  // A bare owner is a group, as Backstage reads it; a user owns alone, with no team.
-  const owner = ownerText ? parseRef(ownerText, { kind: 'group', namespace }) : undefined;
-  const system = systemText ? parseRef(systemText, { kind: 'system', namespace }) : undefined;
-  const tags = strings(metadata.tags);
-  if (tags.length > CATALOG_LIMITS.maxTags) throw new ItemError(`metadata.tags: ${tags.length} tags, over the limit of ${CATALOG_LIMITS.maxTags}`);
-  const type = text(spec.type)?.toLowerCase();
-  const stage = text(spec.lifecycle)?.toLowerCase();
-  return {
-    path,
-    key: `entity:${entityRef}`,
-    name: text(metadata.title) ?? id,
-    description: text(metadata.description),
-    teamName: owner && owner.kind !== 'user' ? owner.name : undefined,
-    lifecycle: stage ? (BACKSTAGE_STAGES[stage] ?? LIFECYCLE_STAGES.find((known) => known === stage)) : undefined,
-    format: type && kinds.has(type) ? type : undefined,
-    labels: entityLabels(metadata.labels),
-    catalog: {
-      entityRef,
-      owner: owner && fullRef(owner),
-      system: system && (system.namespace === 'default' ? system.name : `${system.namespace}/${system.name}`),
-      tags: tags.length ? tags : undefined,
-    },
-  };
-}
-
 /** A Backstage `kind: API` entity: its details, and its definition inline, from a file beside it, or from a URL. */
 async function descriptorItem(
   entity: Record<string, unknown>,
@@ -351,21 +270,6 @@ async function descriptorItem(
   } else throw new ItemError('an API entity without spec.definition (text, or $text)');
   // SDL and .proto are no JSON or YAML: the version is the default.
   return scanned({ ...details, file, version: writtenInfo(spec).version ?? '1', spec });
-}
-
-/** A Backstage `kind: Component`: the APIs it provides and consumes, as full refs. */
-function componentOf(entity: Record<string, unknown>, path: string): TreeComponent {
-  const metadata = isObject(entity.metadata) ? entity.metadata : {};
-  const spec = isObject(entity.spec) ? entity.spec : {};
-  const id = text(metadata.name);
-  if (!id) throw new ItemError('a Component entity without metadata.name');
-  const namespace = namespaceOf(metadata);
-  const refs = (field: 'providesApis' | 'consumesApis') => {
-    const list = [...new Set(strings(spec[field]).map((ref) => fullRef(parseRef(ref, { kind: 'api', namespace })).toLowerCase()))];
-    if (list.length > TREE_IMPORT_LIMITS.maxRefs) throw new ItemError(`spec.${field}: ${list.length} APIs, over the limit of ${TREE_IMPORT_LIMITS.maxRefs}`);
-    return list;
-  };
-  return { entityRef: `component:${namespace}/${id}`.toLowerCase(), path, providesApis: refs('providesApis'), consumesApis: refs('consumesApis') };
 }
 
 /** The file a `$text` names, relative to its descriptor, and its path from the root; one outside the walked root (through a link too) is refused. */
