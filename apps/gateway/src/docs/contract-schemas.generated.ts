@@ -240,8 +240,9 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
       },
       blocking: {"type":"number"},
       components: {"type":"number"},
+      treeChanged: {"type":"boolean"},
     },
-    required: ["blocking","components","counts","entries","orgId","tree"],
+    required: ["blocking","components","counts","entries","orgId","tree","treeChanged"],
   },
   TreePlanEntryDoc: {
     type: "object",
