@@ -274,8 +274,19 @@ describe('Import from a URL', () => {
       await refused({ items: [{ ...item(spec), version: ' ' }] }, /version/);
       await refused({ specs: Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`f${index}.json`, spec])) }, /specs must be an object of at most 20/);
       await refused({ specs: { 'specs/ledger.json': 42 } }, /specs must be/);
-      await refused({ items: Array.from({ length: 10_001 }, (_, index) => ({ ...item(spec), path: `f${index}.json` })) }, /items must contain no more than 10000/);
+      await refused(
+        { items: Array.from({ length: 10_001 }, (_, index) => ({ ...item(spec), path: `f${index}.json` })) },
+        /items must contain no more than 10000/,
+      );
       await refused({ failed: [{ path: 'x.json' }] }, /reason/);
+
+      // A path that names an object's machinery is a path like any other.
+      const odd = await post(plan, {
+        ...body(spec),
+        items: [{ ...item(spec), path: 'constructor', key: 'file:constructor', name: 'Constructor' }],
+        specs: { 'other.json': spec },
+      }).expect(200);
+      expect(odd.body.entries).toEqual([expect.objectContaining({ path: 'constructor', action: 'added', needsSpec: true })]);
 
       await post(plan, { ...body(spec), orgId: 'someone-else' }).expect(403);
       const reader = await stack.token([ORG], ['reader']);

@@ -84,7 +84,8 @@ export class TreeImportService {
       }
       const needsText = entry.action === 'added' || (entry.action === 'updated' && entry.what?.includes('spec'));
       if (!needsText) continue;
-      const text = request.specs?.[entry.path];
+      // Own keys only: an item named `__proto__` or `constructor` must not find the object's machinery.
+      const text = request.specs && Object.hasOwn(request.specs, entry.path) ? request.specs[entry.path] : undefined;
       if (text === undefined) {
         entry.needsSpec = true;
         continue;
