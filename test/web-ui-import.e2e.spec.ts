@@ -191,15 +191,16 @@ describe('Web UI: import from a URL and refresh, in Chromium', () => {
     await page.close();
   });
 
-  it("should show a folder import's tree and path as text: nothing in them runs", async () => {
+  it("should show a folder import's tree, path and catalogue facts as text: nothing in them runs", async () => {
     const spec = openapi('Folder items');
     const item = {
       path: XSS_PATH,
-      key: `file:${XSS_PATH}`,
+      key: 'entity:api:default/folder',
       name: 'Folder',
       version: '1',
       sha256: createHash('sha256').update(spec).digest('hex'),
       bytes: spec.length,
+      catalog: { entityRef: 'api:default/folder', owner: 'group:default/<b>ops</b>', system: 'supply-chain', tags: ['stock', '<i>x</i>'] },
     };
     const applied = await http()
       .post('/api-management/tree-imports/apply')
@@ -216,6 +217,12 @@ describe('Web UI: import from a URL and refresh, in Chromium', () => {
     expect(await source.getAttribute('data-source')).toBe('folder');
     expect(await page.locator('#source-tree').textContent()).toBe('t');
     expect(await page.locator('#source-path').textContent()).toBe(XSS_PATH);
+    // A Backstage entity's catalogue facts, as text too.
+    expect(await page.locator('#catalog-entity').textContent()).toBe('api:default/folder');
+    expect(await page.locator('#catalog-owner').textContent()).toBe('group:default/<b>ops</b>');
+    expect(await page.locator('#catalog-system').textContent()).toBe('supply-chain');
+    expect(await page.locator('#catalog-tags').textContent()).toBe('stock, <i>x</i>');
+    expect(await page.locator('#api-source b, #api-source i').count()).toBe(0);
     // Not fetched from a URL: nothing to refresh.
     expect(await page.locator('#refresh-source').count()).toBe(0);
     expect(await page.locator('img, script:not([src])').count()).toBe(0);

@@ -68,7 +68,7 @@ export function sourceSection(
   api: ApiRecord,
   options: { token: string; canRefresh: boolean; redraw: () => void; viewed?: Pick<ApiVersionRecord, 'version' | 'source'> },
 ): HTMLElement | null {
-  const source = api.source;
+  const { source, catalog } = api;
   if (!source) return null;
   const file = source.tree !== undefined && options.viewed?.source?.tree === source.tree ? options.viewed.source.path : undefined;
   const fed = source.url ? source.version : file ? options.viewed?.version : undefined;
@@ -117,6 +117,15 @@ export function sourceSection(
       file ? row('File', h('code', { id: 'source-path', class: 'path' }, file)) : null,
       fed ? row('Feeds', versionLabel(fed)) : null,
       source.url ? row('Last fetched', h('span', { id: 'source-fetched' }, source.fetchedAt ? formatDate(source.fetchedAt) : 'never')) : null,
+      // A Backstage entity's place in the catalogue, as its descriptor says (#42).
+      ...(catalog
+        ? [
+            row('Backstage entity', h('code', { id: 'catalog-entity', class: 'path' }, catalog.entityRef)),
+            catalog.owner ? row('Owner', h('code', { id: 'catalog-owner', class: 'path' }, catalog.owner)) : null,
+            catalog.system ? row('System', h('span', { id: 'catalog-system' }, catalog.system)) : null,
+            catalog.tags?.length ? row('Tags', h('span', { id: 'catalog-tags' }, catalog.tags.join(', '))) : null,
+          ]
+        : []),
     ),
     source.lastError
       ? h(
