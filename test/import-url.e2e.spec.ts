@@ -263,6 +263,17 @@ describe('Import from a URL', () => {
       expect((await get(`${apis}/${apiId}/versions`).expect(200)).body.items[0]).toMatchObject({ revision: 3, source: { sha256: sha(spec) } });
     });
 
+    it('should refuse an apply planned on an older generation of the tree: two imports never interleave', async () => {
+      const planned = await post('/api-management/tree-imports/plan', body(spec)).expect(200);
+      const generation = planned.body.generation as number;
+      const first = await post('/api-management/tree-imports/apply', body(spec, { generation })).expect(200);
+      expect(first.body.generation).toBe(generation + 1);
+      // Another run that planned on the same generation comes second: refused, nothing written.
+      const late = await post('/api-management/tree-imports/apply', body(spec, { generation, prune: true })).expect(409);
+      expect(late.body.detail).toMatch(/Another import of tree ".*" ran since this one planned/);
+      await post('/api-management/tree-imports/apply', body(spec, { generation: generation + 1 })).expect(200);
+    });
+
     it("should refuse a body it cannot take with a 400 that names the field, another org's tree with 403, and a reader's apply", async () => {
       const plan = '/api-management/tree-imports/plan';
       const refused = async (extra: object, field: RegExp) => {

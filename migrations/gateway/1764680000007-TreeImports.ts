@@ -5,7 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (`api_versions.source`: tree, path, SHA-256), so that two files of one API are two versions; the
  * API keeps its tree and its identity in it (`apis.source`: tree, key). A Backstage entity's place
  * in the catalogue is kept on its API (`apis.catalog`: entity ref, owner ref, system, tags), and
- * each tree's components and the files its descriptors named (`import_trees`).
+ * each tree's components, the files its descriptors named, and a generation that keeps two
+ * imports of one tree from interleaving (`import_trees`).
  *
  * The single file an API was imported from before becomes its version's source; its key is left
  * out (the next import finds the API by that file and records the key).
@@ -30,6 +31,7 @@ export class TreeImports1764680000007 implements MigrationInterface {
          tree text NOT NULL,
          components jsonb NOT NULL DEFAULT '[]',
          described_paths jsonb NOT NULL DEFAULT '[]',
+         generation integer NOT NULL DEFAULT 0,
          updated_at timestamptz NOT NULL DEFAULT now(),
          PRIMARY KEY (org_id, tree)
        )`,
@@ -38,6 +40,13 @@ export class TreeImports1764680000007 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE platform_backend.import_trees`);
+    // The recommended version's file becomes the API's single file again, as before.
+    await queryRunner.query(
+      `UPDATE platform_backend.apis a
+          SET source = jsonb_build_object('tree', v.source ->> 'tree', 'path', v.source ->> 'path', 'version', v.version, 'sha256', v.source ->> 'sha256')
+         FROM platform_backend.api_versions v
+        WHERE v.api_id = a.id AND v.version = a.version AND v.source IS NOT NULL AND a.source ? 'tree'`,
+    );
     await queryRunner.query(`DROP INDEX platform_backend.apis_catalog_idx`);
     await queryRunner.query(`ALTER TABLE platform_backend.apis DROP COLUMN catalog`);
     await queryRunner.query(`ALTER TABLE platform_backend.api_versions DROP COLUMN source`);

@@ -27,7 +27,7 @@ export interface SyncResult {
   stopped: boolean;
 }
 
-// Two calls at once: the gateway's spec threads are two, and another caller finds room.
+// Two plan calls at once: the gateway's spec threads are two, and another caller finds room.
 const CONCURRENCY = 2;
 
 /**
@@ -61,9 +61,11 @@ export async function syncTree(client: PlatformClient, scan: TreeScan, options: 
     );
     plan = recount(merged(plan, answers, (entry, batch) => batch.has(entry.path) && entry.action !== 'deleted'));
   }
-  const urls = await importUrls(client, scan.urlItems, options);
+  // The gate first: a stopped import writes nothing, URL imports included.
+  const stopped = options.failOnBreaking && plan.blocking > 0;
+  const urls = await importUrls(client, scan.urlItems, { ...options, dryRun: options.dryRun || stopped });
   plan = recount({ ...plan, entries: [...plan.entries, ...urls] });
-  if (options.failOnBreaking && plan.blocking > 0) return { plan, written: false, stopped: true };
+  if (stopped) return { plan, written: false, stopped: true };
   const writes = plan.counts.added + plan.counts.updated + plan.counts.deleted;
   if (options.dryRun || (writes === 0 && !plan.treeChanged)) return { plan, written: false, stopped: false };
 
@@ -73,19 +75,29 @@ export async function syncTree(client: PlatformClient, scan: TreeScan, options: 
     texts,
     options.maxBytesPerCall,
   );
-  // The first call alone also makes the writes that need no text (a file moved, an entity's
-  // details); the last deletes (`prune`); those between go two at a time.
-  const first = batches.shift() ?? {};
-  const last = batches.pop();
-  const apply = async (specs: Record<string, string>, prune = false): Promise<Answer> => ({
-    batch: new Set(Object.keys(specs)),
-    answer: await client.applyTree({ ...request, prune, specs }),
-  });
-  const answers = [await apply(first, options.prune && last === undefined)];
-  answers.push(...(await inBatches(batches, options, 'written', async (specs) => (await apply(specs)).answer)));
-  if (last) answers.push(await apply(last, options.prune));
-  const done = merged(plan, answers, (entry) => entry.applied === true || entry.action === 'failed' || entry.action === 'deleted');
-  return { plan: recount({ ...done, treeChanged: false }), written: true, stopped: false };
+  // One call after another, each on the generation the last one answered: another import of the
+  // tree in between is refused (409), rather than interleave its writes and prunes with these.
+  // The first call also makes the writes that need no text (a file moved, an entity's details);
+  // the last deletes (`prune`), told every failure so far so that nothing a failed file fed goes.
+  const answers: Answer[] = [];
+  const refused = new Map(scan.failed.map((failure) => [failure.path, failure]));
+  let generation = plan.generation;
+  const total = batches.reduce((sum, batch) => sum + Object.keys(batch).length, 0);
+  let done = 0;
+  if (batches.length === 0) batches.push({});
+  for (const [index, specs] of batches.entries()) {
+    const last = index === batches.length - 1;
+    const answer = await client.applyTree({ ...request, failed: [...refused.values()], prune: last && options.prune, specs, generation });
+    generation = answer.generation;
+    answers.push({ batch: new Set(Object.keys(specs)), answer });
+    for (const entry of answer.entries) {
+      if (entry.action === 'failed' && texts.has(entry.path)) refused.set(entry.path, { path: entry.path, reason: entry.reason ?? 'failed' });
+    }
+    done += Object.keys(specs).length;
+    options.onProgress(done, total, 'written');
+  }
+  const result = merged(plan, answers, (entry) => entry.applied === true || entry.action === 'failed' || entry.action === 'deleted');
+  return { plan: recount({ ...result, treeChanged: false }), written: true, stopped: false };
 }
 
 /** What the gateway needs of an item: all but its text. */

@@ -79,6 +79,11 @@ export interface TreeImportRequest {
   teamName?: string;
   /** Spec texts by item path: a plan checks and compares them, an apply writes them. */
   specs?: Record<string, string>;
+  /**
+   * Apply: the tree's `generation` the caller planned on (the last answer's). Another import of
+   * the tree since makes it a 409, so that two runs never interleave their writes and prunes.
+   */
+  generation?: number;
 }
 
 /** What one entry of a plan does. */
@@ -149,6 +154,8 @@ export interface TreePlan {
   components: number;
   /** Its components, or the files its descriptors name, differ from what the last import recorded: an apply records them. */
   treeChanged: boolean;
+  /** Goes up with every apply call of the tree: send it with the next one (`TreeImportRequest.generation`). */
+  generation: number;
 }
 
 /**

@@ -241,8 +241,9 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
       blocking: {"type":"number"},
       components: {"type":"number"},
       treeChanged: {"type":"boolean"},
+      generation: {"type":"number"},
     },
-    required: ["blocking","components","counts","entries","orgId","tree","treeChanged"],
+    required: ["blocking","components","counts","entries","generation","orgId","tree","treeChanged"],
   },
   TreePlanEntryDoc: {
     type: "object",

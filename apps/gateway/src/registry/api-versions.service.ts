@@ -25,7 +25,7 @@ import type { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity } from './api-version.entity.js';
 import { type ApiDetails, ApiVersionsRepository, type VersionsChange } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
-import { inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
+import { followedVersion, inReleaseOrder, majorOf, moveToFor, recommendedVersion, versionSummary } from './recommended-version.js';
 import { detailsOf, RegistryService, toRecord } from './registry.service.js';
 import { SpecWork } from './spec-work.service.js';
 import { nextStage } from './version-stage.js';
@@ -41,6 +41,8 @@ export interface TreeVersionWrite {
   source: VersionSource;
   /** A new version's stage, or the stage its descriptor gives. */
   stage?: LifecycleStage;
+  /** A new version: the version its file held before, which it follows (`followedVersion`). */
+  follows?: string;
   details?: ApiDetails;
   apiSource: ApiSource;
 }
@@ -89,8 +91,8 @@ export class ApiVersionsService {
     const before = (await this.versions.versionsOf([api.id])).get(api.id) ?? [];
     if (before.some((item) => item.version === version)) throw duplicate(api.id, version);
     // A new version is compared with the one in production it follows.
-    const production = before.filter((item) => item.lifecycle === 'production');
-    const notes = production.length ? await this.changeNotes(api, recommendedVersion(production), version, spec) : {};
+    const followed = followedVersion(before, version);
+    const notes = followed ? await this.changeNotes(api, followed, version, spec) : {};
     const lifecycle = body.lifecycle ?? DEFAULT_LIFECYCLE;
     const changed = await this.change(api.id, (change) => change.addVersion({ version, lifecycle, kind: spec.kind, spec: spec.text }));
     this.lint.schedule(api.orgId, api.id, version, 1);
@@ -127,8 +129,8 @@ export class ApiVersionsService {
     const current = before.find((item) => item.version === write.version);
     let notes: ChangeNotes = {};
     if (write.spec) {
-      const production = before.filter((item) => item.lifecycle === 'production');
-      const base = current ?? (production.length ? recommendedVersion(production) : undefined);
+      const heldBefore = write.follows === undefined ? undefined : before.find((item) => item.version === write.follows);
+      const base = current ?? followedVersion(before, write.version, heldBefore);
       const same = current !== undefined && (await this.isCurrentText(api, current, write.spec));
       if (base && !same) notes = await this.changeNotes(api, base, write.version, write.spec);
     }

@@ -50,6 +50,19 @@ export function recommendedVersion<T extends VersionFacts>(versions: readonly T[
   return newest(deprecated.length > 0 ? deprecated : versions);
 }
 
+/**
+ * The version a new one follows, to compare it with: the one its file held before (a tree import),
+ * else the highest production version of its major version, else the recommended production one.
+ * `1.1.0` beside `2.0.0` follows `1.0.0`, not `2.0.0`: a change to 1.x must be measured against 1.x.
+ */
+export function followedVersion<T extends VersionFacts>(versions: readonly T[], version: string, heldBefore?: T): T | undefined {
+  if (heldBefore) return heldBefore;
+  const production = versions.filter((item) => item.lifecycle === 'production');
+  const sameMajor = production.filter((item) => majorOf(item.version) === majorOf(version));
+  if (sameMajor.length) return recommendedVersion(sameMajor);
+  return production.length ? recommendedVersion(production) : undefined;
+}
+
 /** Where users of a deprecated version should go: the recommended version, when it is another one still in use. */
 export function moveToFor(version: Pick<VersionFacts, 'version' | 'lifecycle'>, recommended: Pick<VersionFacts, 'version' | 'lifecycle'>): string | undefined {
   if (version.lifecycle !== 'deprecated' || version.version === recommended.version) return undefined;

@@ -18,6 +18,10 @@ export class ImportTreeEntity {
   @Column({ name: 'described_paths', type: 'jsonb', default: () => "'[]'" })
   describedPaths: string[];
 
+  /** Goes up with every apply call: a run that planned on an older one is refused (`TreeImportRequest.generation`). */
+  @Column({ type: 'integer', default: 0 })
+  generation: number;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

@@ -228,4 +228,10 @@ export class TreeImportDto implements TreeImportRequest {
   @IsOptional()
   @IsSpecTexts()
   specs?: Record<string, string>;
+
+  @ApiPropertyOptional({ minimum: 0, description: "Apply: the tree's generation the caller planned on; another import since is a 409" })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  generation?: number;
 }

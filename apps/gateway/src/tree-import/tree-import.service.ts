@@ -15,7 +15,7 @@ import { ApiVersionsRepository, sha256 } from '../registry/api-versions.reposito
 import { ApiVersionsService, type ChangeAssessment } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
 import { SpecWork } from '../registry/spec-work.service.js';
-import { entityDetails, type PlannedEntry, planTree, treeChanged } from './tree-plan.js';
+import { entityDetails, type PlannedEntry, planTree, spareFailed, treeChanged } from './tree-plan.js';
 import { TreeStateRepository } from './tree-state.repository.js';
 
 const ACTIONS: TreePlanAction[] = ['added', 'updated', 'unchanged', 'deleted', 'skipped', 'failed'];
@@ -46,15 +46,19 @@ export class TreeImportService {
       const spec = checked.get(entry.path);
       if (spec && entry.base && entry.known && entry.action !== 'failed') await this.compare(entry, spec);
     }
-    return this.answer(request, entries, changed);
+    return this.answer(request, entries, changed, await this.state.generation(request.orgId, request.tree));
   }
 
   async apply(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
-    const { entries, checked } = await this.prepare(caller, request);
+    assertOrgMember(caller, request.orgId);
+    const generation = await this.state.nextGeneration(request.orgId, request.tree, request.generation);
+    const { entries: planned, checked } = await this.prepare(caller, request);
     const created = new Map<string, string>();
-    for (const entry of entries.filter((entry) => entry.action === 'added' || entry.action === 'updated')) {
+    for (const entry of planned.filter((entry) => entry.action === 'added' || entry.action === 'updated')) {
       if (!entry.needsSpec) await this.write(caller, request, entry, checked.get(entry.path), created);
     }
+    // A write refused just now (a 409 of an org that refuses breaking changes) spares what its file fed, as any failure.
+    const entries = spareFailed(planned);
     const deletedApis = new Set<string>();
     for (const entry of entries.filter((entry) => entry.action === 'deleted')) {
       await this.attempt(entry, async () => {
@@ -65,7 +69,7 @@ export class TreeImportService {
     }
     const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
     await this.state.record(request.orgId, request.tree, described, request.components);
-    return this.answer(request, entries, false);
+    return this.answer(request, entries, false, generation);
   }
 
   /** The plan from the hashes, then each text sent checked; an entry that needs a text it was not sent says so. */
@@ -95,7 +99,8 @@ export class TreeImportService {
         checked.set(entry.path, await this.specs.check(request.orgId, { spec: text, format: entry.item!.format }));
       });
     }
-    return { entries, checked, changed: treeChanged(request, snapshot) };
+    // A text refused here fails its file as a scan's failure would: what it fed is not pruned.
+    return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot) };
   }
 
   /** Whether an adopted version's current revision is the item's text already. */
@@ -165,7 +170,8 @@ export class TreeImportService {
         source,
         stage: entry.stage,
         apiSource: entry.apiSource!,
-        ...(entry.what?.includes('details') ? { details: { orgId: api.orgId, ...entityDetails(item, api) } } : {}),
+        ...(entry.what?.includes('details') ? { details: { orgId: api.orgId, ...entityDetails(item) } } : {}),
+        ...(entry.action === 'added' && entry.base ? { follows: entry.base.version } : {}),
       });
       entry.apiId = apiId;
       entry.applied = true;
@@ -186,7 +192,7 @@ export class TreeImportService {
     }
   }
 
-  private answer(request: TreeImportRequest, entries: PlannedEntry[], changed: boolean): TreePlan {
+  private answer(request: TreeImportRequest, entries: PlannedEntry[], changed: boolean, generation: number): TreePlan {
     const counts = Object.fromEntries(ACTIONS.map((action) => [action, 0])) as Record<TreePlanAction, number>;
     for (const entry of entries) counts[entry.action] += 1;
     const shown = entries
@@ -200,6 +206,7 @@ export class TreeImportService {
       blocking: entries.filter((entry) => entry.blocking).length,
       components: request.components?.length ?? 0,
       treeChanged: changed,
+      generation,
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { ApiSource, LifecycleStage, TreeImportRequest, TreeItem, VersionSource } from '#contracts';
 import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionEntity } from '../registry/api-version.entity.js';
-import { type KnownApi, planTree, type TreeSnapshot } from './tree-plan.js';
+import { type KnownApi, planTree, spareFailed, type TreeSnapshot } from './tree-plan.js';
 
 const TREE = 'github.com/acme/specs';
 const sha = (seed: string) => seed.repeat(64).slice(0, 64);
@@ -67,6 +67,56 @@ describe('planTree', () => {
     expect(bumped[0]).toMatchObject({ apiId: 'a1', note: 'version "1.0.0" stays, with its stage: its file now holds "1.1.0"' });
     // …and it follows the production version, for its change report.
     expect(bumped[0].base?.version).toBe('1.0.0');
+  });
+
+  it('should compare a new version with the one its file held before, or the production version of its major, not the newest', () => {
+    const api = known('a1', 'Pets', { tree: TREE, key: 'title:pets' }, [
+      ['1.0.0', 'v1.yaml', sha('1')],
+      ['2.0.0', 'v2.yaml', sha('2')],
+    ]);
+    const bumped = planTree(request([item('v1.yaml', 'Pets', '1.1.0'), { ...item('v2.yaml', 'Pets', '2.0.0'), sha256: sha('2') }]), state([api]));
+    expect(bumped.find((entry) => entry.version === '1.1.0')?.base?.version).toBe('1.0.0');
+    const beside = planTree(request([item('v1-1.yaml', 'Pets', '1.1.0')]), state([api]));
+    expect(beside.find((entry) => entry.version === '1.1.0')?.base?.version).toBe('1.0.0');
+    expect(planTree(request([item('v3.yaml', 'Pets', '3.0.0')]), state([api])).find((entry) => entry.version === '3.0.0')?.base?.version).toBe('2.0.0');
+  });
+
+  it('should name a few of many files that claim one version, in one bounded reason', () => {
+    const items = Array.from({ length: 2000 }, (_, index) => item(`copy-${index}.yaml`, 'Pets', '1.0.0'));
+    const entries = planTree(request(items), state([]));
+    expect(entries).toHaveLength(2000);
+    expect(new Set(entries.map((entry) => entry.reason)).size).toBe(1);
+    expect(entries[0].reason).toBe('2000 files claim version "1.0.0" of "Pets": copy-0.yaml, copy-1.yaml, copy-2.yaml, copy-3.yaml, copy-4.yaml and 1995 more');
+  });
+
+  it('should never prune the API of a file whose new content is refused, and delete an API whole only when all of it goes', () => {
+    const orders = known('a1', 'Orders', { tree: TREE, key: 'title:orders' }, [['1', 'orders.yaml', sha('1')]]);
+    const byHand = known('h1', 'Billing', null, [['1', null, sha('9')]]);
+    // The file now says "Billing", a name taken by an API without a source, and no --adopt.
+    const retitled = planTree(request([item('orders.yaml', 'Billing', '1')], { prune: true }), state([orders], [byHand]));
+    expect(summary(retitled)).toEqual(['failed orders.yaml 1']);
+    // A failure found later (its text refused when checked) spares what the file fed too.
+    const two = known('a2', 'Kept', { tree: TREE, key: 'title:kept' }, [
+      ['1', 'gone.yaml', sha('3')],
+      ['2', 'refused.yaml', sha('4')],
+    ]);
+    const planned = planTree(request([item('refused.yaml', 'Other', '1')], { prune: true }), state([two]));
+    expect(planned.filter((entry) => entry.action === 'deleted').every((entry) => entry.apiDeleted)).toBe(true);
+    const added = planned.find((entry) => entry.path === 'refused.yaml' && entry.action === 'added')!;
+    Object.assign(added, { action: 'failed', reason: '422 not a spec' });
+    const spared = spareFailed(planned);
+    expect(summary(spared)).toEqual(['deleted gone.yaml 1', 'failed refused.yaml 1']);
+    expect(spared.find((entry) => entry.action === 'deleted')?.apiDeleted).toBe(false);
+  });
+
+  it("should fail an entity whose descriptor renames it to another API's name, as the registry would", () => {
+    const api = known('a1', 'Inventory', { tree: TREE, key: 'entity:api:default/inventory' }, [['1', 'catalog-info.yaml#inventory', sha('1')]]);
+    const other = known('o1', 'Stock', null, [['1', null, sha('2')]]);
+    const renamed = { ...item('catalog-info.yaml#inventory', 'Stock', '1'), key: 'entity:api:default/inventory', sha256: sha('1') };
+    expect(planTree(request([renamed]), state([api], [other]))[0]).toMatchObject({
+      action: 'failed',
+      reason: expect.stringMatching(/renames the API to "Stock"/),
+    });
   });
 
   it('should move a version to its new file rather than delete and add it', () => {

@@ -11,7 +11,7 @@ import {
 } from '#contracts';
 import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionEntity } from '../registry/api-version.entity.js';
-import { compareVersions, recommendedVersion } from '../registry/recommended-version.js';
+import { compareVersions, followedVersion } from '../registry/recommended-version.js';
 
 /** An API of the org as the plan sees it: its row and its versions. */
 export interface KnownApi {
@@ -50,11 +50,11 @@ export interface PlannedEntry extends TreePlanEntry {
 }
 
 /** The details an entity's descriptor gives its API (a plain file's API keeps what people gave it). */
-export function entityDetails(item: TreeItem, api?: ApiEntity) {
+export function entityDetails(item: TreeItem) {
   return {
     name: item.name.trim(),
     teamName: item.teamName?.trim() || null,
-    description: item.description?.trim() || api?.description || null,
+    description: item.description?.trim() || null,
     labels: normalizeLabels(item.labels ?? {}),
     catalog: item.catalog ?? null,
   };
@@ -134,6 +134,8 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
       continue;
     }
     byPath.set(item.path, item);
+    // Failed already (the caller says so: an earlier call of the same import refused it): not planned again.
+    if (failedPaths.has(item.path)) continue;
     if (!isEntity(item) && described.has(item.path)) {
       entries.push({
         action: 'skipped',
@@ -148,6 +150,12 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
     if (group) group.push(item);
     else groups.set(item.key, [item]);
   }
+
+  /** Another API of the org with this name, which a rename from a descriptor would collide with (the registry's 409). */
+  const nameTaken = (name: string, apiId: string) =>
+    [...(byName.get(lower(name)) ?? []), ...[state.othersByName.get(lower(name))].filter((other) => other !== undefined)].find(
+      (other) => other.api.id !== apiId,
+    )?.api;
 
   const matched = new Map<string, KnownApi>();
   const claimed = new Set<string>();
@@ -170,25 +178,26 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
   }
 
   for (const [key, items] of groups) {
-    const duplicates = new Map<string, TreeItem[]>();
-    for (const item of items) duplicates.set(item.version, [...(duplicates.get(item.version) ?? []), item]);
-    const valid = items.filter((item) => {
-      const same = duplicates.get(item.version)!;
-      if (same.length === 1) return true;
-      const paths = same.map((other) => other.path).join(', ');
-      entries.push({
-        action: 'failed',
-        path: item.path,
-        name: item.name,
-        version: item.version,
-        reason: `${same.length} files claim version "${item.version}" of "${item.name}": ${paths}`,
-      });
-      return false;
-    });
+    const byVersion = new Map<string, TreeItem[]>();
+    for (const item of items) {
+      const same = byVersion.get(item.version);
+      if (same) same.push(item);
+      else byVersion.set(item.version, [item]);
+    }
+    const valid: TreeItem[] = [];
+    for (const [version, same] of byVersion) {
+      if (same.length === 1) {
+        valid.push(same[0]);
+        continue;
+      }
+      // One reason for all of them, naming a few: its size stays bounded however many files claim the version.
+      const reason = `${same.length} files claim version "${version}" of "${same[0].name}": ${someOf(same.map((item) => item.path))}`;
+      for (const item of same) entries.push({ action: 'failed', path: item.path, name: item.name, version, reason });
+    }
     if (valid.length === 0) continue;
     const known = matched.get(key);
     if (known) {
-      entries.push(...planVersions(request, key, valid, known, false));
+      entries.push(...planVersions(request, key, valid, known, false, nameTaken));
       continue;
     }
     const name = newest(valid).name;
@@ -209,7 +218,7 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
       continue;
     }
     if (otherApi) {
-      entries.push(...planVersions(request, key, valid, otherApi, true));
+      entries.push(...planVersions(request, key, valid, otherApi, true, nameTaken));
       continue;
     }
     for (const item of inReleaseOrderOf(valid)) {
@@ -228,7 +237,31 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
   }
 
   if (request.prune) entries.push(...planPrune(request, state, byPath, groups, matched, protectedPath, skippedPaths));
-  return entries;
+  return spareFailed(entries);
+}
+
+/** Paths a few of many are named by, in a message. */
+const PATHS_NAMED = 5;
+
+function someOf(paths: string[]): string {
+  const named = paths.slice(0, PATHS_NAMED).join(', ');
+  return paths.length > PATHS_NAMED ? `${named} and ${paths.length - PATHS_NAMED} more` : named;
+}
+
+/**
+ * The entries without the deletions of versions whose file failed (in the plan, or when its text
+ * was checked): a refused file's API is never pruned. An API some of whose versions are spared is
+ * no longer deleted whole.
+ */
+export function spareFailed(entries: PlannedEntry[]): PlannedEntry[] {
+  const failed = new Set(entries.filter((entry) => entry.action === 'failed').map((entry) => entry.path));
+  const kept = entries.filter((entry) => entry.action !== 'deleted' || !failed.has(entry.path));
+  const deletedOf = new Map<string, number>();
+  for (const entry of kept) if (entry.action === 'deleted') deletedOf.set(entry.apiId!, (deletedOf.get(entry.apiId!) ?? 0) + 1);
+  for (const entry of kept) {
+    if (entry.apiDeleted && deletedOf.get(entry.apiId!) !== entry.known!.versions.length) entry.apiDeleted = false;
+  }
+  return kept;
 }
 
 /** The newest version's item: it names the API. */
@@ -241,11 +274,24 @@ function inReleaseOrderOf(items: TreeItem[]): TreeItem[] {
 }
 
 /** The entries of an existing API's items (`adopted`: one of the org's, taken over; its versions are loaded by the service). */
-function planVersions(request: TreeImportRequest, key: string, items: TreeItem[], known: KnownApi, adopted: boolean): PlannedEntry[] {
+function planVersions(
+  request: TreeImportRequest,
+  key: string,
+  items: TreeItem[],
+  known: KnownApi,
+  adopted: boolean,
+  nameTaken: (name: string, apiId: string) => ApiEntity | undefined,
+): PlannedEntry[] {
   const entries: PlannedEntry[] = [];
   const apiSource: ApiSource = { tree: request.tree, key };
   const newestItem = newest(items);
-  const details = isEntity(newestItem) ? entityDetails(newestItem, known.api) : undefined;
+  const details = isEntity(newestItem) ? entityDetails(newestItem) : undefined;
+  // A descriptor's new title that another API has: the registry would refuse it (409), so the plan says so.
+  const clash = details && lower(details.name) !== lower(known.api.name) ? nameTaken(details.name, known.api.id) : undefined;
+  if (clash) {
+    const reason = `the descriptor renames the API to "${details!.name}", the name of another API of the org (${clash.id}): rename one of them`;
+    return items.map((item) => ({ action: 'failed', path: item.path, name: item.name, version: item.version, apiId: known.api.id, reason }));
+  }
   const detailsChanged =
     details !== undefined &&
     (details.name !== known.api.name ||
@@ -253,17 +299,19 @@ function planVersions(request: TreeImportRequest, key: string, items: TreeItem[]
       details.description !== known.api.description ||
       !sameJson(details.labels, normalizeLabels(known.api.labels ?? {})) ||
       !catalogEquals(details.catalog, known.api.catalog));
-  const production = known.versions.filter((version) => version.lifecycle === 'production');
+  const byVersion = new Map(known.versions.map((version) => [version.version, version]));
+  const byFile = new Map(known.versions.flatMap((version) => (version.source?.tree === request.tree ? [[version.source.path, version] as const] : [])));
   for (const item of items) {
     const base = { path: item.path, name: item.name, version: item.version, apiId: known.api.id, item, known, apiSource, ...(adopted ? { adopted } : {}) };
-    const current = known.versions.find((version) => version.version === item.version);
+    const current = byVersion.get(item.version);
     if (!current) {
-      const fedBefore = known.versions.find((version) => version.source?.tree === request.tree && version.source.path === item.path);
+      const fedBefore = byFile.get(item.path);
+      const followed = followedVersion(known.versions, item.version, fedBefore);
       entries.push({
         ...base,
         action: 'added',
         stage: item.lifecycle ?? request.lifecycle ?? DEFAULT_LIFECYCLE,
-        ...(production.length ? { base: recommendedVersion(production) } : {}),
+        ...(followed ? { base: followed } : {}),
         ...(fedBefore ? { note: `version "${fedBefore.version}" stays, with its stage: its file now holds "${item.version}"` } : {}),
       });
       continue;

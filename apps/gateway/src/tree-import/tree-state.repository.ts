@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { TreeComponent } from '#contracts';
@@ -45,6 +45,32 @@ export class TreeStateRepository {
       describedPaths: new Set(row?.describedPaths ?? []),
       components: row?.components ?? [],
     };
+  }
+
+  /** The tree's generation: 0 before its first apply. */
+  async generation(orgId: string, tree: string): Promise<number> {
+    return (await this.dataSource.getRepository(ImportTreeEntity).findOneBy({ orgId, tree }))?.generation ?? 0;
+  }
+
+  /**
+   * Takes the tree's next generation for an apply call, atomically; with `expected`, only if the
+   * tree is still at it (another import since is a 409). Returns the new generation.
+   */
+  async nextGeneration(orgId: string, tree: string, expected: number | undefined): Promise<number> {
+    const rows: { generation: number }[] = await this.dataSource.query(
+      `INSERT INTO platform_backend.import_trees (org_id, tree, generation) VALUES ($1, $2, 1)
+       ON CONFLICT (org_id, tree) DO UPDATE SET generation = import_trees.generation + 1, updated_at = now()
+       WHERE $3::integer IS NULL OR import_trees.generation = $3::integer
+       RETURNING generation`,
+      [orgId, tree, expected ?? null],
+    );
+    // A first apply that expected another: the insert made generation 1 whatever was expected.
+    if (rows.length === 0 || (expected !== undefined && rows[0].generation !== expected + 1)) {
+      throw new ConflictException(
+        `Another import of tree "${tree}" ran since this one planned (generation ${expected}): run the import again, on the tree as it is now`,
+      );
+    }
+    return rows[0].generation;
   }
 
   /** Adds files the tree's descriptors name (never forgotten: see `ImportTreeEntity`), and replaces its components when given. */
