@@ -118,7 +118,7 @@ export interface TreePlanEntry {
   version?: string;
   /** Absent for a new API. */
   apiId?: string;
-  /** `added`: a new API (else a new version of one). */
+  /** `added`: the version that makes a new API (the other versions of a new API join it; else a new version of an existing API). */
   newApi?: boolean;
   /** `added`/`updated`: an API of the same name without a source, taken over (`adopt`). */
   adopted?: boolean;

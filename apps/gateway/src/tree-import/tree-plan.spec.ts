@@ -49,7 +49,10 @@ describe('planTree', () => {
     const v2 = item('pets-v2.yaml', 'Pets', '2.0.0');
     const entries = planTree(request([v1, v2]), state([]));
     expect(summary(entries)).toEqual(['added pets-v1.yaml 1.0.0', 'added pets-v2.yaml 2.0.0']);
-    expect(entries.every((entry) => entry.newApi && entry.group === 'title:pets')).toBe(true);
+    expect(entries.map((entry) => [entry.version, entry.newApi, entry.group])).toEqual([
+      ['1.0.0', true, 'title:pets'],
+      ['2.0.0', undefined, 'title:pets'],
+    ]);
 
     const twice = planTree(request([v1, { ...v2, version: '1.0.0' }]), state([]));
     expect(twice.map((entry) => entry.action)).toEqual(['failed', 'failed']);

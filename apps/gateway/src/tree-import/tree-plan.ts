@@ -221,13 +221,14 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
       entries.push(...planVersions(request, key, valid, otherApi, true, nameTaken));
       continue;
     }
-    for (const item of inReleaseOrderOf(valid)) {
+    // The oldest version makes the API (the next that is written, should it fail); the others join it.
+    for (const [index, item] of inReleaseOrderOf(valid).entries()) {
       entries.push({
         action: 'added',
         path: item.path,
         name: item.name,
         version: item.version,
-        newApi: true,
+        ...(index === 0 ? { newApi: true } : {}),
         item,
         group: key,
         stage: item.lifecycle ?? request.lifecycle ?? DEFAULT_LIFECYCLE,
