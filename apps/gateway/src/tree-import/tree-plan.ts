@@ -118,7 +118,13 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
     return fed ? { apiId: fed.known.api.id, name: fed.known.api.name, version: fed.version.version } : {};
   };
 
-  for (const failure of request.failed ?? []) entries.push({ action: 'failed', path: failure.path, reason: failure.reason, ...named(failure.path) });
+  // A failure an earlier call of the import found is of an item: named as the item is.
+  const itemAt = new Map(request.items.map((item) => [item.path, item]));
+  for (const failure of request.failed ?? []) {
+    const item = itemAt.get(failure.path);
+    const names = item ? { name: item.name, version: item.version } : named(failure.path);
+    entries.push({ action: 'failed', path: failure.path, reason: failure.reason, ...names });
+  }
   for (const path of skippedPaths) {
     if (feeding(path).length)
       entries.push({ action: 'failed', path, reason: 'no longer read as a spec (it was imported as one): fix it, or remove it', ...named(path) });
