@@ -292,6 +292,23 @@ describe('Folder import CLI (npm run import)', () => {
     expect(names).toEqual(expect.arrayContaining(['team1 API', 'team2 API']));
   });
 
+  it('should write a tree of more texts than one call carries, one call after another, and name each failure once', async () => {
+    const dir = join(home, 'many');
+    mkdirSync(dir);
+    const spec = (title: string) => `openapi: 3.0.3\ninfo: {title: ${title}, version: "1"}\npaths: {}\n`;
+    for (let index = 0; index < 45; index++) writeFileSync(join(dir, `api-${String(index).padStart(2, '0')}.yaml`), spec(`Many ${index}`));
+    writeFileSync(join(dir, 'twin-a.yaml'), spec('Twin'));
+    writeFileSync(join(dir, 'twin-b.yaml'), spec('Twin'));
+    const applies = await calls('apply');
+    const run = await importCli(dir);
+    expect([count(run, 'added'), count(run, 'failed')]).toEqual([45, 2]);
+    expect(run.stdout.match(/^ {2}twin-a\.yaml: /gm)).toHaveLength(1);
+    // 45 texts, 20 a call.
+    expect((await calls('apply')) - applies).toBe(3);
+    const again = await importCli(dir);
+    expect([count(again, 'unchanged'), count(again, 'failed')]).toEqual([45, 2]);
+  });
+
   it('should keep a YAML date or number version as it is written', async () => {
     const dir = join(home, 'dated');
     mkdirSync(dir);
