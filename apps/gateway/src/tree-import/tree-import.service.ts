@@ -41,18 +41,19 @@ export class TreeImportService {
   ) {}
 
   async plan(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
-    const { entries, checked, changed } = await this.prepare(caller, request);
+    assertOrgMember(caller, request.orgId);
+    const { entries, checked, changed, generation } = await this.prepare(request);
     for (const entry of entries) {
       const spec = checked.get(entry.path);
       if (spec && entry.base && entry.known && entry.action !== 'failed') await this.compare(entry, spec);
     }
-    return this.answer(request, entries, changed, await this.state.generation(request.orgId, request.tree));
+    return this.answer(request, entries, changed, generation);
   }
 
   async apply(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
     assertOrgMember(caller, request.orgId);
     const generation = await this.state.nextGeneration(request.orgId, request.tree, request.generation);
-    const { entries: planned, checked } = await this.prepare(caller, request);
+    const { entries: planned, checked } = await this.prepare(request);
     const created = new Map<string, string>();
     for (const entry of planned.filter((entry) => entry.action === 'added' || entry.action === 'updated')) {
       if (!entry.needsSpec) await this.write(caller, request, entry, checked.get(entry.path), created);
@@ -73,8 +74,9 @@ export class TreeImportService {
   }
 
   /** The plan from the hashes, then each text sent checked; an entry that needs a text it was not sent says so. */
-  private async prepare(caller: Caller, request: TreeImportRequest): Promise<{ entries: PlannedEntry[]; checked: Map<string, CheckedSpec>; changed: boolean }> {
-    assertOrgMember(caller, request.orgId);
+  private async prepare(
+    request: TreeImportRequest,
+  ): Promise<{ entries: PlannedEntry[]; checked: Map<string, CheckedSpec>; changed: boolean; generation: number }> {
     const snapshot = await this.state.load(
       request.orgId,
       request.tree,
@@ -100,7 +102,7 @@ export class TreeImportService {
       });
     }
     // A text refused here fails its file as a scan's failure would: what it fed is not pruned.
-    return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot) };
+    return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot), generation: snapshot.generation };
   }
 
   /** Whether an adopted version's current revision is the item's text already. */

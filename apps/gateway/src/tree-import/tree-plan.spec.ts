@@ -38,6 +38,7 @@ const state = (apis: KnownApi[], others: KnownApi[] = [], describedPaths: string
   othersByName: new Map(others.map((other) => [other.api.name.toLowerCase(), other])),
   describedPaths: new Set(describedPaths),
   components: [],
+  generation: 0,
 });
 const request = (items: TreeItem[], extra: Partial<TreeImportRequest> = {}): TreeImportRequest => ({ orgId: 'org', tree: TREE, items, ...extra });
 const summary = (entries: ReturnType<typeof planTree>) =>

@@ -11,7 +11,7 @@ import {
 } from '#contracts';
 import type { ApiEntity } from '../registry/api.entity.js';
 import type { ApiVersionEntity } from '../registry/api-version.entity.js';
-import { compareVersions, followedVersion } from '../registry/recommended-version.js';
+import { followedVersion, inReleaseOrder } from '../registry/recommended-version.js';
 
 /** An API of the org as the plan sees it: its row and its versions. */
 export interface KnownApi {
@@ -29,6 +29,8 @@ export interface TreeSnapshot {
   describedPaths: ReadonlySet<string>;
   /** The components its last import recorded. */
   components: TreeComponent[];
+  /** Its generation (`TreeImportRequest.generation`): 0 before its first apply. */
+  generation: number;
 }
 
 /** A plan entry with what applying it needs. */
@@ -100,7 +102,6 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
   const entries: PlannedEntry[] = [];
   const failedPaths = new Set((request.failed ?? []).map((failure) => failure.path));
   const skippedPaths = new Set(request.skipped ?? []);
-  const protectedPath = (path: string) => failedPaths.has(path) || failedPaths.has(path.split('#')[0]);
   // Indexes of what the registry holds: a plan of 10,000 items stays linear.
   const fedBy = new Map<string, { known: KnownApi; version: ApiVersionEntity }[]>();
   const byKey = new Map<string, KnownApi>();
@@ -228,7 +229,7 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
       continue;
     }
     // The oldest version makes the API (the next that is written, should it fail); the others join it.
-    for (const [index, item] of inReleaseOrderOf(valid).entries()) {
+    for (const [index, item] of inReleaseOrder(valid).reverse().entries()) {
       entries.push({
         action: 'added',
         path: item.path,
@@ -243,7 +244,7 @@ export function planTree(request: TreeImportRequest, state: TreeSnapshot): Plann
     }
   }
 
-  if (request.prune) entries.push(...planPrune(request, state, byPath, groups, matched, protectedPath, skippedPaths));
+  if (request.prune) entries.push(...planPrune(request, state, byPath, groups, matched));
   return spareFailed(entries);
 }
 
@@ -256,13 +257,14 @@ function someOf(paths: string[]): string {
 }
 
 /**
- * The entries without the deletions of versions whose file failed (in the plan, or when its text
- * was checked): a refused file's API is never pruned. An API some of whose versions are spared is
+ * The entries without the deletions of versions whose file failed (unread by the scan, no longer
+ * a spec, refused in the plan or when its text was checked): a failed file's API is never pruned. An API some of whose versions are spared is
  * no longer deleted whole.
  */
 export function spareFailed(entries: PlannedEntry[]): PlannedEntry[] {
   const failed = new Set(entries.filter((entry) => entry.action === 'failed').map((entry) => entry.path));
-  const kept = entries.filter((entry) => entry.action !== 'deleted' || !failed.has(entry.path));
+  // A descriptor that failed (`catalog-info.yaml`) spares every entity it held (`catalog-info.yaml#x`).
+  const kept = entries.filter((entry) => entry.action !== 'deleted' || !(failed.has(entry.path) || failed.has(entry.path.split('#')[0])));
   const deletedOf = new Map<string, number>();
   for (const entry of kept) if (entry.action === 'deleted') deletedOf.set(entry.apiId!, (deletedOf.get(entry.apiId!) ?? 0) + 1);
   for (const entry of kept) {
@@ -273,11 +275,7 @@ export function spareFailed(entries: PlannedEntry[]): PlannedEntry[] {
 
 /** The newest version's item: it names the API. */
 function newest(items: TreeItem[]): TreeItem {
-  return inReleaseOrderOf(items).at(-1)!;
-}
-
-function inReleaseOrderOf(items: TreeItem[]): TreeItem[] {
-  return [...items].sort((a, b) => compareVersions(a.version, b.version));
+  return inReleaseOrder(items)[0];
 }
 
 /** The entries of an existing API's items (`adopted`: one of the org's, taken over; its versions are loaded by the service). */
@@ -344,8 +342,6 @@ function planPrune(
   byPath: Map<string, TreeItem>,
   groups: Map<string, TreeItem[]>,
   matched: Map<string, KnownApi>,
-  protectedPath: (path: string) => boolean,
-  skippedPaths: Set<string>,
 ): PlannedEntry[] {
   const entries: PlannedEntry[] = [];
   const keyOf = new Map([...matched].map(([key, known]) => [known.api.id, key]));
@@ -354,7 +350,7 @@ function planPrune(
     const held = new Set((groups.get(keyOf.get(known.api.id) ?? '') ?? []).map((item) => item.version));
     const gone = known.versions.filter((version) => {
       const path = version.source?.tree === request.tree ? version.source.path : undefined;
-      if (path === undefined || held.has(version.version) || protectedPath(path) || skippedPaths.has(path)) return false;
+      if (path === undefined || held.has(version.version)) return false;
       const item = byPath.get(path);
       return !item || item.key !== keyOf.get(known.api.id);
     });

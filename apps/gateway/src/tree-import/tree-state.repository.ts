@@ -44,12 +44,8 @@ export class TreeStateRepository {
       othersByName: new Map(others.map((api) => [api.name.trim().toLowerCase(), known(api)])),
       describedPaths: new Set(row?.describedPaths ?? []),
       components: row?.components ?? [],
+      generation: row?.generation ?? 0,
     };
-  }
-
-  /** The tree's generation: 0 before its first apply. */
-  async generation(orgId: string, tree: string): Promise<number> {
-    return (await this.dataSource.getRepository(ImportTreeEntity).findOneBy({ orgId, tree }))?.generation ?? 0;
   }
 
   /**
