@@ -6,6 +6,7 @@ import { ApiVersions1764680000004 } from './1764680000004-ApiVersions.js';
 import { ApiSources1764680000005 } from './1764680000005-ApiSources.js';
 import { ReplicaLeases1764680000006 } from './1764680000006-ReplicaLeases.js';
 import { TreeImports1764680000007 } from './1764680000007-TreeImports.js';
+import { ConsumersAndNotifications1764680000008 } from './1764680000008-ConsumersAndNotifications.js';
 
 export const gatewayMigrations = [
   CreateRegistry1764680000000,
@@ -16,4 +17,5 @@ export const gatewayMigrations = [
   ApiSources1764680000005,
   ReplicaLeases1764680000006,
   TreeImports1764680000007,
+  ConsumersAndNotifications1764680000008,
 ];

@@ -22,6 +22,8 @@ import { ProxyModule } from './proxy/proxy.module.js';
 import { ApiEntity } from './registry/api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './registry/api-version.entity.js';
 import { ImportTreeEntity } from './tree-import/import-tree.entity.js';
+import { EventEntity } from './events/event.entity.js';
+import { EventsModule } from './events/events.module.js';
 import { RegistryModule } from './registry/registry.module.js';
 
 @Module({})
@@ -33,7 +35,7 @@ export class GatewayModule {
         { module: GatewayConfigModule, global: true, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] },
         DatabaseModule.forRoot({
           target: config.database,
-          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity, ImportTreeEntity],
+          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity, ImportTreeEntity, EventEntity],
           migrations: gatewayMigrations,
           migrationsTableName: 'gateway_migrations',
           leasesTable: 'platform_backend.leases',
@@ -48,6 +50,7 @@ export class GatewayModule {
         MetricsModule.forRoot('gateway'),
         SpecFormatsModule,
         AuthModule,
+        EventsModule,
         RegistryModule,
         ImportModule,
         TreeImportModule,

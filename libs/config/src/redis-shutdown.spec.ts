@@ -57,6 +57,19 @@ describe(endRedisClient.name, () => {
 
     await expect(Promise.race([end, after(2000)])).resolves.toBe('end');
   });
+
+  // BullMQ's reset of a timed-out blocking wait calls connect() on the client it finds ended.
+  it('should keep an ended client ended when something calls connect() on it later, Redis there', async () => {
+    const redis = client(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    await status(redis, 'ready');
+    const end = ended(redis);
+    endRedisClient(redis);
+    await end;
+
+    await expect(redis.connect()).rejects.toThrow('ended at shutdown');
+    await expect(Promise.race([status(redis, 'ready').then(() => 'ready'), after(500)])).resolves.toBe('nothing after 500 ms');
+    expect(redis.status).toBe('end');
+  });
 });
 
 describe(closeWithoutRedis.name, () => {

@@ -16,25 +16,34 @@ export const REDIS_AWAY_AT_SHUTDOWN_MS = 2000;
 
 const POLL_MS = 100;
 
+const CONNECTION_ENDED = 'Connection is closed: this client was ended at shutdown.';
+
 /**
- * Ends an ioredis client now: it stops reconnecting, emits `end`, and fails the commands waiting
- * in its offline queue ("Connection is closed."), so nothing that awaits them or its `end` hangs.
+ * Ends an ioredis client now and for good: it stops reconnecting, emits `end`, fails the commands
+ * waiting in its offline queue ("Connection is closed."), and a later `connect()` fails too, so
+ * nothing that awaits them or its `end` hangs and nothing brings it back.
  *
  * `disconnect()` alone does not do that for a client between two reconnect attempts
  * (`reconnecting`): it cancels the next attempt but never reaches `end`, and its queued commands
  * are never answered. BullMQ's `Worker.close()` awaits that `end` on its blocking connection, so
  * with Redis away (or just restarted) it waited forever. One more attempt, made after
  * `disconnect()`, closes the client for good whether it fails (Redis away) or succeeds.
+ *
+ * And an ended client is not safe either: BullMQ's reset of a blocking connection whose wait timed
+ * out (Redis away) calls `connect()` on a client it finds ended, even once its worker has closed,
+ * and that client then reconnected for as long as the process lived. So `connect` is replaced.
  */
 export function endRedisClient(client: EndableRedis): void {
-  if (client.status === 'end') return;
-  client.disconnect();
-  if (client.status === 'reconnecting') {
-    client.connect().then(
-      () => client.disconnect(),
-      () => undefined,
-    );
+  if (client.status !== 'end') {
+    client.disconnect();
+    if (client.status === 'reconnecting') {
+      client.connect().then(
+        () => client.disconnect(),
+        () => undefined,
+      );
+    }
   }
+  client.connect = () => Promise.reject(new Error(CONNECTION_ENDED));
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ChangeImpact } from './consumers.js';
 import type { IndexingStatus } from './indexing-status.js';
 import type { ApiSource } from './sources.js';
 import type { CatalogInfo } from './tree-import.js';
@@ -36,6 +37,8 @@ export interface ApiRecord {
   warnings?: string[];
   /** In a registration's answer that replaced a spec: what changed from the spec before (or the production version it follows). */
   changes?: ChangeCounts;
+  /** In a registration's answer that replaced a spec: the consumers its breaking changes reach. */
+  impact?: ChangeImpact;
 }
 
 export interface ApiListResponse {

@@ -1,3 +1,4 @@
+import type { AffectedConsumer, ChangeImpact } from './consumers.js';
 import type { VersionSource } from './sources.js';
 import type { IndexingStatus } from './indexing-status.js';
 
@@ -41,6 +42,10 @@ export interface ApiVersionRecord extends VersionSummary {
   warnings?: string[];
   /** In a registration's answer: what changed from the spec it follows (the revision before, or the version in production). */
   changes?: ChangeCounts;
+  /** In a registration's answer: the consumers of the version it follows that its breaking changes reach. */
+  impact?: ChangeImpact;
+  /** In a stage change's answer (deprecated, retired): the consumers of the version, to tell (they are sent `api.lifecycle.changed`). */
+  consumersToTell?: AffectedConsumer[];
 }
 
 export interface ApiVersionList {
@@ -61,6 +66,8 @@ export interface ApiVersionPatch {
   lifecycle?: LifecycleStage;
   /** `YYYY-MM-DD`; only with (or on) a deprecated version; `null` clears it. */
   sunsetDate?: string | null;
+  /** Retire a version that consumers use (without it: a 409 naming them). */
+  force?: boolean;
 }
 
 export const CHANGE_SEVERITIES = ['breaking', 'non-breaking', 'info'] as const;
@@ -76,6 +83,8 @@ export interface ApiChange {
   /** Where in the operation: `input query.limit`, `request body .customer.email`, `response 200 .items[].id`. */
   location: string;
   message: string;
+  /** On a breaking change, in a report with `impact`: the consumers (`consumerId`) that named its operation. */
+  affectedConsumers?: string[];
 }
 
 /**
@@ -112,6 +121,8 @@ export interface ChangeReport extends ChangeCounts {
   incompleteReason?: string;
   /** When not complete: the parts not compared, the first `CHANGE_REPORT_LIMITS.maxGaps`. */
   notCompared?: ChangeGap[];
+  /** The consumers of the `from` version its breaking changes reach (`ApiChange.affectedConsumers` names them per change). */
+  impact?: ChangeImpact;
 }
 
 /** `GET /api-management/apis/:apiId/changes?from=&to=`: each side is a version and its revision. */

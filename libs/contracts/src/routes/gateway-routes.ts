@@ -4,7 +4,19 @@ import type { AuthInfo, DevTokenRequest, DevTokenResponse } from '../auth.js';
 import type { SearchFacets } from '../facets.js';
 import type { FeedbackErased, FeedbackReport, FeedbackRequest } from '../feedback.js';
 import type { IndexingStatus } from '../indexing-status.js';
+import type { ConsumerDeclaration, ConsumerDependencyQuery, ConsumerDependencyView, ConsumerList, ConsumerRecord } from '../consumers.js';
 import type { ApiKindsResponse } from '../kinds.js';
+import type {
+  NotificationFeed,
+  NotificationQuery,
+  WatchState,
+  WebhookCreated,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookRecord,
+  WebhookRegistration,
+  WebhookTestResult,
+} from '../notifications.js';
 import type { ApiOperationDetailResponse, ApiOperationsResponse, OperationSelector } from '../operation-detail.js';
 import type { EmbeddingModelsStatus, ReindexAccepted, ReindexProgress, ReindexRequest } from '../reindex.js';
 import type { SearchRequest, SearchResponse } from '../search.js';
@@ -51,6 +63,11 @@ export interface SpecQuery extends VersionQuery {
   download?: boolean;
 }
 
+/** `force`: retire or delete what consumers still use (the answer without it is a 409 naming them). */
+export interface ForceQuery {
+  force?: boolean;
+}
+
 /** `from`, `to`: a version, or `version@revision`; no `to`: the recommended version. */
 export interface ChangesQuery {
   from: string;
@@ -76,7 +93,7 @@ export const GATEWAY_ROUTES = {
   updateApi: route<ApiRecord, ApiRegistration, VersionQuery>()('PUT', '/api-management/apis/:apiId'),
   patchApi: route<ApiRecord, ApiDetailsPatch>()('PATCH', '/api-management/apis/:apiId'),
   /** 204, no body. */
-  deleteApi: route<undefined>()('DELETE', '/api-management/apis/:apiId'),
+  deleteApi: route<undefined, undefined, ForceQuery>()('DELETE', '/api-management/apis/:apiId'),
   endpoints: route<ApiEndpointsResponse, undefined, VersionQuery>()('GET', '/api-management/apis/:apiId/endpoints'),
   /** The spec's text as registered (JSON, YAML, SDL or .proto), not a JSON answer. */
   spec: route<string, undefined, SpecQuery>()('GET', '/api-management/apis/:apiId/spec'),
@@ -97,10 +114,34 @@ export const GATEWAY_ROUTES = {
   reviseVersion: route<ApiVersionRecord, Pick<ApiVersionRegistration, 'spec' | 'format'>>()('PUT', '/api-management/apis/:apiId/versions/:version'),
   patchVersion: route<ApiVersionRecord, ApiVersionPatch>()('PATCH', '/api-management/apis/:apiId/versions/:version'),
   /** 204, no body. */
-  deleteVersion: route<undefined>()('DELETE', '/api-management/apis/:apiId/versions/:version'),
+  deleteVersion: route<undefined, undefined, ForceQuery>()('DELETE', '/api-management/apis/:apiId/versions/:version'),
   /** The current revision's findings, or `revision`'s. */
   lint: route<LintResponse, undefined, { revision?: number }>()('GET', '/api-management/apis/:apiId/versions/:version/lint'),
   changes: route<ChangeReportResponse, undefined, ChangesQuery>()('GET', '/api-management/apis/:apiId/changes'),
+
+  listConsumers: route<ConsumerList>()('GET', '/api-management/apis/:apiId/consumers'),
+  /** Any org member declares what their service uses; declaring the same name and version again updates it. */
+  addConsumer: route<ConsumerRecord, ConsumerDeclaration>()('POST', '/api-management/apis/:apiId/consumers'),
+  /** 204, no body: its declarer, a publisher or an admin. */
+  deleteConsumer: route<undefined>()('DELETE', '/api-management/apis/:apiId/consumers/:consumerId'),
+  /** The org's dependency view: each consumer, the API versions it uses and their stages. */
+  consumerDependencies: route<ConsumerDependencyView, undefined, ConsumerDependencyQuery>()('GET', '/api-management/consumers'),
+
+  getWatch: route<WatchState>()('GET', '/api-management/apis/:apiId/watch'),
+  /** Takes no fields: send `{}`. */
+  watchApi: route<WatchState, Record<string, never>>()('PUT', '/api-management/apis/:apiId/watch'),
+  unwatchApi: route<WatchState>()('DELETE', '/api-management/apis/:apiId/watch'),
+  notifications: route<NotificationFeed, undefined, NotificationQuery>()('GET', '/api-management/notifications'),
+
+  createWebhook: route<WebhookCreated, WebhookRegistration>()('POST', '/api-management/webhooks'),
+  listWebhooks: route<WebhookList, undefined, { orgId: string }>()('GET', '/api-management/webhooks'),
+  /** 204, no body. */
+  deleteWebhook: route<undefined>()('DELETE', '/api-management/webhooks/:webhookId'),
+  /** Sends to a disabled webhook again (its failures count from zero). Takes no fields: send `{}`. */
+  enableWebhook: route<WebhookRecord, Record<string, never>>()('POST', '/api-management/webhooks/:webhookId/enable'),
+  webhookDeliveries: route<WebhookDeliveryList>()('GET', '/api-management/webhooks/:webhookId/deliveries'),
+  /** Takes no fields: send `{}`. */
+  testWebhook: route<WebhookTestResult, Record<string, never>>()('POST', '/api-management/webhooks/:webhookId/test'),
 
   search: route<SearchResponse, SearchRequest>()('POST', '/api-management/ai/search'),
   facets: route<SearchFacets, undefined, { orgId: string }>()('GET', '/api-management/ai/facets'),

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type DomainEvent, DomainEventsCommitted, DomainEventsRaised } from './domain-event.js';
+import { EventEntity } from './event.entity.js';
+
+/**
+ * Domain events into the outbox: a change raises its events inside its transaction (`raise`),
+ * the listener below writes them with the same manager, and once committed `committed` lets the
+ * webhook dispatcher go (its sweep finds them anyway, after a crash in between).
+ */
+@Injectable()
+export class EventOutbox {
+  constructor(
+    private readonly emitter: EventEmitter2,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Inside a transaction: the events are committed with it. */
+  async raise(manager: EntityManager, events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.emitter.emitAsync(DomainEventsRaised.eventName, new DomainEventsRaised(manager, events));
+  }
+
+  /** Events of no other change (a failed import, a failed indexing, a sunset coming): their own transaction. */
+  async publish(events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.dataSource.transaction((manager) => this.raise(manager, events));
+    this.committed();
+  }
+
+  /** After the transaction that raised events committed. */
+  committed(): void {
+    this.emitter.emit(DomainEventsCommitted.eventName, new DomainEventsCommitted());
+  }
+
+  // A failed write must fail the change (an error suppressed here would leave the transaction aborted yet "committed").
+  @OnEvent(DomainEventsRaised.eventName, { suppressErrors: false })
+  async write({ manager, events }: DomainEventsRaised): Promise<void> {
+    await manager.insert(
+      EventEntity,
+      events.map((event) => ({
+        orgId: event.api.orgId,
+        type: event.type,
+        apiId: event.api.id,
+        apiName: event.api.name,
+        teamName: event.api.teamName,
+        data: event.data,
+      })),
+    );
+  }
+}

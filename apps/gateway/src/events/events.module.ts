@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventEntity } from './event.entity.js';
+import { EventOutbox } from './event-outbox.js';
+
+/** The outbox of domain events: written with each change, read by webhooks and the notifications feed. */
+@Module({
+  imports: [TypeOrmModule.forFeature([EventEntity])],
+  providers: [EventOutbox],
+  exports: [EventOutbox, TypeOrmModule],
+})
+export class EventsModule {}
