@@ -11,6 +11,7 @@ import { FeedbackController } from '../apps/gateway/src/proxy/feedback.controlle
 import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions.controller.js';
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
 import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
+import { WebhooksController } from '../apps/gateway/src/webhooks/webhooks.controller.js';
 
 const CONTROLLERS = [
   DevLoginController,
@@ -23,6 +24,7 @@ const CONTROLLERS = [
   ApiVersionsController,
   RegistryController,
   TreeImportController,
+  WebhooksController,
 ];
 
 /** `METHOD /path` of every handler the controllers mount. */

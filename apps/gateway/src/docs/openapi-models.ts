@@ -17,6 +17,12 @@ export class ChangeReportDoc {}
 export class LintResponseDoc {}
 export class TreePlanDoc {}
 
+export class WebhookCreatedDoc {}
+export class WebhookRecordDoc {}
+export class WebhookListDoc {}
+export class WebhookDeliveryListDoc {}
+export class WebhookTestResultDoc {}
+
 export class ApiKindsResponseDoc {}
 export class ApiEndpointsResponseDoc {}
 export class ApiOperationsDoc {}
