@@ -72,7 +72,8 @@ export class WebhooksRepository {
       .getRepository(WebhookDeliveryEntity)
       .createQueryBuilder('delivery')
       .innerJoin(EventEntity, 'event', 'event.id = delivery.event_id')
-      .addSelect(['event.type', 'event.api_id'])
+      .addSelect('event.type', 'event_type')
+      .addSelect('event.api_id', 'event_api_id')
       .where('delivery.webhook_id = :webhookId', { webhookId })
       .orderBy('delivery.created_at', 'DESC')
       .addOrderBy('event.seq', 'DESC')
@@ -115,7 +116,7 @@ export class WebhooksRepository {
           .into(WebhookDeliveryEntity)
           .values(rows.map((row) => ({ ...row, nextAttemptAt: () => 'now()' })))
           .orIgnore()
-          .returning(['id', 'org_id'])
+          .returning('id, org_id')
           .execute();
         deliveries = (inserted.raw as { id: string; org_id: string }[]).map((row) => ({ id: row.id, orgId: row.org_id }));
       }
