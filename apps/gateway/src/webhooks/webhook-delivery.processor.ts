@@ -1,6 +1,6 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, type Job, Worker } from 'bullmq';
-import { closeWithoutRedis, type EndableRedis, type GatewayConfig, redisConnectionOptions, withTimeout } from '#config';
+import { closeWithoutRedis, type EndableRedis, type GatewayConfig, redisConnectionOptions } from '#config';
 import { throttledWarning } from '#http';
 import { toPlatformEvent } from '../events/domain-event.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
@@ -53,8 +53,12 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
   async beforeApplicationShutdown(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
-    const clients: (EndableRedis | undefined)[] = await withTimeout(Promise.all([worker.backend.client, worker.backend.blockingClient]), 1000).catch(() => []);
-    const watched = clients.filter((client) => client !== undefined);
+    // The clients themselves, not `backend.client`: that resolves only once connected, never while
+    // Redis was away since the start, and a client left reconnecting holds `close()` for ever.
+    const { connection, blockingConnection } = worker.backend;
+    const watched = [connection, blockingConnection]
+      .map((held) => (held as unknown as { _client?: EndableRedis } | undefined)?._client)
+      .filter((client) => client !== undefined);
     if (!(await closeWithoutRedis(worker.close(), watched))) this.logger.warn('Webhook worker stopped without Redis');
   }
 

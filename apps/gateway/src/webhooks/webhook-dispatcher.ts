@@ -36,9 +36,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly webhooks: WebhooksRepository,
     private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {
-    this.queue.on('error', (error) => this.warn(`Webhook queue unavailable (deliveries are kept and queued again): ${error.message}`));
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     this.jobs.schedule({
@@ -52,8 +50,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.running;
-    // Its connection sends nothing while Redis is away (no offline queue): closed within a bound.
-    await closeQueueWithoutRedis(this.queue);
   }
 
   @OnEvent(DomainEventsCommitted.eventName)
@@ -102,5 +98,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         return;
       }
     }
+  }
+}
+
+/**
+ * The queue's own watcher, made as soon as the queue (it waits for nothing else, as the dispatcher
+ * waits for the database): without a listener BullMQ prints every failed reconnect; and closes it
+ * at shutdown within a bound, as its connection sends nothing while Redis is away (no offline queue).
+ */
+@Injectable()
+export class WebhookQueueWatch implements BeforeApplicationShutdown {
+  constructor(@InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>) {
+    const warn = throttledWarning(new Logger(WebhookDispatcher.name));
+    this.queue.on('error', (error) => warn(`Webhook queue unavailable (deliveries are kept and queued again): ${error.message}`));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await closeQueueWithoutRedis(this.queue);
   }
 }
