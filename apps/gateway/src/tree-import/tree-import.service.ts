@@ -121,7 +121,9 @@ export class TreeImportService {
   private async tellFailures(request: TreeImportRequest, entries: PlannedEntry[]): Promise<void> {
     const failed = entries.filter((entry) => entry.action === 'failed' && entry.known);
     await this.outbox.publish(
-      failed.map((entry) => new DomainEvent('api.import.failed', entry.known!.api, { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' })),
+      failed.map(
+        (entry) => new DomainEvent('api.import.failed', entry.known!.api, { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' }),
+      ),
     );
   }
 
