@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONSUMER_LIMITS, type ConsumedOperation, type ConsumerSource, type LifecycleStage } from '#contracts';
-import { liveApi } from '../registry/live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 import type { Consumer } from './consumer.js';
 
 /** The API a consumer uses, as consumers need it. */

@@ -19,7 +19,7 @@ import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
-import { liveApi } from './live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 import { inReleaseOrder, recommendedVersion, versionSummary } from './recommended-version.js';
 
 /** Revisions kept of each version (the current one and those before it), for change reports between consecutive ones. */

@@ -9,7 +9,7 @@ import { ConsumersRepository } from '../consumers/consumers.repository.js';
 import { affectedConsumer } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
-import { liveApi } from './live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 
 /** Versions noticed per round: the rest wait for the next. */
 const BATCH = 100;
