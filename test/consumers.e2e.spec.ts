@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ChangeReportResponse, ConsumerRecord, NotificationFeed, PlatformEvent } from '#contracts';
+import { EventRetention } from '../apps/gateway/src/events/event-retention.js';
 import { SunsetNotices } from '../apps/gateway/src/registry/sunset-notices.js';
 import { type Operation, openapi, payment } from './support/payments-specs.js';
 import { startStack, type TestStack, until, waitForNewestRevision } from './support/stack.js';
@@ -122,6 +123,17 @@ describe('Consumers and impact', () => {
     expect(report.impact!.affected.map((item) => item.name)).toEqual(['statements']);
     expect(report.impact!.mayBeAffected.map((item) => item.name)).toEqual(['reports']);
     expect(JSON.stringify(report.impact)).not.toContain(taking.consumerId);
+
+    // An agent comparing the versions is told whom it reaches.
+    const compared = await http()
+      .post('/mcp')
+      .set('authorization', `Bearer ${reader}`)
+      .set('accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'compare_versions', arguments: { apiId, from: '1.0.0@1', to: '1.0.0@2' } } })
+      .expect(200);
+    const text: string = compared.body.result.content[0].text;
+    expect(text).toMatch(/call a breaking operation: statements\./);
+    expect(text).toMatch(/may be affected: reports\./);
   });
 
   it('should refuse to retire or delete what consumers use unless forced, and name whom to tell', async () => {
@@ -333,6 +345,18 @@ describe('Consumers and impact', () => {
     ]);
     await apply([component('storefront')]);
     expect((await listed()).map((consumer) => consumer.name)).toEqual(['storefront']);
+  });
+
+  it('should purge events past their retention once delivered, and keep the rest', async () => {
+    const apiId = await register('Purged');
+    const data = stack.gateway.get(DataSource);
+    await data.query(`UPDATE platform_backend.events SET created_at = now() - interval '100 days', dispatched_at = now() WHERE api_id = $1`, [apiId]);
+    const recent = await register('Kept');
+    await data.query(`UPDATE platform_backend.events SET dispatched_at = now() WHERE api_id = $1`, [recent]);
+
+    expect(await stack.gateway.get(EventRetention).purge()).toBeGreaterThanOrEqual(1);
+    expect(await outbox(apiId)).toEqual([]);
+    expect((await outbox(recent)).map((event) => event.type)).toEqual(['api.created']);
   });
 
   /** The API's events as the outbox holds them, oldest first. */
