@@ -22,6 +22,11 @@ export class WebhookRecordDoc {}
 export class WebhookListDoc {}
 export class WebhookDeliveryListDoc {}
 export class WebhookTestResultDoc {}
+export class ConsumerRecordDoc {}
+export class ConsumerListDoc {}
+export class ConsumerDependencyViewDoc {}
+export class WatchStateDoc {}
+export class NotificationFeedDoc {}
 
 export class ApiKindsResponseDoc {}
 export class ApiEndpointsResponseDoc {}

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { EVENT_TYPES, type EventType, NOTIFICATION_LIMITS, ORG_ID, ORG_ID_MESSAGE, REGISTRATION_LIMITS, type WebhookRegistration } from '#contracts';
-import { TextField } from '../registry/text-field.js';
+import { TextField } from '../common/text-field.js';
 
 export class WebhookRegistrationDto implements WebhookRegistration {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })
