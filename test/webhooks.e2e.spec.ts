@@ -200,6 +200,39 @@ describe('Webhooks', () => {
     expect(typeof delivery.attempts[0].durationMs).toBe('number');
   });
 
+  it("should deliver what a registration and a deletion raise, filtered to the webhook's API", async () => {
+    const token = await publisherOf('registered');
+    const spec = (title: string) => JSON.stringify({ openapi: '3.0.3', info: { title, version: '1.0.0' }, paths: {} });
+    const register = async (name: string) => {
+      const response = await as(token).post('/api-management/apis', { orgId: 'registered', name, version: '1.0.0', teamName: 'Core', spec: spec(name) });
+      expect(response.status).toBe(201);
+      return response.body.apiId as string;
+    };
+    const everything = await createHook('registered', at(receiver.port, '/registered'));
+    const watched = await register('Watched');
+    const onlyWatched = await createHook('registered', at(receiver.port, '/only-watched'), { apiIds: [watched], events: ['api.deleted'] });
+    await register('Other');
+    expect((await as(token).delete(`/api-management/apis/${watched}`)).status).toBe(204);
+    const [deleted] = await until(
+      () => hitsOf('/only-watched'),
+      (hits) => hits.length === 1,
+    );
+    expect(new Webhook(onlyWatched.secret).verify(deleted.body, deleted.headers)).toMatchObject({
+      type: 'api.deleted',
+      api: { apiId: watched, name: 'Watched', teamName: 'Core' },
+    });
+    const events = await until(
+      () => hitsOf('/registered').map((hit) => new Webhook(everything.secret).verify(hit.body, hit.headers) as PlatformEvent),
+      (found) => found.some((event) => event.type === 'api.deleted'),
+    );
+    // Deliveries of one org are not ordered among themselves (a busy org's wait their turn in any order).
+    const created = events.filter((event) => event.type === 'api.created').map((event) => [event.api.name, (event.data as { version: string }).version]);
+    expect(created.sort()).toEqual([
+      ['Other', '1.0.0'],
+      ['Watched', '1.0.0'],
+    ]);
+  });
+
   it('should send only the events a webhook filters for: types, APIs and teams in any case', async () => {
     const api = { id: randomUUID(), name: 'Ledger', teamName: 'Finance' };
     const byType = await createHook('filters', at(receiver.port, '/by-type'), { events: ['api.deleted'] });
