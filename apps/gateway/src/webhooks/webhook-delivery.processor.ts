@@ -90,7 +90,11 @@ export class WebhookDeliveryProcessor implements OnApplicationBootstrap, BeforeA
     // Deleted with its webhook, or finished (a job queued again after its end): nothing to send.
     if (!found || found.delivery.state !== 'pending') return undefined;
     const { delivery, webhook, event } = found;
-    if (webhook.disabledAt) return void (await this.webhooks.abandon(delivery.id));
+    // Disabled while this one waited: nothing more is sent to it.
+    if (webhook.disabledAt) {
+      await this.webhooks.abandon(delivery.id);
+      return undefined;
+    }
 
     const { maxAttempts, retryBaseMs, failuresToDisable } = this.config.webhooks;
     const number = delivery.attempts.length + 1;
