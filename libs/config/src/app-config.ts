@@ -57,7 +57,7 @@ export interface GatewayConfig {
   logLevel: LogLevel;
   redis: RedisConfig;
   database: DatabaseConfig;
-  /** How often unsent indexing requests are re-sent to the queue. */
+  /** How often unsent indexing requests are re-sent to the queue, and the webhooks' outbox is swept. */
   outboxIntervalMs: number;
   /** How long a spec thread may take to check one spec before it is refused. */
   specTimeoutMs: number;
