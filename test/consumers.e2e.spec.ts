@@ -80,6 +80,17 @@ describe('Consumers and impact', () => {
     expect((await as(reader).get(`${apis}/${apiId}/consumers`).expect(200)).body.items).toMatchObject([{ name: 'Billing-Service', operations: [] }]);
 
     await as(reader).post(`${apis}/${apiId}/consumers`, { name: 'x', version: '9.9.9' }).expect(404);
+    // An operation the version does not have would never be reached by a change: refused, named.
+    const unknown = await as(reader)
+      .post(`${apis}/${apiId}/consumers`, {
+        name: 'x',
+        operations: [
+          { method: 'GET', path: '/payments/{id}' },
+          { method: 'DELETE', path: '/payments' },
+        ],
+      })
+      .expect(400);
+    expect(unknown.body.detail).toMatch(/has no DELETE \/payments/);
     for (const bad of [
       {},
       { name: ' ' },

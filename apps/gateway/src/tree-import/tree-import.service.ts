@@ -13,7 +13,7 @@ import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { ConsumersService } from '../consumers/consumers.service.js';
+import { ConsumersService } from '../registry/consumers.service.js';
 import { affectedConsumer } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';

@@ -1,4 +1,4 @@
-import { ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import {
   CONSUMER_LIMITS,
   type ChangeReport,
@@ -15,10 +15,11 @@ import { assertOrgMember } from '../auth/org-access.js';
 import { type Caller, hasRole } from '../auth/caller.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
-import type { Consumer } from './consumer.js';
+import type { Consumer } from '../consumers/consumer.js';
 import type { ConsumerDeclarationDto, ConsumerDependencyQueryDto } from './consumers.dto.js';
-import { type ConsumedApiRow, ConsumersRepository } from './consumers.repository.js';
-import { withImpact } from './impact.js';
+import { RegistryService } from './registry.service.js';
+import { type ConsumedApiRow, ConsumersRepository } from '../consumers/consumers.repository.js';
+import { operationKey, withImpact } from '../consumers/impact.js';
 
 /** An observed client's `lastSeenAt` is brought up to date at most this often (a new operation is recorded at once). */
 const OBSERVED_REFRESH_MS = 5 * 60_000;
@@ -31,6 +32,7 @@ export class ConsumersService {
   constructor(
     private readonly consumers: ConsumersRepository,
     private readonly outbox: EventOutbox,
+    private readonly registry: RegistryService,
   ) {}
 
   async list(caller: Caller, apiId: string): Promise<ConsumerList> {
@@ -57,6 +59,7 @@ export class ConsumersService {
       source: 'declared' as const,
       declaredBy: caller.sub,
     };
+    await this.assertOperationsExist(caller, api.id, version, fields.operations);
     return toConsumerRecord(await this.save(api, (manager) => this.consumers.upsert(manager, api, fields)));
   }
 
@@ -171,6 +174,23 @@ export class ConsumersService {
     });
     if (added) this.outbox.committed();
     return consumer;
+  }
+
+  /**
+   * Every operation a consumer names must be one of the version's (the recommended one's when it
+   * names none): an operation that matches nothing would never be reached by a change, so the
+   * consumer would be called unaffected by every one.
+   */
+  private async assertOperationsExist(caller: Caller, apiId: string, version: string | null, operations: ConsumedOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    const { items } = await this.registry.endpoints(caller, apiId, version ?? undefined);
+    const known = new Set(items.map(operationKey));
+    const unknown = operations.filter((operation) => !known.has(operationKey(operation)));
+    if (unknown.length === 0) return;
+    const named = unknown.slice(0, CONSUMER_LIMITS.named).map((operation) => `${operation.method} ${operation.path}`);
+    throw new BadRequestException(
+      `operations: ${version ? `version "${version}"` : 'the recommended version'} of API "${apiId}" has no ${named.join(', ')}${unknown.length > named.length ? ` and ${unknown.length - named.length} more` : ''} (GET …/endpoints lists them)`,
+    );
   }
 
   /** 409 past `CONSUMER_LIMITS.maxPerApi` consumers of one API, whatever their source. */
