@@ -12,7 +12,7 @@ import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
 import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
 import { WebhooksController } from '../apps/gateway/src/webhooks/webhooks.controller.js';
-import { ConsumersController } from '../apps/gateway/src/consumers/consumers.controller.js';
+import { ConsumersController } from '../apps/gateway/src/registry/consumers.controller.js';
 import { NotificationsController } from '../apps/gateway/src/notifications/notifications.controller.js';
 
 const CONTROLLERS = [

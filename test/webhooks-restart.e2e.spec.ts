@@ -67,7 +67,9 @@ describe('Webhooks across a restart', () => {
     expect(created.status).toBe(201);
     const hook = created.body as WebhookCreated;
     const apiId = randomUUID();
-    await first.app.get(EventOutbox).publish([new DomainEvent('api.deleted', { id: apiId, orgId: ORG, name: 'Orders', teamName: null }, { consumers: [] })]);
+    await first.app
+      .get(EventOutbox)
+      .publish([new DomainEvent('api.deleted', { id: apiId, orgId: ORG, name: 'Orders', teamName: null }, { consumers: [], consumersTotal: 0 })]);
     const [pending] = await until(
       () => deliveries(first.app, hook.webhookId),
       (items) => items.length === 1,

@@ -161,6 +161,7 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
       location: {"type":"string"},
       message: {"type":"string"},
       affectedConsumers: {"type":"array","items":{"type":"string"}},
+      affectedConsumersTotal: {"type":"number"},
     },
     required: ["code","location","message","severity"],
   },
@@ -538,8 +539,8 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
           },
           {
             type: "object",
-            properties: {"consumers":{"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}}},
-            required: ["consumers"],
+            properties: {"consumers":{"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}},"consumersTotal":{"type":"number"}},
+            required: ["consumers","consumersTotal"],
           },
           {
             type: "object",
@@ -552,8 +553,12 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
           {"$ref":"#/components/schemas/RevisionRefDoc"},
           {
             type: "object",
-            properties: {"version":{"type":"string"},"consumers":{"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}}},
-            required: ["consumers","version"],
+            properties: {
+              version: {"type":"string"},
+              consumers: {"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}},
+              consumersTotal: {"type":"number"},
+            },
+            required: ["consumers","consumersTotal","version"],
           },
           {
             type: "object",
@@ -579,8 +584,9 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
               to: {"type":"string","enum":["design","development","testing","preview","production","deprecated","retired"]},
               sunsetDate: {"type":"string"},
               consumers: {"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}},
+              consumersTotal: {"type":"number"},
             },
-            required: ["consumers","from","to","version"],
+            required: ["consumers","consumersTotal","from","to","version"],
           },
           {
             type: "object",
@@ -589,8 +595,9 @@ export const CONTRACT_SCHEMAS: Record<string, SchemaObject> = {
               sunsetDate: {"type":"string"},
               daysLeft: {"type":"number"},
               consumers: {"type":"array","items":{"$ref":"#/components/schemas/AffectedConsumerDoc"}},
+              consumersTotal: {"type":"number"},
             },
-            required: ["consumers","daysLeft","sunsetDate","version"],
+            required: ["consumers","consumersTotal","daysLeft","sunsetDate","version"],
           },
           {
             type: "object",

@@ -2,6 +2,7 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import {
   type ApiVersionRecord,
   CONSUMER_LIMITS,
+  type EventData,
   type TreeImportRequest,
   type TreePlan,
   type TreePlanAction,
@@ -13,7 +14,7 @@ import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { ConsumersService } from '../consumers/consumers.service.js';
+import { ConsumersService } from '../registry/consumers.service.js';
 import { affectedConsumer } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
@@ -73,15 +74,19 @@ export class TreeImportService {
     const deletedApis = new Set<string>();
     for (const entry of entries.filter((entry) => entry.action === 'deleted')) {
       await this.attempt(entry, async () => {
-        if (!entry.apiDeleted) return this.versions.change(entry.apiId!, (change) => change.deleteVersion(entry.version!));
-        if (!deletedApis.has(entry.apiId!)) await this.registry.removeApi(entry.apiId!);
+        // The tree is the source of truth: its prune goes ahead, and the consumers are told.
+        if (!entry.apiDeleted) return this.versions.change(entry.apiId!, (change) => change.deleteVersion(entry.version!, true));
+        if (!deletedApis.has(entry.apiId!)) await this.registry.removeApi(entry.apiId!, true);
         deletedApis.add(entry.apiId!);
       });
     }
     await this.tellFailures(request, entries);
     const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
     await this.state.record(request.orgId, request.tree, described, request.components);
-    if (request.components) await this.consumers.syncCatalog(request.orgId, request.tree, request.components);
+    if (request.components) {
+      const spared = (request.failed ?? []).map((item) => item.path);
+      await this.consumers.syncCatalog(request.orgId, request.tree, request.components, request.prune === true, spared);
+    }
     return this.answer(request, entries, false, generation);
   }
 
@@ -117,14 +122,15 @@ export class TreeImportService {
     return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot), generation: snapshot.generation };
   }
 
-  /** `api.import.failed` for each API of the registry whose file could not be written. */
+  /** `api.import.failed` for each API of the registry whose file could not be written, once per failure (not at every run that fails the same way). */
   private async tellFailures(request: TreeImportRequest, entries: PlannedEntry[]): Promise<void> {
-    const failed = entries.filter((entry) => entry.action === 'failed' && entry.known);
-    await this.outbox.publish(
-      failed.map(
-        (entry) => new DomainEvent('api.import.failed', entry.known!.api, { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' }),
-      ),
-    );
+    const events: DomainEvent[] = [];
+    for (const entry of entries.filter((item) => item.action === 'failed' && item.known)) {
+      const data = { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' };
+      const last = (await this.outbox.latest(entry.known!.api.id, 'api.import.failed'))?.data as EventData['api.import.failed'] | undefined;
+      if (last?.source !== data.source || last.error !== data.error) events.push(new DomainEvent('api.import.failed', entry.known!.api, data));
+    }
+    await this.outbox.publish(events);
   }
 
   /** A deletion names the consumers it removes the version (or API) from: prune goes ahead, they are told. */
