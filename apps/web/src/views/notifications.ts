@@ -45,7 +45,7 @@ export function eventSummary(event: PlatformEvent): string {
     case 'api.breaking_change': {
       const d = data as Partial<EventData['api.breaking_change']>;
       const breaking = d.counts?.breaking ?? d.changes?.length ?? 0;
-      return `${v(d.version)} breaks ${breaking} thing${breaking === 1 ? '' : 's'} from ${v(d.from)}: ${consumersCount(d.affected?.length ?? 0)} affected, ${d.mayBeAffected?.length ?? 0} may be.`;
+      return `${v(d.version)}: ${breaking} breaking change${breaking === 1 ? '' : 's'} from ${v(d.from)}; ${consumersCount(d.affected?.length ?? 0)} affected, ${d.mayBeAffected?.length ?? 0} may be.`;
     }
     case 'api.lifecycle.changed': {
       const d = data as Partial<EventData['api.lifecycle.changed']>;
