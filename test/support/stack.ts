@@ -20,7 +20,7 @@ export interface TestStack {
   readonly ai?: INestApplication;
   gatewayConfig: GatewayConfig;
   aiConfig: AiConfig;
-  token(orgs: string[], roles: string[], options?: { ttlSeconds?: number; sub?: string }): Promise<string>;
+  token(orgs: string[], roles: string[], options?: { ttlSeconds?: number; sub?: string; client?: string; teams?: string[] }): Promise<string>;
   /** Stops the AI app: the gateway finds nothing at its address. */
   stopAi(): Promise<void>;
   /** Stops the AI app and starts it again on its port, with `env` over the stack's (its data is kept with `aiDataDir`). */
@@ -117,6 +117,8 @@ async function launch(options: StackOptions): Promise<TestStack> {
           orgs,
           roles,
           ttlSeconds: tokenOptions.ttlSeconds ?? 3600,
+          client: tokenOptions.client,
+          teams: tokenOptions.teams,
         }),
       stopAi,
       async restartAi(overrides = {}) {

@@ -33,7 +33,22 @@ function describe(entry: TreePlanEntry): string {
       `vs ${comparison.base.version}: ${comparison.breaking} breaking, ${comparison.nonBreaking} non-breaking${comparison.complete ? '' : ', incomplete'}`,
     );
   if (entry.note) parts.push(`— ${entry.note}`);
+  const reached = reachedText(entry);
+  if (reached) parts.push(`— ${reached}`);
   return parts.join(' ');
+}
+
+/** The consumers an entry's breaking changes reach, or that a deletion removes the version from. */
+function reachedText(entry: TreePlanEntry): string | undefined {
+  const names = (consumers: { name: string }[]) => consumers.map((consumer) => consumer.name).join(', ');
+  if (entry.consumers?.length) return `used by ${names(entry.consumers)} (they are told)`;
+  const impact = entry.comparison?.impact;
+  if (!impact) return undefined;
+  const parts = [
+    ...(impact.affected.length ? [`breaks ${names(impact.affected)}`] : []),
+    ...(impact.mayBeAffected.length ? [`may break ${names(impact.mayBeAffected)} (no operations named)`] : []),
+  ];
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 /** The console's summary: a count per outcome, the paths of what changes, every failure and every blocking change. */
@@ -100,6 +115,8 @@ export function planMarkdown(result: SyncResult, flags: RunFlags): string {
           `${comparison.breaking} breaking, ${comparison.nonBreaking} non-breaking${entry.blocking ? ' — **blocks**' : ' — a new major version, allowed'}`,
       );
       if (!comparison.complete) lines.push(`- ⚠️ Not complete: ${safe(comparison.incompleteReason ?? 'the comparison stopped early')}`);
+      const reached = reachedText(entry);
+      if (reached) lines.push(`- 👥 ${safe(reached)}`);
       for (const change of comparison.changes.filter((change) => change.severity === 'breaking')) {
         lines.push(`- ${change.operation ? `${code(change.operation)}: ` : ''}${safe(change.message)}`);
       }

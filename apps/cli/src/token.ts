@@ -3,7 +3,7 @@ import { ConfigError, loadGatewayConfig } from '#config';
 import { ROLES } from '#contracts';
 import { devSigningSecret, signDevToken } from '../../gateway/src/auth/dev-token.js';
 
-const USAGE = `Usage: npm run token -- --org <orgId>[,<orgId>…] [--roles reader,publisher,admin] [--sub <subject>] [--ttl <seconds>]`;
+const USAGE = `Usage: npm run token -- --org <orgId>[,<orgId>…] [--roles reader,publisher,admin] [--sub <subject>] [--client <clientId>] [--team <team>]… [--ttl <seconds>]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -11,6 +11,9 @@ async function main(): Promise<void> {
       org: { type: 'string', multiple: true },
       roles: { type: 'string', default: 'reader,publisher,admin' },
       sub: { type: 'string', default: 'dev-user' },
+      // An application's token: its MCP reads record it as an observed consumer.
+      client: { type: 'string' },
+      team: { type: 'string', multiple: true },
       ttl: { type: 'string', default: String(12 * 3600) },
       help: { type: 'boolean', short: 'h' },
     },
@@ -36,6 +39,8 @@ async function main(): Promise<void> {
       .filter(Boolean),
     roles,
     ttlSeconds,
+    client: values.client,
+    teams: values.team,
   });
   console.log(token);
 }

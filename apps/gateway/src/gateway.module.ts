@@ -24,6 +24,8 @@ import { ApiVersionEntity, ApiVersionRevisionEntity } from './registry/api-versi
 import { ImportTreeEntity } from './tree-import/import-tree.entity.js';
 import { EventEntity } from './events/event.entity.js';
 import { EventsModule } from './events/events.module.js';
+import { ConsumersModule } from './consumers/consumers.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { RegistryModule } from './registry/registry.module.js';
 
 @Module({})
@@ -51,7 +53,9 @@ export class GatewayModule {
         SpecFormatsModule,
         AuthModule,
         EventsModule,
+        ConsumersModule,
         RegistryModule,
+        NotificationsModule,
         ImportModule,
         TreeImportModule,
         KindsModule,

@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'api.deleted',
   'api.version.created',
   'api.version.revised',
+  'api.version.deleted',
   'api.breaking_change',
   'api.lifecycle.changed',
   'api.sunset.approaching',
@@ -26,9 +27,12 @@ export interface EventApi {
 /** What each event type carries beside its API. */
 export interface EventData {
   'api.created': { version: string; lifecycle: LifecycleStage };
-  'api.deleted': Record<string, never>;
+  /** `consumers`: those of any of its versions (named in the 409 that `force` overrode). */
+  'api.deleted': { consumers: AffectedConsumer[] };
   'api.version.created': { version: string; lifecycle: LifecycleStage };
   'api.version.revised': { version: string; revision: number };
+  /** `consumers`: those of the version, which it no longer has (named in the 409 that `force` overrode). */
+  'api.version.deleted': { version: string; consumers: AffectedConsumer[] };
   /** The report of a new spec against the version it replaces or follows, its breaking changes (the first `NOTIFICATION_LIMITS.changesCarried`) and the consumers they reach. */
   'api.breaking_change': {
     version: string;

@@ -1,3 +1,4 @@
+import type { AffectedConsumer, ChangeImpact } from './consumers.js';
 import type { LifecycleStage } from './versions.js';
 
 /**
@@ -107,6 +108,8 @@ export interface TreePlanComparison {
   incompleteReason?: string;
   /** Breaking changes first; at most `TREE_IMPORT_LIMITS.changesListed`. */
   changes: TreePlanChange[];
+  /** When something breaks or was not compared: the consumers of the base version it reaches. */
+  impact?: ChangeImpact;
 }
 
 export interface TreePlanEntry {
@@ -140,6 +143,8 @@ export interface TreePlanEntry {
   applied?: boolean;
   /** Apply: the registration's warnings. */
   warnings?: string[];
+  /** `deleted`: the consumers of the version (or of the API) that prune removes; they are told. */
+  consumers?: AffectedConsumer[];
 }
 
 export interface TreePlan {

@@ -7,6 +7,10 @@ export interface Caller {
   sub: string;
   orgs: string[];
   roles: Role[];
+  /** The application the token was issued to (`azp`, else `client_id`), if it names one. */
+  client?: string;
+  /** The person's teams (a `teams` claim), for their notifications feed. */
+  teams?: string[];
 }
 
 export type AuthenticatedRequest = Request & { caller?: Caller };

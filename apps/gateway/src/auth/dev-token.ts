@@ -6,11 +6,20 @@ export interface DevTokenClaims {
   orgs: string[];
   roles: string[];
   ttlSeconds: number;
+  /** An application's token (`client_id`): its MCP reads record it as an observed consumer. */
+  client?: string;
+  /** The teams of a person, for their notifications feed. */
+  teams?: string[];
 }
 
 /** An HS256 token with the claims the gateway reads: development sign-in, `npm run token`, scripts and tests. */
 export function signDevToken(secret: string, claims: DevTokenClaims): Promise<string> {
-  return new SignJWT({ orgs: claims.orgs, roles: claims.roles })
+  return new SignJWT({
+    orgs: claims.orgs,
+    roles: claims.roles,
+    ...(claims.client ? { client_id: claims.client } : {}),
+    ...(claims.teams ? { teams: claims.teams } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuedAt()

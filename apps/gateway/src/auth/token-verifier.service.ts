@@ -62,7 +62,7 @@ export class TokenVerifierService {
 }
 
 function readClaims(payload: Record<string, unknown>): Caller {
-  const { sub, orgs, roles } = payload;
+  const { sub, orgs, roles, azp, client_id: clientId, teams } = payload;
   if (typeof sub !== 'string' || !sub) throw new UnauthorizedException('The token has no "sub" claim');
   if (!Array.isArray(orgs) || !orgs.every((org) => typeof org === 'string')) {
     throw new UnauthorizedException('The token\'s "orgs" claim must be an array of org ids');
@@ -70,7 +70,9 @@ function readClaims(payload: Record<string, unknown>): Caller {
   if (!Array.isArray(roles) || !roles.every((role) => (ROLES as readonly unknown[]).includes(role))) {
     throw new UnauthorizedException(`The token's "roles" claim must be an array of ${ROLES.join(', ')}`);
   }
-  return { sub, orgs, roles: roles as Role[] };
+  const client = [azp, clientId].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const teamNames = Array.isArray(teams) ? teams.filter((team): team is string => typeof team === 'string' && team.trim() !== '').slice(0, 50) : [];
+  return { sub, orgs, roles: roles as Role[], ...(client ? { client: client.trim() } : {}), ...(teamNames.length ? { teams: teamNames } : {}) };
 }
 
 /** The identity provider's key set could not be fetched or read — its fault, not the token's. */

@@ -41,6 +41,19 @@ export type TreePlanEntryDoc = C.TreePlanEntry;
 export type TreePlanComparisonDoc = C.TreePlanComparison;
 export type TreePlanChangeDoc = C.TreePlanChange;
 
+export type ConsumedOperationDoc = C.ConsumedOperation;
+export type ConsumerRecordDoc = C.ConsumerRecord;
+export type ConsumerListDoc = C.ConsumerList;
+export type ConsumedApiDoc = C.ConsumedApi;
+export type ConsumerDependenciesDoc = C.ConsumerDependencies;
+export type ConsumerDependencyViewDoc = C.ConsumerDependencyView;
+export type AffectedConsumerDoc = C.AffectedConsumer;
+export type ChangeImpactDoc = C.ChangeImpact;
+export type WatchStateDoc = C.WatchState;
+export type EventApiDoc = C.EventApi;
+export type NotificationDoc = C.NotificationFeed['items'][number];
+export type NotificationFeedDoc = C.NotificationFeed;
+
 export type ApiKindInfoDoc = C.ApiKindInfo;
 export type ApiKindsResponseDoc = C.ApiKindsResponse;
 export type OperationPartNamesDoc = C.OperationPartNames;

@@ -17,6 +17,12 @@ export class ChangeReportDoc {}
 export class LintResponseDoc {}
 export class TreePlanDoc {}
 
+export class ConsumerRecordDoc {}
+export class ConsumerListDoc {}
+export class ConsumerDependencyViewDoc {}
+export class WatchStateDoc {}
+export class NotificationFeedDoc {}
+
 export class ApiKindsResponseDoc {}
 export class ApiEndpointsResponseDoc {}
 export class ApiOperationsDoc {}

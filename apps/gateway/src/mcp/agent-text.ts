@@ -149,6 +149,12 @@ export function changesText(report: ChangeReportResponse): string {
   }
   const total = report.breaking + report.nonBreaking + report.info;
   if (total > LISTED.changes) lines.push(`- …and ${total - LISTED.changes} more (structuredContent lists ${report.changes.length})`);
+  const impact = report.impact;
+  if (impact && (impact.affected.length > 0 || impact.mayBeAffected.length > 0)) {
+    const names = (consumers: { name: string }[]) => consumers.map((consumer) => short(consumer.name, ADDRESS_CHARS)).join(', ');
+    if (impact.affected.length > 0) lines.push(`Consumers of ${report.from.version} that call a breaking operation: ${names(impact.affected)}.`);
+    if (impact.mayBeAffected.length > 0) lines.push(`Consumers that named no operations, so may be affected: ${names(impact.mayBeAffected)}.`);
+  }
   return lines.join('\n');
 }
 

@@ -30,6 +30,7 @@ import { type AiAnswer, AiClient, type AiRequest, AiUnavailableError } from '../
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
+import { ConsumersService } from '../consumers/consumers.service.js';
 import { ImplicitFeedback } from './implicit-feedback.js';
 
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */
@@ -109,6 +110,7 @@ export class AgentToolsService {
     private readonly registry: RegistryService,
     private readonly versions: ApiVersionsService,
     private readonly feedback: ImplicitFeedback,
+    private readonly consumers: ConsumersService,
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
@@ -129,6 +131,7 @@ export class AgentToolsService {
     });
     const operations = overview?.operations ?? (await this.asTool(() => this.registry.endpoints(caller, record.apiId))).items;
     void this.feedback.opened(caller, record.apiId, undefined, requestId);
+    void this.consumers.observe(caller, record.apiId, undefined);
     return { record, ...(overview ? { overview } : {}), operations };
   }
 
@@ -140,6 +143,7 @@ export class AgentToolsService {
       this.aiJson(AI_ROUTES.operationDetail, { params: { apiId: id }, query: selector, requestId, headers: orgHeaders(caller) }),
     ]);
     void this.feedback.opened(caller, id, { method: detail.method, path: detail.path }, requestId);
+    void this.consumers.observe(caller, id, undefined, { method: detail.method, path: detail.path });
     const format = this.formats.byKind(overview.kind);
     const example = format?.callExample(overview, detail) ?? '';
     return { api: { apiId: id, name, version }, overview, detail, example, parts: format?.parts ?? GENERIC_PART_NAMES };

@@ -6,7 +6,7 @@ import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.j
 import { ApiVersionListDoc, ApiVersionRecordDoc, ChangeReportDoc, LintResponseDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ChangesQueryDto, LintQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
+import { ChangesQueryDto, ForceBodyDto, ForceQueryDto, LintQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
 import { ApiVersionsService } from './api-versions.service.js';
 
 @ApiTags('Versions')
@@ -52,9 +52,13 @@ export class ApiVersionsController {
 
   @Route(GATEWAY_ROUTES.patchVersion)
   @RequireRole('publisher')
-  @ApiOperation({ summary: "A version's lifecycle stage and sunset date (publisher)" })
+  @ApiOperation({
+    summary: "A version's lifecycle stage and sunset date (publisher)",
+    description:
+      'Retiring a version that consumers use needs `force: true` (a 409 names them); deprecating or retiring answers with `consumersToTell`, who are sent `api.lifecycle.changed`',
+  })
   @ApiOkResponse({ type: ApiVersionRecordDoc })
-  @ApiProblems(400, 404)
+  @ApiProblems(400, 404, 409)
   patch(
     @CurrentCaller() caller: Caller,
     @Param('apiId') apiId: string,
@@ -67,11 +71,20 @@ export class ApiVersionsController {
   @Route(GATEWAY_ROUTES.deleteVersion)
   @HttpCode(204)
   @RequireRole('publisher')
-  @ApiOperation({ summary: 'Delete a version (publisher); not the only one: delete the API for that' })
+  @ApiOperation({
+    summary: 'Delete a version (publisher); not the only one: delete the API for that',
+    description: 'A version that consumers use is deleted only with `?force=true` (a 409 names them); they are sent `api.version.deleted`',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(404, 409)
-  remove(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Param('version') version: string): Promise<void> {
-    return this.versions.remove(caller, apiId, version);
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('apiId') apiId: string,
+    @Param('version') version: string,
+    @Query() query: ForceQueryDto,
+    @Body() body: ForceBodyDto,
+  ): Promise<void> {
+    return this.versions.remove(caller, apiId, version, query.force === 'true' || body?.force === true);
   }
 
   @Route(GATEWAY_ROUTES.lint)

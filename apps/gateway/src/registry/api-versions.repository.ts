@@ -2,7 +2,21 @@ import { createHash } from 'node:crypto';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, In } from 'typeorm';
-import type { ApiSource, CatalogInfo, LifecycleStage, LintReport, VersionSource, VersionSummary } from '#contracts';
+import {
+  type ApiSource,
+  type CatalogInfo,
+  type EventData,
+  type EventType,
+  type LifecycleStage,
+  type LintReport,
+  NOTIFICATION_LIMITS,
+  type VersionSource,
+  type VersionSummary,
+} from '#contracts';
+import { ConsumersRepository } from '../consumers/consumers.repository.js';
+import { affectedConsumer } from '../consumers/impact.js';
+import { DomainEvent } from '../events/domain-event.js';
+import { EventOutbox } from '../events/event-outbox.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { liveApi } from './live-apis.js';
@@ -33,11 +47,21 @@ export interface NewVersion {
 
 /** An API's versions as one change sees and makes them, inside its transaction, with the API row locked. */
 export class VersionsChange {
+  /** What the change did, for the outbox: written in its transaction. */
+  readonly events: DomainEvent[] = [];
+
   constructor(
-    private readonly manager: EntityManager,
+    readonly manager: EntityManager,
     readonly api: ApiEntity,
     public versions: ApiVersionEntity[],
+    /** A new API: its first version is `api.created`, not `api.version.created`. */
+    private readonly creating = false,
   ) {}
+
+  /** An event of this change (the API's name and team as they are when the change ends). */
+  raise<T extends EventType>(type: T, data: EventData[T]): void {
+    this.events.push(new DomainEvent(type, this.api, data));
+  }
 
   find(version: string): ApiVersionEntity | undefined {
     return this.versions.find((item) => item.version === version);
@@ -69,6 +93,7 @@ export class VersionsChange {
     );
     await this.manager.insert(ApiVersionRevisionEntity, { apiId: this.api.id, version: version.version, revision: 1, kind: version.kind, spec: version.spec });
     this.versions.push(entity);
+    this.raise(this.creating ? 'api.created' : 'api.version.created', { version: version.version, lifecycle: version.lifecycle });
     return entity;
   }
 
@@ -100,13 +125,18 @@ export class VersionsChange {
       version,
       entity.revision - REVISIONS_KEPT,
     ]);
+    this.raise('api.version.revised', { version, revision: entity.revision });
     return entity;
   }
 
   async setStage(version: string, stage: { lifecycle: LifecycleStage; sunsetDate: string | null }): Promise<ApiVersionEntity> {
     const entity = this.get(version);
+    const from = entity.lifecycle;
     Object.assign(entity, stage);
     await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { ...stage, updatedAt: () => 'now()' });
+    // Its consumers are named when the change ends (`ApiVersionsRepository.change`).
+    if (from !== stage.lifecycle)
+      this.raise('api.lifecycle.changed', { version, from, to: stage.lifecycle, ...(stage.sunsetDate ? { sunsetDate: stage.sunsetDate } : {}), consumers: [] });
     return entity;
   }
 
@@ -124,6 +154,7 @@ export class VersionsChange {
     if (this.versions.length === 1) throw new ConflictException(`"${version}" is the only version of API "${this.api.id}": delete the API instead`);
     await this.manager.delete(ApiVersionEntity, { apiId: this.api.id, version });
     this.versions = this.versions.filter((item) => item.version !== version);
+    this.raise('api.version.deleted', { version, consumers: [] });
   }
 
   /** Where the spec comes from (`null`: nowhere the platform knows of); saved with the change. */
@@ -153,20 +184,27 @@ export class VersionsChange {
  */
 @Injectable()
 export class ApiVersionsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly consumers: ConsumersRepository,
+    private readonly outbox: EventOutbox,
+  ) {}
 
   /** A new API and its first version; 409 when a live API of the org has that name. */
   async createApi(details: ApiDetails, first: NewVersion, source: ApiSource | null = null): Promise<{ api: ApiEntity; versions: ApiVersionEntity[] }> {
-    return this.dataSource.transaction(async (manager) => {
+    const created = await this.dataSource.transaction(async (manager) => {
       await assertNameFree(manager, details.orgId, details.name);
       const api = await manager.save(
         manager.create(ApiEntity, { ...details, version: first.version, kind: first.kind, lifecycle: first.lifecycle, sunsetDate: null, source }),
       );
-      const change = new VersionsChange(manager, api, []);
+      const change = new VersionsChange(manager, api, [], true);
       await change.addVersion(first);
       await this.project(manager, change, false);
+      await this.outbox.raise(manager, change.events);
       return { api: change.api, versions: change.versions };
     });
+    this.outbox.committed();
+    return created;
   }
 
   /**
@@ -178,7 +216,7 @@ export class ApiVersionsRepository {
     apiId: string,
     work: (change: VersionsChange) => Promise<T>,
   ): Promise<{ api: ApiEntity; versions: ApiVersionEntity[]; reindexed: boolean; result: T }> {
-    return this.dataSource.transaction(async (manager) => {
+    const changed = await this.dataSource.transaction(async (manager) => {
       const api = await manager
         .getRepository(ApiEntity)
         .createQueryBuilder('api')
@@ -192,8 +230,23 @@ export class ApiVersionsRepository {
       const result = await work(change);
       const reindexed = searchView(change.api, change.versions) !== before;
       await this.project(manager, change, reindexed);
-      return { api: change.api, versions: change.versions, reindexed, result };
+      await this.nameConsumers(change);
+      await this.outbox.raise(manager, change.events);
+      return { api: change.api, versions: change.versions, reindexed, result, events: change.events.length };
     });
+    if (changed.events > 0) this.outbox.committed();
+    return changed;
+  }
+
+  /** A stage change or a deleted version names the consumers of that version, to tell. */
+  private async nameConsumers(change: VersionsChange): Promise<void> {
+    for (const event of change.events) {
+      if (event.type !== 'api.lifecycle.changed' && event.type !== 'api.version.deleted') continue;
+      const data = event.data as EventData['api.lifecycle.changed'] | EventData['api.version.deleted'];
+      if (data.consumers.length > 0) continue;
+      const consumers = await this.consumers.ofVersion(change.api.id, data.version, data.version === change.api.version, change.manager);
+      data.consumers = consumers.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((consumer) => affectedConsumer(consumer, true));
+    }
   }
 
   /** Live APIs imported from a URL whose last fetch is older than `olderThanMs`, the longest unfetched first (`ApiSource.fetchedAt`). */

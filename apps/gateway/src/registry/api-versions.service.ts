@@ -12,6 +12,9 @@ import {
   type ApiSource,
   type LifecycleStage,
   type VersionSource,
+  CONSUMER_LIMITS,
+  type EventData,
+  NOTIFICATION_LIMITS,
 } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { ServiceBusyException } from '#http';
@@ -20,6 +23,9 @@ import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../ai-client/ai-client.js';
+import type { Consumer } from '../consumers/consumer.js';
+import { ConsumersRepository } from '../consumers/consumers.repository.js';
+import { affectedConsumer, namedList, withImpact } from '../consumers/impact.js';
 import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';
 import type { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity } from './api-version.entity.js';
@@ -30,8 +36,11 @@ import { detailsOf, RegistryService, toRecord } from './registry.service.js';
 import { SpecWork } from './spec-work.service.js';
 import { nextStage } from './version-stage.js';
 
-/** What a registration tells its publisher beside the record: the changes from the spec it follows. */
-type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes'>;
+/**
+ * What a registration tells its publisher beside the record: the changes from the spec it
+ * follows and the consumers they reach; and the `api.breaking_change` event the change raises.
+ */
+type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes' | 'impact'> & { breaking?: EventData['api.breaking_change'] };
 
 /** What a tree's file writes of its version (`ApiVersionsService.writeFromTree`). */
 export interface TreeVersionWrite {
@@ -74,6 +83,7 @@ export class ApiVersionsService {
     private readonly lint: LintScheduler,
     private readonly ai: AiClient,
     private readonly events: EventEmitter2,
+    private readonly consumers: ConsumersRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -94,9 +104,12 @@ export class ApiVersionsService {
     const followed = followedVersion(before, version);
     const notes = followed ? await this.changeNotes(api, followed, version, spec) : {};
     const lifecycle = body.lifecycle ?? DEFAULT_LIFECYCLE;
-    const changed = await this.change(api.id, (change) => change.addVersion({ version, lifecycle, kind: spec.kind, spec: spec.text }));
+    const changed = await this.change(api.id, async (change) => {
+      await change.addVersion({ version, lifecycle, kind: spec.kind, spec: spec.text });
+      raiseBreaking(change, notes);
+    });
     this.lint.schedule(api.orgId, api.id, version, 1);
-    return { ...(await this.record(changed, version)), ...notes };
+    return { ...(await this.record(changed, version)), ...publicNotes(notes) };
   }
 
   /** A new spec for a version: its next revision, compared with the one before. */
@@ -114,9 +127,13 @@ export class ApiVersionsService {
     if (await this.isCurrentText(api, current, spec))
       return { record: await this.record({ api, versions: await this.versionsOf(api) }, version), revised: false };
     const notes = await this.changeNotes(api, current, version, spec);
-    const changed = await this.change(api.id, (change) => change.addRevision(version, { kind: spec.kind, spec: spec.text }));
+    const changed = await this.change(api.id, async (change) => {
+      const revised = await change.addRevision(version, { kind: spec.kind, spec: spec.text });
+      if (revised) raiseBreaking(change, notes);
+      return revised;
+    });
     if (changed.result) this.lint.schedule(api.orgId, api.id, version, changed.result.revision);
-    return { record: { ...(await this.record(changed, version)), ...(changed.result ? notes : {}) }, revised: changed.result !== undefined };
+    return { record: { ...(await this.record(changed, version)), ...(changed.result ? publicNotes(notes) : {}) }, revised: changed.result !== undefined };
   }
 
   /**
@@ -141,28 +158,52 @@ export class ApiVersionsService {
         if (!write.spec) throw new NotFoundException(`API "${api.id}" has no version "${write.version}"`);
         const lifecycle = write.stage ?? DEFAULT_LIFECYCLE;
         await change.addVersion({ version: write.version, lifecycle, kind: write.spec.kind, spec: write.spec.text, source: write.source });
+        raiseBreaking(change, notes);
         return 1;
       }
       const revised = write.spec ? await change.addRevision(write.version, { kind: write.spec.kind, spec: write.spec.text }) : undefined;
+      if (revised) raiseBreaking(change, notes);
       await change.setVersionSource(write.version, write.source);
       const stage = change.get(write.version);
       if (write.stage && write.stage !== stage.lifecycle) await change.setStage(write.version, nextStage(stage, { lifecycle: write.stage }));
       return revised?.revision;
     });
     if (changed.result) this.lint.schedule(api.orgId, api.id, write.version, changed.result);
-    return { ...(await this.record(changed, write.version)), ...notes };
+    return { ...(await this.record(changed, write.version)), ...publicNotes(notes) };
   }
 
   /** A version's stage, and its sunset date (only a deprecated version has one: `nextStage`). */
   async patch(caller: Caller, apiId: string, version: string, body: VersionPatchDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    const changed = await this.change(api.id, (change) => change.setStage(version, nextStage(change.get(version), body)));
-    return this.record(changed, version);
+    const changed = await this.change(api.id, async (change) => {
+      const current = change.get(version);
+      const next = nextStage(current, body);
+      const users = await this.usersOf(change, version);
+      if (next.lifecycle === 'retired' && current.lifecycle !== 'retired' && !body.force) assertUnused(api.id, version, users, 'retire');
+      await change.setStage(version, next);
+      return users;
+    });
+    const record = await this.record(changed, version);
+    const telling = (record.lifecycle === 'deprecated' || record.lifecycle === 'retired') && changed.result.length > 0;
+    return {
+      ...record,
+      ...(telling ? { consumersToTell: changed.result.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((user) => affectedConsumer(user, true)) } : {}),
+    };
   }
 
-  async remove(caller: Caller, apiId: string, version: string): Promise<void> {
+  /** A version that consumers use is deleted only with `force` (they are told: `api.version.deleted`). */
+  async remove(caller: Caller, apiId: string, version: string, force = false): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
-    await this.change(api.id, (change) => change.deleteVersion(version));
+    await this.change(api.id, async (change) => {
+      change.get(version);
+      if (!force) assertUnused(api.id, version, await this.usersOf(change, version), 'delete');
+      await change.deleteVersion(version);
+    });
+  }
+
+  /** The consumers of a version, as the change sees it: those that named it, and those that follow it as the recommended one. */
+  private usersOf(change: VersionsChange, version: string): Promise<Consumer[]> {
+    return this.consumers.ofVersion(change.api.id, version, change.api.version === version, change.manager);
   }
 
   /**
@@ -184,13 +225,17 @@ export class ApiVersionsService {
       await change.setDetails(detailsOf(body, api.labels));
       await change.rename(target, renamed);
       const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
+      if (revised) raiseBreaking(change, notes);
       if (body.lifecycle)
         await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
       return revised;
     });
     if (changed.result) this.lint.schedule(api.orgId, api.id, renamed, changed.result.revision);
     const statuses = await this.ai.indexingStatuses([changed.api]);
-    return { ...toRecord(changed.api, inReleaseOrder(changed.versions), changed.reindexed ? { status: 'PENDING' } : statuses.get(api.id)), ...notes };
+    return {
+      ...toRecord(changed.api, inReleaseOrder(changed.versions), changed.reindexed ? { status: 'PENDING' } : statuses.get(api.id)),
+      ...publicNotes(notes),
+    };
   }
 
   /**
@@ -203,7 +248,11 @@ export class ApiVersionsService {
     // A revision's text never changes; a version deleted and added again starts its revisions anew (hence the time).
     const key = [from, to].map((side) => `${side.version}@${side.revision}@${new Date(side.createdAt).getTime()}`).join('\n');
     const report = await this.specs.changes(api.orgId, `${api.id}\n${key}`, { text: from.spec, format: from.kind }, { text: to.spec, format: to.kind });
-    return { apiId: api.id, from: { version: from.version, revision: from.revision }, to: { version: to.version, revision: to.revision }, ...report };
+    const users = await this.consumers.ofVersion(api.id, from.version, from.version === api.version);
+    return withImpact(
+      { apiId: api.id, from: { version: from.version, revision: from.revision }, to: { version: to.version, revision: to.revision }, ...report },
+      users,
+    );
   }
 
   /** A version's lint findings (its current revision's unless `revision` names a kept one). */
@@ -291,7 +340,14 @@ export class ApiVersionsService {
     }
     if (!report) return {};
     const changes = { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info, complete: report.complete };
-    if (!guarded || (report.breaking === 0 && report.complete)) return { changes };
+    const reaching =
+      report.breaking > 0 || !report.complete
+        ? withImpact(report, await this.consumers.ofVersion(api.id, base.version, base.version === api.version))
+        : undefined;
+    // A revision in place, or a new spec of a version in production's major version, breaks the version's consumers.
+    const breaking = reaching && report.breaking > 0 && (guarded || base.version === version) ? breakingEvent(base.version, version, reaching) : undefined;
+    const reached = { ...(reaching?.impact ? { impact: reaching.impact } : {}), ...(breaking ? { breaking } : {}) };
+    if (!guarded || (report.breaking === 0 && report.complete)) return { changes, ...reached };
     const warnings: string[] = [];
     if (report.breaking > 0) {
       const named = report.changes.filter((change) => change.severity === 'breaking').slice(0, CHANGES_NAMED);
@@ -307,8 +363,10 @@ export class ApiVersionsService {
         `The comparison with version "${base.version}", in production, is not complete, so it does not prove that nothing ${report.breaking > 0 ? 'else ' : ''}breaks: ${report.incompleteReason}`,
       );
     }
+    const told = reaching?.impact ? [...reaching.impact.affected, ...reaching.impact.mayBeAffected] : [];
+    if (told.length > 0) warnings.push(`It reaches consumers of version "${base.version}": ${namedList(told, CONSUMER_LIMITS.named)}`);
     if (refuses) throw new ConflictException(`${warnings.join('. ')}. ${REFUSED}`);
-    return { changes, warnings };
+    return { changes, warnings, ...reached };
   }
 
   private async record(changed: { api: ApiEntity; versions: ApiVersionEntity[] }, version: string): Promise<ApiVersionRecord> {
@@ -338,6 +396,37 @@ export class ApiVersionsService {
       };
     });
   }
+}
+
+/** The notes a registration answers with (the event is raised, not shown). */
+function publicNotes({ breaking: _event, ...notes }: ChangeNotes): Omit<ChangeNotes, 'breaking'> {
+  return notes;
+}
+
+/** `api.breaking_change` of a change that makes a new spec, in its transaction. */
+function raiseBreaking(change: VersionsChange, notes: ChangeNotes): void {
+  if (notes.breaking) change.raise('api.breaking_change', notes.breaking);
+}
+
+function breakingEvent(from: string, version: string, report: ChangeReport): EventData['api.breaking_change'] {
+  const impact = report.impact ?? { affected: [], mayBeAffected: [], unaffected: 0 };
+  return {
+    version,
+    from,
+    counts: { breaking: report.breaking, nonBreaking: report.nonBreaking, info: report.info, complete: report.complete },
+    changes: report.changes.filter((change) => change.severity === 'breaking').slice(0, NOTIFICATION_LIMITS.changesCarried),
+    affected: impact.affected.slice(0, NOTIFICATION_LIMITS.consumersCarried),
+    mayBeAffected: impact.mayBeAffected.slice(0, NOTIFICATION_LIMITS.consumersCarried),
+  };
+}
+
+/** 409 naming the consumers of a version about to be retired or deleted (`force` goes ahead). */
+function assertUnused(apiId: string, version: string, users: Consumer[], doing: 'retire' | 'delete'): void {
+  if (users.length === 0) return;
+  throw new ConflictException(
+    `Version "${version}" of API "${apiId}" is used by ${users.length} consumer${users.length === 1 ? '' : 's'}: ${namedList(users, CONSUMER_LIMITS.named)}. ` +
+      `Tell them first, or ${doing} it with force: true (they are sent ${doing === 'retire' ? 'api.lifecycle.changed' : 'api.version.deleted'})`,
+  );
 }
 
 function duplicate(apiId: string, version: string): ConflictException {

@@ -2,6 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsDefined,
   IsIn,
   IsInt,
@@ -319,6 +320,34 @@ export class VersionPatchDto implements ApiVersionPatch {
   @IsString()
   @Matches(DATE, { message: 'sunsetDate must be a date as YYYY-MM-DD' })
   sunsetDate?: string | null;
+
+  @ApiPropertyOptional({ description: 'Retire a version that consumers use; without it that is a 409 naming them' })
+  @IsOptional()
+  @IsBoolean({ message: 'force must be true or false' })
+  force?: boolean;
+}
+
+/**
+ * `?force=true` (or a body `{ "force": true }`) on a DELETE: delete what consumers use; without
+ * it that is a 409 naming them.
+ */
+export class ForceQueryDto {
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description: 'true: delete it although consumers use it (without: a 409 naming them); they are told',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'force must be true or false' })
+  force?: 'true' | 'false';
+}
+
+/** A DELETE's optional body (`ForceQueryDto`). */
+export class ForceBodyDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean({ message: 'force must be true or false' })
+  force?: boolean;
 }
 
 /** `?version=` on the routes that act on the recommended version without it. */

@@ -7,7 +7,7 @@ import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.j
 import { ApiEndpointsResponseDoc, ApiListResponseDoc, ApiRecordDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto, SpecQueryDto, VersionQueryDto } from './api.dto.js';
+import { ApiBodyDto, ApiDetailsPatchDto, ForceBodyDto, ForceQueryDto, ListApisQueryDto, SpecQueryDto, VersionQueryDto } from './api.dto.js';
 import { ApiVersionsService } from './api-versions.service.js';
 import { RegistryService } from './registry.service.js';
 
@@ -116,10 +116,13 @@ export class RegistryController {
   @Route(GATEWAY_ROUTES.deleteApi)
   @HttpCode(204)
   @RequireRole('publisher')
-  @ApiOperation({ summary: 'Delete an API (publisher); it leaves search results' })
+  @ApiOperation({
+    summary: 'Delete an API (publisher); it leaves search results',
+    description: 'An API that consumers use is deleted only with `?force=true` (a 409 names them); they are sent `api.deleted`',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(404)
-  remove(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string): Promise<void> {
-    return this.registry.remove(caller, apiId);
+  remove(@CurrentCaller() caller: Caller, @Param('apiId') apiId: string, @Query() query: ForceQueryDto, @Body() body: ForceBodyDto): Promise<void> {
+    return this.registry.remove(caller, apiId, query.force === 'true' || body?.force === true);
   }
 }

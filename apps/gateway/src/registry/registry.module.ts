@@ -1,6 +1,8 @@
 import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiClientModule } from '../ai-client/ai-client.module.js';
+import { ConsumersModule } from '../consumers/consumers.module.js';
+import { EventsModule } from '../events/events.module.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { ApiVersionsController } from './api-versions.controller.js';
@@ -14,7 +16,7 @@ import { SpecWork } from './spec-work.service.js';
 import { VersionOperations } from './version-operations.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule],
+  imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule, ConsumersModule, EventsModule],
   controllers: [RegistryController, ApiVersionsController],
   providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations],
   exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, SpecWork, VersionOperations],

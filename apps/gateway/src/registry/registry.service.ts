@@ -1,4 +1,4 @@
-import { Inject, Injectable, NotFoundException, BadRequestException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
@@ -11,7 +11,9 @@ import {
   type ApiSource,
   ApiRegisteredEvent,
   ApiUpdatedEvent,
+  CONSUMER_LIMITS,
   DEFAULT_LIFECYCLE,
+  NOTIFICATION_LIMITS,
   normalizeLabels,
   parseLabelSelector,
 } from '#contracts';
@@ -19,6 +21,10 @@ import { SPEC_FORMATS, type SpecFormats } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { AiClient } from '../ai-client/ai-client.js';
+import { ConsumersRepository } from '../consumers/consumers.repository.js';
+import { affectedConsumer, namedList } from '../consumers/impact.js';
+import { DomainEvent } from '../events/domain-event.js';
+import { EventOutbox } from '../events/event-outbox.js';
 import type { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto } from './api.dto.js';
 import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
@@ -41,6 +47,8 @@ export class RegistryService {
     private readonly ai: AiClient,
     private readonly specs: SpecWork,
     private readonly lint: LintScheduler,
+    private readonly consumers: ConsumersRepository,
+    private readonly outbox: EventOutbox,
     @Inject(SPEC_FORMATS) private readonly formats: SpecFormats,
   ) {}
 
@@ -79,20 +87,37 @@ export class RegistryService {
     return toRecord(changed.api, inReleaseOrder(changed.versions), indexing);
   }
 
-  async remove(caller: Caller, apiId: string): Promise<void> {
+  /** An API that consumers use is deleted only with `force` (they are told: `api.deleted`). */
+  async remove(caller: Caller, apiId: string, force = false): Promise<void> {
     await this.findVisible(caller, apiId);
-    await this.removeApi(apiId);
+    await this.removeApi(apiId, force);
   }
 
-  /** Deletes an API whose caller's right to it is checked already: it leaves search once the index confirms. */
-  async removeApi(apiId: string): Promise<void> {
-    const result = await this.apis
-      .createQueryBuilder()
-      .update()
-      .set({ deletedAt: () => 'now()', revision: () => 'revision + 1' })
-      .where(`id = :apiId AND ${liveApi()}`, { apiId })
-      .execute();
-    if (!result.affected) throw notFound(apiId);
+  /**
+   * Deletes an API whose caller's right to it is checked already, with `api.deleted` naming its
+   * consumers (without `force`, a 409 names them instead): it leaves search once the index confirms.
+   */
+  async removeApi(apiId: string, force = true): Promise<void> {
+    await this.apis.manager.transaction(async (manager) => {
+      const [api] = await manager
+        .getRepository(ApiEntity)
+        .createQueryBuilder('api')
+        .setLock('pessimistic_write')
+        .where(`api.id = :apiId AND ${liveApi('api')}`, { apiId })
+        .getMany();
+      if (!api) throw notFound(apiId);
+      const users = await this.consumers.ofApi(apiId, manager);
+      if (users.length > 0 && !force) {
+        throw new ConflictException(
+          `API "${apiId}" is used by ${users.length} consumer${users.length === 1 ? '' : 's'}: ${namedList(users, CONSUMER_LIMITS.named)}. ` +
+            'Tell them first, or delete it with force: true (they are sent api.deleted)',
+        );
+      }
+      await manager.update(ApiEntity, { id: apiId }, { deletedAt: () => 'now()', revision: () => 'revision + 1' });
+      const consumers = users.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((user) => affectedConsumer(user, true));
+      await this.outbox.raise(manager, [new DomainEvent('api.deleted', api, { consumers })]);
+    });
+    this.outbox.committed();
     this.events.emit(ApiDeletedEvent.eventName, new ApiDeletedEvent(apiId));
   }
 

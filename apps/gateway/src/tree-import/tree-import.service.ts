@@ -1,6 +1,7 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import {
   type ApiVersionRecord,
+  CONSUMER_LIMITS,
   type TreeImportRequest,
   type TreePlan,
   type TreePlanAction,
@@ -11,6 +12,9 @@ import {
 import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
+import { ConsumersRepository } from '../consumers/consumers.repository.js';
+import { ConsumersService } from '../consumers/consumers.service.js';
+import { affectedConsumer } from '../consumers/impact.js';
 import { ApiVersionsRepository, sha256 } from '../registry/api-versions.repository.js';
 import { ApiVersionsService, type ChangeAssessment } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
@@ -38,6 +42,8 @@ export class TreeImportService {
     private readonly versions: ApiVersionsService,
     private readonly repository: ApiVersionsRepository,
     private readonly specs: SpecWork,
+    private readonly consumers: ConsumersService,
+    private readonly consumerData: ConsumersRepository,
   ) {}
 
   async plan(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
@@ -46,6 +52,7 @@ export class TreeImportService {
     for (const entry of entries) {
       const spec = checked.get(entry.path);
       if (spec && entry.base && entry.known && entry.action !== 'failed') await this.compare(entry, spec);
+      if (entry.action === 'deleted') await this.nameConsumers(entry);
     }
     return this.answer(request, entries, changed, generation);
   }
@@ -70,6 +77,7 @@ export class TreeImportService {
     }
     const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
     await this.state.record(request.orgId, request.tree, described, request.components);
+    if (request.components) await this.consumers.syncCatalog(request.orgId, request.tree, request.components);
     return this.answer(request, entries, false, generation);
   }
 
@@ -105,6 +113,16 @@ export class TreeImportService {
     return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot), generation: snapshot.generation };
   }
 
+  /** A deletion names the consumers it removes the version (or API) from: prune goes ahead, they are told. */
+  private async nameConsumers(entry: PlannedEntry): Promise<void> {
+    const api = entry.known?.api;
+    if (!api || !entry.version) return;
+    const users = entry.apiDeleted
+      ? await this.consumerData.ofApi(api.id)
+      : await this.consumerData.ofVersion(api.id, entry.version, entry.version === api.version);
+    if (users.length > 0) entry.consumers = users.slice(0, CONSUMER_LIMITS.named).map((user) => affectedConsumer(user, true));
+  }
+
   /** Whether an adopted version's current revision is the item's text already. */
   private async sameAsCurrent(entry: PlannedEntry): Promise<boolean> {
     const current = await this.repository.revision(entry.apiId!, entry.version!);
@@ -138,6 +156,10 @@ export class TreeImportService {
         .slice(0, TREE_IMPORT_LIMITS.changesListed)
         .map((change) => ({ severity: change.severity, ...(change.operation ? { operation: change.operation } : {}), message: change.message })),
     };
+    if (report && (report.breaking > 0 || !report.complete)) {
+      const api = entry.known!.api;
+      comparison.impact = (await this.consumers.withImpact(api.id, base.version, api.version, report)).impact;
+    }
     entry.comparison = comparison;
     if (guarded && (comparison.breaking > 0 || !comparison.complete)) entry.blocking = true;
   }
@@ -215,11 +237,26 @@ export class TreeImportService {
 
 /** What an answer shows of a planned entry. */
 function publicEntry(entry: PlannedEntry): TreePlanEntry {
-  const { action, path, name, version, apiId, newApi, adopted, what, reason, note, comparison, blocking, needsSpec, applied, warnings } = entry;
+  const { action, path, name, version, apiId, newApi, adopted, what, reason, note, comparison, blocking, needsSpec, applied, warnings, consumers } = entry;
   return Object.fromEntries(
-    Object.entries({ action, path, name, version, apiId, newApi, adopted, what, reason, note, comparison, blocking, needsSpec, applied, warnings }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      action,
+      path,
+      name,
+      version,
+      apiId,
+      newApi,
+      adopted,
+      what,
+      reason,
+      note,
+      comparison,
+      blocking,
+      needsSpec,
+      applied,
+      warnings,
+      consumers,
+    }).filter(([, value]) => value !== undefined),
   ) as unknown as TreePlanEntry;
 }
 

@@ -1,0 +1,78 @@
+import { type AffectedConsumer, CHANGE_REPORT_LIMITS, type ChangeImpact, type ChangeReport, type ConsumedOperation } from '#contracts';
+import type { Consumer } from './consumer.js';
+
+/**
+ * An operation as change reports write it (`GET /pets/{id}`), with its path parameters' names
+ * left out: a consumer that wrote `/pets/{petId}` calls the same operation.
+ */
+export function operationKey(operation: ConsumedOperation | string): string {
+  const text = typeof operation === 'string' ? operation : `${operation.method} ${operation.path}`;
+  const space = text.indexOf(' ');
+  const method = space < 0 ? text : text.slice(0, space);
+  const address = space < 0 ? '' : text.slice(space + 1).trim();
+  return `${method.toUpperCase()} ${address.replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+export function affectedConsumer(consumer: Consumer, certain: boolean): AffectedConsumer {
+  return {
+    consumerId: consumer.id,
+    name: consumer.name,
+    ...(consumer.teamName ? { teamName: consumer.teamName } : {}),
+    ...(consumer.contact ? { contact: consumer.contact } : {}),
+    source: consumer.source,
+    certain,
+  };
+}
+
+/**
+ * Which consumers of the compared (`from`) version a report's breaking changes reach. A consumer
+ * that named operations is affected by a breaking change in one of them, or in the API as a whole
+ * (a change without an operation); it may be affected when the report is incomplete where it
+ * calls (a part not compared in its operations, or in the whole), or the list of changes was cut. A consumer that named none may
+ * be affected by any breaking change, or by an incomplete report. The rest are unaffected. Each
+ * breaking change lists the consumers that named its operation (`affectedConsumers`).
+ */
+export function withImpact<T extends ChangeReport>(report: T, consumers: Consumer[]): T {
+  const breaking = report.changes.filter((change) => change.severity === 'breaking');
+  const gaps = report.complete ? [] : (report.notCompared ?? []);
+  // A list of changes cut short, a gap in the API as a whole, or more gaps than listed may hide a change in any operation.
+  const anywhere =
+    report.truncated === true || (!report.complete && (gaps.length === 0 || gaps.length >= CHANGE_REPORT_LIMITS.maxGaps || gaps.some((gap) => !gap.operation)));
+  const gapOperations = new Set(gaps.flatMap((gap) => (gap.operation ? [operationKey(gap.operation)] : [])));
+  const anyBreaking = report.breaking > 0 || !report.complete;
+  const affected: AffectedConsumer[] = [];
+  const mayBeAffected: AffectedConsumer[] = [];
+  const byChange = new Map<number, string[]>();
+  let unaffected = 0;
+  for (const consumer of consumers) {
+    if (consumer.operations.length === 0) {
+      if (anyBreaking) mayBeAffected.push(affectedConsumer(consumer, false));
+      else unaffected += 1;
+      continue;
+    }
+    const calls = new Set(consumer.operations.map(operationKey));
+    let hit = false;
+    breaking.forEach((change, index) => {
+      if (change.operation !== undefined && !calls.has(operationKey(change.operation))) return;
+      hit = true;
+      byChange.set(index, [...(byChange.get(index) ?? []), consumer.id]);
+    });
+    if (hit) affected.push(affectedConsumer(consumer, true));
+    else if (anywhere || [...calls].some((call) => gapOperations.has(call))) mayBeAffected.push(affectedConsumer(consumer, false));
+    else unaffected += 1;
+  }
+  const changes = report.changes.map((change) => {
+    const index = breaking.indexOf(change);
+    const ids = index < 0 ? undefined : byChange.get(index);
+    return ids ? { ...change, affectedConsumers: ids } : change;
+  });
+  const impact: ChangeImpact = { affected, mayBeAffected, unaffected };
+  return { ...report, changes, impact };
+}
+
+/** Names for a message: the first `limit`, then "and N more". */
+export function namedList(consumers: { name: string; teamName?: string | null }[], limit: number): string {
+  const named = consumers.slice(0, limit).map((consumer) => (consumer.teamName ? `${consumer.name} (${consumer.teamName})` : consumer.name));
+  const more = consumers.length - named.length;
+  return named.join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
