@@ -13,6 +13,7 @@ const TYPE_TITLES: Record<EventType, string> = {
   'api.deleted': 'API deleted',
   'api.version.created': 'Version added',
   'api.version.revised': 'Version revised',
+  'api.version.deleted': 'Version deleted',
   'api.breaking_change': 'Breaking change',
   'api.lifecycle.changed': 'Stage changed',
   'api.sunset.approaching': 'Sunset approaching',
@@ -32,8 +33,14 @@ export function eventSummary(event: PlatformEvent): string {
       const d = data as Partial<EventData['api.created']>;
       return `Registered at ${v(d.version)} (${d.lifecycle ?? 'production'}).`;
     }
-    case 'api.deleted':
-      return 'Deleted: it left the catalogue and search.';
+    case 'api.deleted': {
+      const d = data as Partial<EventData['api.deleted']>;
+      return `Deleted: it left the catalogue and search${d.consumers?.length ? `; ${consumersCount(d.consumers.length)} used it` : ''}.`;
+    }
+    case 'api.version.deleted': {
+      const d = data as Partial<EventData['api.version.deleted']>;
+      return `${v(d.version)} deleted${d.consumers?.length ? `; ${consumersCount(d.consumers.length)} used it` : ''}.`;
+    }
     case 'api.version.created': {
       const d = data as Partial<EventData['api.version.created']>;
       return `${v(d.version)} added (${d.lifecycle ?? 'production'}).`;
