@@ -289,4 +289,22 @@ describe('Web UI consumers and notifications in Chromium', () => {
     expect(await noHorizontalOverflow(page)).toBe(true);
     await page.close();
   });
+  it('should ask before deleting a version consumers use, and delete it once confirmed', async () => {
+    const page = await signedInPage('publisher', 'pat');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${stack.url}/#/apis/${paymentsId}?version=2.0.0`);
+    await page.locator('#delete-version').click(WAIT);
+    await page.locator('.force-confirm').waitFor(WAIT);
+    expect(await page.locator('.force-confirm .force-detail').textContent()).toContain('shop-web');
+    expect((await as(reader).get(`${apis}/${paymentsId}/versions`).expect(200)).body.items.map((item: { version: string }) => item.version)).toEqual([
+      '2.0.0',
+      '1.0.0',
+    ]);
+    await page.locator('#force-confirm').click();
+    await page.waitForURL(new RegExp(`#/apis/${paymentsId}$`), WAIT);
+    const listed = () => page.locator('#versions .version-item').evaluateAll((items) => items.map((item) => (item as unknown as Tagged).dataset.version));
+    await until(listed, (versions) => versions.length === 1, 60_000);
+    expect(await listed()).toEqual(['1.0.0']);
+    await page.close();
+  });
 });
