@@ -19,6 +19,7 @@ describe('Web UI webhooks in Chromium', () => {
   let browser: Browser;
   let receiver: Server;
   let receiverUrl: string;
+  let failingUrl: string;
   /** The `webhook-id` of each request the receiver got. */
   const received: string[] = [];
   let publisher: string;
@@ -37,12 +38,17 @@ describe('Web UI webhooks in Chromium', () => {
     receiver = createServer((req, res) => {
       received.push(String(req.headers['webhook-id']));
       req.resume();
-      req.on('end', () => res.writeHead(204).end());
+      // `/hooks/failing` is a receiver that is down.
+      req.on('end', () => res.writeHead(req.url === '/hooks/failing' ? 500 : 204).end());
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.address() as AddressInfo;
     receiverUrl = `http://127.0.0.1:${port}/hooks/api-changes`;
-    stack = await startStack({ env: { WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}` } });
+    failingUrl = `http://127.0.0.1:${port}/hooks/failing`;
+    // Two quick tries a delivery, and one delivery failed disables a webhook: the disabled state comes in seconds.
+    stack = await startStack({
+      env: { WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}`, WEBHOOK_MAX_ATTEMPTS: '2', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_FAILURES_TO_DISABLE: '1' },
+    });
     publisher = await stack.token([ORG], ['publisher']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -103,6 +109,45 @@ describe('Web UI webhooks in Chromium', () => {
     await item.locator('.webhook-delete').click();
     await page.locator('#webhooks .empty').waitFor(WAIT);
     await until(webhooks, (items) => items.length === 0);
+    await page.close();
+  });
+
+  it("should show a webhook disabled after failing, each try's status code, and enable it again", async () => {
+    const http = () => request(stack.gateway.getHttpServer());
+    await http()
+      .post('/api-management/webhooks')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, url: failingUrl, events: ['api.created'] })
+      .expect(201);
+    await http()
+      .post('/api-management/apis')
+      .set('authorization', `Bearer ${publisher}`)
+      .send({ orgId: ORG, name: 'Orders', version: '1', spec: { openapi: '3.0.3', info: { title: 'Orders', version: '1' }, paths: {} } })
+      .expect(201);
+    await until(webhooks, (items) => items.some((item) => item.url === failingUrl && item.disabledAt !== undefined));
+
+    const page = await signedInPage('publisher');
+    await page.goto(`${stack.url}/#/webhooks`);
+    const item = page.locator('.webhook', { hasText: failingUrl });
+    await item.waitFor(WAIT);
+    expect(await item.getAttribute('class')).toBe('webhook disabled');
+    expect(await item.locator('.webhook-state').getAttribute('data-state')).toBe('disabled');
+    expect(await item.locator('.webhook-state').textContent()).toMatch(/^disabled /);
+    await item.locator('.webhook-show-deliveries').click();
+    const delivery = item.locator('.delivery[data-state="failed"]').first();
+    await delivery.waitFor(WAIT);
+    expect(await delivery.locator('.delivery-type').textContent()).toBe('api.created');
+    expect(
+      await delivery.locator('.attempt').evaluateAll((tries) => tries.map((one) => (one as unknown as { dataset: { status: string } }).dataset.status)),
+    ).toEqual(['500', '500']);
+    expect(await delivery.locator('.attempt').first().textContent()).toMatch(/: 500 in \d+ ms/);
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+
+    await item.locator('.webhook-enable').click();
+    await page.locator('.webhook:not(.disabled)', { hasText: failingUrl }).waitFor(WAIT);
+    expect(await item.locator('.webhook-state').textContent()).toBe('enabled');
+    expect((await webhooks()).find((one) => one.url === failingUrl)?.disabledAt).toBeUndefined();
     await page.close();
   });
 
