@@ -307,4 +307,21 @@ describe('Web UI consumers and notifications in Chromium', () => {
     expect(await listed()).toEqual(['1.0.0']);
     await page.close();
   });
+  it('should ask before deleting an API consumers use, and delete it once confirmed', async () => {
+    const page = await signedInPage('publisher', 'pat');
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${stack.url}/#/apis/${ledgerId}`);
+    await page.locator('#consumers .consumer-item').first().waitFor(WAIT);
+    await page.locator('.detail-header button.danger', { hasText: 'Delete' }).click();
+    await page.locator('.force-confirm').waitFor(WAIT);
+    expect(await page.locator('.force-confirm .force-detail').textContent()).toContain('svc-');
+    await as(reader).get(`${apis}/${ledgerId}`).expect(200);
+    await page.locator('#force-confirm').click();
+    await page.waitForURL(/#\/catalogue$/, WAIT);
+    await until(
+      async () => (await as(reader).get(`${apis}/${ledgerId}`)).status,
+      (status) => status === 404,
+    );
+    await page.close();
+  });
 });

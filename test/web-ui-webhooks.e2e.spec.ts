@@ -32,7 +32,7 @@ describe('Web UI webhooks in Chromium', () => {
   };
   const webhooks = async () =>
     (await request(stack.gateway.getHttpServer()).get(`/api-management/webhooks?orgId=${ORG}`).set('authorization', `Bearer ${publisher}`).expect(200)).body
-      .items as { webhookId: string; url: string; events: string[] }[];
+      .items as { webhookId: string; url: string; events: string[]; disabledAt?: string }[];
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {

@@ -96,7 +96,7 @@ function useItem(use: ConsumedApi): HTMLElement {
     use.sunsetDate ? h('span', { class: 'deprecation' }, `sunset ${use.sunsetDate}`) : null,
     h(
       'span',
-      { class: 'muted use-operations' },
+      { class: 'muted use-operations', title: use.operations.map((operation) => `${operation.method} ${operation.path}`).join('\n') || undefined },
       use.operations.length ? `${use.operations.length} operation${use.operations.length === 1 ? '' : 's'}` : 'any operation',
     ),
     sourceBadge(use.source),
