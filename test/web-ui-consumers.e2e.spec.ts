@@ -289,6 +289,19 @@ describe('Web UI consumers and notifications in Chromium', () => {
     expect(await noHorizontalOverflow(page)).toBe(true);
     await page.close();
   });
+  it('should name the consumers a new spec breaks when it is registered from the update form', async () => {
+    const page = await signedInPage('publisher', 'pat');
+    await page.goto(`${stack.url}/#/register?apiId=${paymentsId}`);
+    await page.locator('#api-spec').waitFor(WAIT);
+    // Listing payments goes: ledger-sync named it; reporting named nothing.
+    await page.locator('#api-spec').fill(JSON.stringify(openapi('Payments', '1.0.0', { '/payments': { post: takePayment } }), null, 2));
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#register-impact').waitFor(WAIT);
+    expect(await page.locator('#register-impact .affected .consumer-name').allTextContents()).toEqual(['ledger-sync']);
+    expect(await page.locator('#register-impact .may-be-affected .consumer-name').allTextContents()).toEqual(['reporting']);
+    await page.close();
+  });
+
   it('should ask before deleting a version consumers use, and delete it once confirmed', async () => {
     const page = await signedInPage('publisher', 'pat');
     page.on('dialog', (dialog) => void dialog.accept());
