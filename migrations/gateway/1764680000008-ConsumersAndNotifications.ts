@@ -35,9 +35,7 @@ export class ConsumersAndNotifications1764680000008 implements MigrationInterfac
        )`,
     );
     // One consumer per API, source, name (any case) and version: declaring again updates it.
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX consumers_identity_idx ON platform_backend.consumers (api_id, source, lower(name), coalesce(version, ''))`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX consumers_identity_idx ON platform_backend.consumers (api_id, source, lower(name), coalesce(version, ''))`);
     await queryRunner.query(`CREATE INDEX consumers_org_idx ON platform_backend.consumers (org_id, lower(name))`);
     await queryRunner.query(`CREATE INDEX consumers_tree_idx ON platform_backend.consumers (org_id, tree) WHERE tree IS NOT NULL`);
 

@@ -72,6 +72,10 @@ export interface GatewayConfig {
    * refused (409) rather than registered with a warning (BREAKING_CHANGES_REFUSED_ORGS; `*`: every org).
    */
   breakingChangesRefusedOrgs: string[];
+  /** `api.sunset.approaching` goes once per sunset date, `days` before it; checked every `intervalMs`. */
+  sunsetNotice: { days: number; intervalMs: number };
+  /** Events (the feed, webhook deliveries) are kept this many days once delivered (EVENT_RETENTION_DAYS). */
+  eventRetentionDays: number;
   /** Imports from a URL (see `SpecFetcher`). */
   import: ImportConfig;
 }
@@ -248,6 +252,11 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     },
     operationDetailMaxChars: operationDetailMaxChars(env),
     breakingChangesRefusedOrgs: list(env, 'BREAKING_CHANGES_REFUSED_ORGS'),
+    sunsetNotice: {
+      days: int(env, 'SUNSET_NOTICE_DAYS', 30, 1, 3650),
+      intervalMs: int(env, 'SUNSET_CHECK_INTERVAL_MS', 3_600_000, 100, 86_400_000),
+    },
+    eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     import: {
       allowedHosts: importAllowedHosts(env),
       timeoutMs: int(env, 'IMPORT_TIMEOUT_MS', 15_000, 100, 600_000),

@@ -12,7 +12,7 @@ import {
   ORG_ID_MESSAGE,
   REGISTRATION_LIMITS,
 } from '#contracts';
-import { TextField } from '../registry/text-field.js';
+import { TextField } from '../common/text-field.js';
 
 const STAGE_MESSAGE = `stage must be one or more of ${LIFECYCLE_STAGES.join(', ')}`;
 

@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONSUMER_LIMITS, type ConsumedOperation, type ConsumerSource, type LifecycleStage } from '#contracts';
-import { liveApi } from '../registry/live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 import type { Consumer } from './consumer.js';
 
 /** The API a consumer uses, as consumers need it. */
@@ -159,7 +159,7 @@ export class ConsumersRepository {
     await this.dataSource.query(`DELETE FROM platform_backend.consumers WHERE id = $1`, [consumerId]);
   }
 
-  /** A force-deleted version's consumers go with it (they were named in the 409 first). */
+  /** A deleted version's consumers go with it (they were named in the 409 first, and  told: `api.version.deleted`). */
   async removeOfVersion(manager: EntityManager, apiId: string, version: string): Promise<void> {
     await manager.query(`DELETE FROM platform_backend.consumers WHERE api_id = $1 AND version = $2`, [apiId, version]);
   }
@@ -176,7 +176,7 @@ export class ConsumersRepository {
   /** The org's uses of live APIs' versions (a consumer without one uses the recommended version), in these stages when given. */
   async dependencies(orgId: string, stages: LifecycleStage[] | undefined): Promise<DependencyRow[]> {
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT ${COLUMNS}, a.name AS api_name, v.version AS used_version, v.lifecycle, v.sunset_date
+      `SELECT ${COLUMNS}, a.name AS api_name, v.version AS used_version, v.lifecycle, v.sunset_date::text AS sunset_date
          FROM platform_backend.consumers c
          JOIN platform_backend.apis a ON a.id = c.api_id AND ${liveApi('a')}
          JOIN platform_backend.api_versions v ON v.api_id = c.api_id AND v.version = coalesce(c.version, a.version)

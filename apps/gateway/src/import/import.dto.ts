@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { type ApiImportRequest, IMPORT_LIMITS, LIFECYCLE_STAGES, type LifecycleStage, ORG_ID, ORG_ID_MESSAGE, REGISTRATION_LIMITS } from '#contracts';
 import { KIND } from '../registry/api.dto.js';
-import { TextField } from '../registry/text-field.js';
+import { TextField } from '../common/text-field.js';
 
 export class ImportBodyDto implements ApiImportRequest {
   @ApiProperty({ pattern: ORG_ID.source, example: 'payments' })

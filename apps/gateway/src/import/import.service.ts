@@ -113,6 +113,9 @@ export class ImportService {
     await this.repository.change(apiId, async (change) => {
       // Imported again from elsewhere meanwhile: not this fetch's to record.
       if (!change.api.source?.url) return;
+      // Told once per failure, not at every refresh that fails the same way.
+      if (fetch.lastError && fetch.lastError !== change.api.source.lastError)
+        change.raise('api.import.failed', { source: change.api.source.url, error: fetch.lastError });
       const kept: ApiSource = { ...change.api.source };
       delete kept.lastError;
       // A 200's validators replace the last ones (a key left undefined vanishes in the jsonb column); a 304 or a failure keeps them.

@@ -11,6 +11,8 @@ import { METRICS_REGISTRY } from '#http';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../ai-client/ai-client.js';
 import { ApiEntity } from '../registry/api.entity.js';
+import { DomainEvent } from '../events/domain-event.js';
+import { EventOutbox } from '../events/event-outbox.js';
 import { IndexingProducer } from './indexing.producer.js';
 
 /** APIs checked per round (the AI app's status batch). */
@@ -43,6 +45,7 @@ export class IndexReconciler implements OnApplicationBootstrap {
     @InjectQueue(INDEXING_QUEUE) private readonly queue: Queue,
     private readonly producer: IndexingProducer,
     private readonly ai: AiClient,
+    private readonly outbox: EventOutbox,
     private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(METRICS_REGISTRY) registry: Registry,
@@ -103,6 +106,12 @@ export class IndexReconciler implements OnApplicationBootstrap {
     this.unsettled.set(unsettled);
   }
 
+  private async tellFailed(api: ApiEntity): Promise<void> {
+    const status = (await this.ai.indexingStatuses([api])).get(api.id);
+    const error = status?.error ?? `see GET /api-management/ai/indexing-status/${api.id}`;
+    await this.outbox.publish([new DomainEvent('api.indexing.failed', api, { version: api.version, revision: api.revision, error })]);
+  }
+
   private async check(api: ApiEntity, state: IndexState | undefined, jobState: string): Promise<Outcome | undefined> {
     const reached = state !== undefined && state.revision >= api.revision;
     if (api.deletedAt) {
@@ -112,6 +121,8 @@ export class IndexReconciler implements OnApplicationBootstrap {
         return 'purged';
       }
     } else if (reached && (state.status === 'COMPLETED' || state.status === 'FAILED')) {
+      // Told before it is settled: a crash in between tells twice (at least once), never not at all.
+      if (state.status === 'FAILED' && state.revision === api.revision) await this.tellFailed(api);
       await this.apis.update({ id: api.id, revision: api.revision }, { settledRevision: api.revision, updatedAt: () => 'updated_at' });
       return 'settled';
     }

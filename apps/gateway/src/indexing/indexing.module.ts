@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import { closeQueueWithoutRedis } from '#config';
 import { INDEXING_QUEUE } from '#contracts';
 import { AiClientModule } from '../ai-client/ai-client.module.js';
+import { EventsModule } from '../events/events.module.js';
 import { ApiEntity } from '../registry/api.entity.js';
 import { RegistryModule } from '../registry/registry.module.js';
 import { IndexReconciler } from './index-reconciler.js';
@@ -28,7 +29,7 @@ class IndexingQueueCloser implements BeforeApplicationShutdown {
 }
 
 @Module({
-  imports: [indexingQueue, TypeOrmModule.forFeature([ApiEntity]), AiClientModule, RegistryModule],
+  imports: [indexingQueue, TypeOrmModule.forFeature([ApiEntity]), AiClientModule, RegistryModule, EventsModule],
   providers: [IndexingProducer, IndexingListener, IndexReconciler, QueueMetrics, IndexingQueueCloser],
   // One queue connection per process: health checks use this one.
   exports: [indexingQueue],

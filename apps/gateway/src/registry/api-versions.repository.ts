@@ -19,7 +19,7 @@ import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
-import { liveApi } from './live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 import { inReleaseOrder, recommendedVersion, versionSummary } from './recommended-version.js';
 
 /** Revisions kept of each version (the current one and those before it), for change reports between consecutive ones. */
@@ -238,14 +238,17 @@ export class ApiVersionsRepository {
     return changed;
   }
 
-  /** A stage change or a deleted version names the consumers of that version, to tell. */
+  /**
+   * A stage change or a deleted version names the consumers of that version, to tell; those that
+   * named a deleted version go with it, told.
+   */
   private async nameConsumers(change: VersionsChange): Promise<void> {
     for (const event of change.events) {
       if (event.type !== 'api.lifecycle.changed' && event.type !== 'api.version.deleted') continue;
       const data = event.data as EventData['api.lifecycle.changed'] | EventData['api.version.deleted'];
-      if (data.consumers.length > 0) continue;
       const consumers = await this.consumers.ofVersion(change.api.id, data.version, data.version === change.api.version, change.manager);
       data.consumers = consumers.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((consumer) => affectedConsumer(consumer, true));
+      if (event.type === 'api.version.deleted') await this.consumers.removeOfVersion(change.manager, change.api.id, data.version);
     }
   }
 

@@ -36,7 +36,7 @@ import {
 } from '#contracts';
 import { declaredKindNames, declaredKinds } from '#api-specs';
 import { IsLabels, NoNul } from '#http';
-import { given, present, TextField } from './text-field.js';
+import { given, present, TextField } from '../common/text-field.js';
 
 const DECLARED_KINDS = declaredKinds();
 const DECLARED_KIND_NAMES = declaredKindNames();

@@ -13,12 +13,13 @@ import { RegistryController } from './registry.controller.js';
 import { RegistryService } from './registry.service.js';
 import { specAsTextMiddleware } from './spec-as-text.middleware.js';
 import { SpecWork } from './spec-work.service.js';
+import { SunsetNotices } from './sunset-notices.js';
 import { VersionOperations } from './version-operations.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule, ConsumersModule, EventsModule],
   controllers: [RegistryController, ApiVersionsController],
-  providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations],
+  providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations, SunsetNotices],
   exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, SpecWork, VersionOperations],
 })
 export class RegistryModule implements NestModule {

@@ -30,7 +30,7 @@ import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { type ApiDetails, ApiVersionsRepository, type NewVersion } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
-import { LIVE_API, liveApi } from './live-apis.js';
+import { LIVE_API, liveApi } from '../common/live-apis.js';
 import { inReleaseOrder, versionSummary } from './recommended-version.js';
 import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
 import { SpecWork } from './spec-work.service.js';

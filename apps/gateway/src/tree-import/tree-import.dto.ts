@@ -30,7 +30,7 @@ import {
 } from '#contracts';
 import { IsLabels } from '#http';
 import { KIND } from '../registry/api.dto.js';
-import { TextField } from '../registry/text-field.js';
+import { TextField } from '../common/text-field.js';
 
 const LIFECYCLE_MESSAGE = (field: string) => `${field} must be one of ${LIFECYCLE_STAGES.join(', ')}`;
 const PATH = { maxChars: REGISTRATION_LIMITS.sourcePathMaxChars, notBlank: true } as const;

@@ -15,6 +15,8 @@ import type { Caller } from '../auth/caller.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
 import { ConsumersService } from '../consumers/consumers.service.js';
 import { affectedConsumer } from '../consumers/impact.js';
+import { DomainEvent } from '../events/domain-event.js';
+import { EventOutbox } from '../events/event-outbox.js';
 import { ApiVersionsRepository, sha256 } from '../registry/api-versions.repository.js';
 import { ApiVersionsService, type ChangeAssessment } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
@@ -44,6 +46,7 @@ export class TreeImportService {
     private readonly specs: SpecWork,
     private readonly consumers: ConsumersService,
     private readonly consumerData: ConsumersRepository,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async plan(caller: Caller, request: TreeImportRequest): Promise<TreePlan> {
@@ -75,6 +78,7 @@ export class TreeImportService {
         deletedApis.add(entry.apiId!);
       });
     }
+    await this.tellFailures(request, entries);
     const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
     await this.state.record(request.orgId, request.tree, described, request.components);
     if (request.components) await this.consumers.syncCatalog(request.orgId, request.tree, request.components);
@@ -111,6 +115,16 @@ export class TreeImportService {
     }
     // A text refused here fails its file as a scan's failure would: what it fed is not pruned.
     return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot), generation: snapshot.generation };
+  }
+
+  /** `api.import.failed` for each API of the registry whose file could not be written. */
+  private async tellFailures(request: TreeImportRequest, entries: PlannedEntry[]): Promise<void> {
+    const failed = entries.filter((entry) => entry.action === 'failed' && entry.known);
+    await this.outbox.publish(
+      failed.map(
+        (entry) => new DomainEvent('api.import.failed', entry.known!.api, { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' }),
+      ),
+    );
   }
 
   /** A deletion names the consumers it removes the version (or API) from: prune goes ahead, they are told. */

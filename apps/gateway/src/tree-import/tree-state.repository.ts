@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { TreeComponent } from '#contracts';
 import { ApiEntity } from '../registry/api.entity.js';
 import { ApiVersionsRepository } from '../registry/api-versions.repository.js';
-import { liveApi } from '../registry/live-apis.js';
+import { liveApi } from '../common/live-apis.js';
 import { ImportTreeEntity } from './import-tree.entity.js';
 import type { KnownApi, TreeSnapshot } from './tree-plan.js';
 

@@ -1,5 +1,4 @@
 import { type FindOptionsWhere, IsNull } from 'typeorm';
-import type { ApiEntity } from './api.entity.js';
 
 /**
  * A live API in `platform_backend.apis` (alias `api`, none: the table's own columns): one not deleted.
@@ -11,4 +10,4 @@ export function liveApi(api?: string): string {
 }
 
 /** `liveApi` as TypeORM find options. */
-export const LIVE_API = { deletedAt: IsNull() } satisfies FindOptionsWhere<ApiEntity>;
+export const LIVE_API = { deletedAt: IsNull() } satisfies FindOptionsWhere<{ deletedAt: Date | null }>;
