@@ -288,6 +288,15 @@ describe('Web UI consumers and notifications in Chromium', () => {
     await page.setViewportSize({ width: 390, height: 800 });
     expect(await noHorizontalOverflow(page)).toBe(true);
     await page.close();
+
+    // Dana declared billing-service on Payments: its events come to her as a consumer's.
+    const consumer = await signedInPage('reader', 'dana');
+    await consumer.goto(`${stack.url}/#/notifications`);
+    const latest = consumer.locator('#notifications .notification').first();
+    await latest.waitFor(WAIT);
+    expect(await latest.locator('.event-api').textContent()).toBe('Payments');
+    expect(await latest.locator('.reason').allTextContents()).toEqual(['you use it']);
+    await consumer.close();
   });
   it('should name the consumers a new spec breaks when it is registered from the update form', async () => {
     const page = await signedInPage('publisher', 'pat');

@@ -99,7 +99,15 @@ function eventItem(event: FeedItem): HTMLElement {
           'p',
           { class: 'event-reasons muted' },
           reasons.map((reason) =>
-            h('span', { class: `reason reason-${reason}`, 'data-reason': reason }, reason === 'watching' ? 'you watch it' : 'your team uses it'),
+            h(
+              'span',
+              {
+                class: `reason reason-${reason}`,
+                'data-reason': reason,
+                title: reason === 'watching' ? 'You watch this API' : 'A service you declared, or one of your team, uses this API',
+              },
+              reason === 'watching' ? 'you watch it' : 'you use it',
+            ),
           ),
         )
       : null,
