@@ -327,6 +327,15 @@ describe('Web UI consumers and notifications in Chromium', () => {
     const listed = () => page.locator('#versions .version-item').evaluateAll((items) => items.map((item) => (item as unknown as Tagged).dataset.version));
     await until(listed, (versions) => versions.length === 1, 60_000);
     expect(await listed()).toEqual(['1.0.0']);
+
+    // An API's only version cannot go, with force or without: said as an error, no question asked.
+    const solo = await as(publisher).post(apis, { orgId: ORG, name: 'Solo', version: '1', spec: openapi('Solo', '1', { '/solo': { get: listPayments } }) });
+    expect(solo.status).toBe(201);
+    await page.goto(`${stack.url}/#/apis/${solo.body.apiId}`);
+    await page.locator('#stage-form #delete-version').click(WAIT);
+    await page.locator('#stage-form .error-box').waitFor(WAIT);
+    expect(await page.locator('#stage-form .error-box').textContent()).toContain('is the only version');
+    expect(await page.locator('.force-confirm').count()).toBe(0);
     await page.close();
   });
   it('should ask before deleting an API consumers use, and delete it once confirmed', async () => {

@@ -44,6 +44,14 @@ export function consumersCount(count: number): string {
 }
 
 /**
+ * A 409 that `force` overrides: consumers still use it. Another 409 (the only version of an API)
+ * is no question to ask; the server's problem has no code of its own, so its detail tells them apart.
+ */
+function isInUse(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 409 && /\bforce\b/.test(error.problem.detail);
+}
+
+/**
  * Runs `act` without force; when the server answers 409 (consumers still use what it would retire
  * or delete), shows its problem's `detail` (which names them) in `into` with a button that runs it
  * again with force, and one that leaves it. Any other failure is shown as it is.
@@ -53,7 +61,7 @@ export async function withForceConfirm(into: HTMLElement, what: string, confirmL
     await act(false);
     return;
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 409) {
+    if (!isInUse(error)) {
       replace(into, errorBox(error, what));
       return;
     }
