@@ -25,7 +25,7 @@ export function consumerLabel(consumer: Pick<AffectedConsumer, 'name' | 'teamNam
 }
 
 /** Consumers as a short list, each with its team and contact. */
-export function consumerList(consumers: AffectedConsumer[], className: string): HTMLElement {
+export function consumerList(consumers: Pick<AffectedConsumer, 'consumerId' | 'name' | 'teamName' | 'contact' | 'source'>[], className: string): HTMLElement {
   return h(
     'ul',
     { class: `consumer-names ${className}` },

@@ -1,13 +1,13 @@
 import type { ApiEndpoint, ApiRecord, ApiVersionRecord } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, statusLine, versionLabel, watchStatus } from '../components.js';
+import { withForceConfirm } from '../consumer-parts.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, handler, replace } from '../dom.js';
 import { noteOpened } from '../feedback.js';
 import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
-import { withForceConfirm } from '../consumer-parts.js';
 import { consumersSection, loadConsumers, watchToggle } from './consumers.js';
 import { apiOverviewSection, operationRow } from './operations.js';
 import { detailsForm } from './details-form.js';
@@ -231,8 +231,9 @@ function openChosenOperation(ctx: ViewContext, operations: HTMLElement, apiId: s
 
 /**
  * An API at one of its versions (#/apis/:id?version=…, the recommended one without it): its facts,
- * where an imported one's spec comes from, versions and their stages, live indexing status,
- * servers and auth, lint findings, and every endpoint grouped by tag, each opening to its detail.
+ * where an imported one's spec comes from, versions and their stages, live indexing status, the
+ * services that use it (and a form to add one's own), servers and auth, lint findings, and every
+ * endpoint grouped by tag, each opening to its detail.
  */
 export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;

@@ -177,13 +177,7 @@ function whoIsTold(version: ApiVersionRecord, consumers: ConsumerRecord[] | Erro
   if (consumers instanceof Error) return [errorBox(consumers, 'Who uses this version could not be read')];
   const using = consumers.filter((consumer) => usesVersion(consumer, version));
   return using.length
-    ? [
-        `Saving tells ${consumersCount(using.length)} of ${versionLabel(version.version)}:`,
-        consumerList(
-          using.map((c) => ({ ...c, certain: true })),
-          'to-tell',
-        ),
-      ]
+    ? [`Saving tells ${consumersCount(using.length)} of ${versionLabel(version.version)}:`, consumerList(using, 'to-tell')]
     : [`No consumer of ${versionLabel(version.version)} is known: nobody is told.`];
 }
 
