@@ -80,6 +80,17 @@ describe('Consumers and impact', () => {
     expect((await as(reader).get(`${apis}/${apiId}/consumers`).expect(200)).body.items).toMatchObject([{ name: 'Billing-Service', operations: [] }]);
 
     await as(reader).post(`${apis}/${apiId}/consumers`, { name: 'x', version: '9.9.9' }).expect(404);
+    // An operation the version does not have would never be reached by a change: refused, named.
+    const unknown = await as(reader)
+      .post(`${apis}/${apiId}/consumers`, {
+        name: 'x',
+        operations: [
+          { method: 'GET', path: '/payments/{id}' },
+          { method: 'DELETE', path: '/payments' },
+        ],
+      })
+      .expect(400);
+    expect(unknown.body.detail).toMatch(/has no DELETE \/payments/);
     for (const bad of [
       {},
       { name: ' ' },
@@ -94,6 +105,27 @@ describe('Consumers and impact', () => {
     await as(stranger).post(`${apis}/${apiId}/consumers`, { name: 'spy' }).expect(404);
     await as(stranger).delete(`${apis}/${apiId}/consumers/${declared.consumerId}`).expect(404);
     await as(stranger).get(`/api-management/consumers?orgId=${ORG}`).expect(403);
+
+    // Nobody else narrows it by declaring it again; a publisher may.
+    const mine = await declare(apiId, { name: 'pricing', operations: [{ method: 'GET', path: '/payments' }] });
+    const takeover = await as(otherReader)
+      .post(`${apis}/${apiId}/consumers`, { name: 'PRICING', operations: [{ method: 'GET', path: '/nothing' }] })
+      .expect(403);
+    expect(takeover.body.detail).toMatch(/declared by someone else/);
+    expect((await declare(apiId, { name: 'pricing', contact: 'ops' }, publisher)).consumerId).toBe(mine.consumerId);
+    expect((await as(reader).get(`${apis}/${apiId}/consumers`).expect(200)).body.items).toContainEqual(
+      expect.objectContaining({ name: 'pricing', declaredBy: 'reader', contact: 'ops' }),
+    );
+    // Ids that name nothing are a 404, not a query error.
+    await as(reader)
+      .get(`${apis}/${'-'.repeat(36)}/consumers`)
+      .expect(404);
+    await as(reader)
+      .delete(`${apis}/${apiId}/consumers/${'a'.repeat(36)}`)
+      .expect(404);
+    await as(reader)
+      .get(`${apis}/${'a'.repeat(36)}/watch`)
+      .expect(404);
 
     // Only whoever declared it, or a publisher, removes it.
     await as(otherReader).delete(`${apis}/${apiId}/consumers/${declared.consumerId}`).expect(403);
@@ -133,7 +165,7 @@ describe('Consumers and impact', () => {
       .expect(200);
     const text: string = compared.body.result.content[0].text;
     expect(text).toMatch(/call a breaking operation: statements\./);
-    expect(text).toMatch(/may be affected: reports\./);
+    expect(text).toMatch(/so may be affected: reports\./);
   });
 
   it('should refuse to retire or delete what consumers use unless forced, and name whom to tell', async () => {
@@ -157,6 +189,10 @@ describe('Consumers and impact', () => {
       'deprecated',
     ]);
 
+    // Every route that retires asks the same.
+    await as(publisher)
+      .put(`${apis}/${apiId}?version=1.0.0`, { orgId: ORG, name: 'Retiring', version: '1.0.0', spec: paymentsV1, lifecycle: 'retired' })
+      .expect(409);
     const retired = await as(publisher).patch(`${apis}/${apiId}/versions/1.0.0`, { lifecycle: 'retired', force: true }).expect(200);
     expect(retired.body).toMatchObject({ lifecycle: 'retired', consumersToTell: [{ name: 'legacy-app' }] });
     await as(publisher).delete(`${apis}/${apiId}/versions/1.0.0?force=true`).expect(204);
@@ -172,6 +208,38 @@ describe('Consumers and impact', () => {
     const retiring = events.find((event) => event.type === 'api.lifecycle.changed' && (event.data as { to: string }).to === 'retired')!;
     expect(retiring.data).toMatchObject({ version: '1.0.0', from: 'deprecated', to: 'retired', consumers: [{ name: 'legacy-app' }] });
     expect(events.find((event) => event.type === 'api.deleted')!.data).toMatchObject({ consumers: [{ name: 'follower' }] });
+  });
+
+  it('should name the followers of the recommended version when it is retired, and tell them when a new version takes its place', async () => {
+    const apiId = await register('Followed');
+    const follower = await declare(apiId, { name: 'follower-app', operations: [{ method: 'GET', path: '/payments/{id}' }] });
+    await as(publisher)
+      .post(`${apis}/${apiId}/versions`, { version: '2.0.0', lifecycle: 'preview', spec: openapi('Followed', '2.0.0', paths) })
+      .expect(201);
+
+    // Retiring the recommended version moves its followers: the 409 and the event both name them.
+    await as(publisher).patch(`${apis}/${apiId}`, { lifecycle: 'retired' }).expect(409);
+    await as(publisher).patch(`${apis}/${apiId}`, { lifecycle: 'retired', force: true }).expect(200);
+    const retiring = (await outbox(apiId)).find((event) => event.type === 'api.lifecycle.changed')!;
+    expect(retiring.data).toMatchObject({ version: '1.0.0', to: 'retired', consumers: [{ consumerId: follower.consumerId }], consumersTotal: 1 });
+
+    // A new production version without the operation they call takes the recommended place: they are told.
+    const moved = await register('Moved');
+    await declare(moved, { name: 'mover', operations: [{ method: 'GET', path: '/payments/{id}' }] });
+    const added = await as(publisher)
+      .post(`${apis}/${moved}/versions`, { version: '2.0.0', spec: openapi('Moved', '2.0.0', { '/payments': paths['/payments'] }) })
+      .expect(201);
+    expect(added.body.impact.affected).toEqual([expect.objectContaining({ name: 'mover' })]);
+    const breaking = (await outbox(moved)).find((event) => event.type === 'api.breaking_change');
+    expect(breaking?.data).toMatchObject({ version: '2.0.0', from: '1.0.0', affected: [{ name: 'mover' }] });
+
+    // A renamed version keeps its consumers.
+    const renamed = await register('Renamed');
+    await declare(renamed, { name: 'pinned', version: '1.0.0' });
+    await as(publisher).put(`${apis}/${renamed}`, { orgId: ORG, name: 'Renamed', version: '1.0.1', spec: paymentsV1 }).expect(200);
+    expect((await as(reader).get(`${apis}/${renamed}/consumers`).expect(200)).body.items).toEqual([
+      expect.objectContaining({ name: 'pinned', version: '1.0.1' }),
+    ]);
   });
 
   it("should keep the org's dependency view: each consumer, the versions it uses and their stages", async () => {
@@ -220,7 +288,7 @@ describe('Consumers and impact', () => {
     const sunset = (await outbox(apiId)).filter((event) => event.type === 'api.sunset.approaching');
     expect(sunset).toEqual([
       expect.objectContaining({
-        data: { version: '1.0.0', sunsetDate: dayFromNow(5), daysLeft: 5, consumers: [expect.objectContaining({ name: 'old-client' })] },
+        data: { version: '1.0.0', sunsetDate: dayFromNow(5), daysLeft: 5, consumers: [expect.objectContaining({ name: 'old-client' })], consumersTotal: 1 },
       }),
     ]);
     // A new date is told again.
@@ -331,20 +399,27 @@ describe('Consumers and impact', () => {
       providesApis: [],
       consumesApis: ['api:default/payments-catalog'],
     });
-    const apply = (components: object[]) =>
+    const apply = (components: object[], extra: object = { prune: true }) =>
       as(publisher)
-        .post('/api-management/tree-imports/apply', { orgId: ORG, tree, items: [item], specs: { [item.path]: text }, components })
+        .post('/api-management/tree-imports/apply', { orgId: ORG, tree, items: [item], specs: { [item.path]: text }, components, ...extra })
         .expect(200);
 
-    const applied = await apply([component('storefront'), component('ledger')]);
+    const applied = await apply([component('storefront'), component('ledger'), { ...component('ledger'), entityRef: 'component:finance/ledger' }]);
     const apiId = applied.body.entries[0].apiId as string;
-    const listed = async () => (await as(reader).get(`${apis}/${apiId}/consumers`).expect(200)).body.items as ConsumerRecord[];
-    expect(await listed()).toEqual([
-      expect.objectContaining({ name: 'ledger', source: 'catalog', entityRef: 'component:default/ledger' }),
-      expect.objectContaining({ name: 'storefront', source: 'catalog', entityRef: 'component:default/storefront' }),
+    const consumers = async () => (await as(reader).get(`${apis}/${apiId}/consumers`).expect(200)).body.items as ConsumerRecord[];
+    const listed = async () => (await consumers()).map((item) => item.name);
+    expect(await consumers()).toEqual([
+      expect.objectContaining({ name: 'component:default/ledger', source: 'catalog', entityRef: 'component:default/ledger' }),
+      expect.objectContaining({ name: 'component:default/storefront', source: 'catalog' }),
+      expect.objectContaining({ name: 'component:finance/ledger', source: 'catalog' }),
     ]);
+    // Without prune nothing goes; with it, what the tree no longer names goes, but not what a broken descriptor held.
+    await apply([component('storefront')], {});
+    expect(await listed()).toHaveLength(3);
+    await apply([component('storefront')], { prune: true, failed: [{ path: 'catalog-info.yaml', reason: 'not valid YAML' }] });
+    expect(await listed()).toHaveLength(3);
     await apply([component('storefront')]);
-    expect((await listed()).map((consumer) => consumer.name)).toEqual(['storefront']);
+    expect(await listed()).toEqual(['component:default/storefront']);
   });
 
   it('should purge events past their retention once delivered, and keep the rest', async () => {

@@ -11,7 +11,7 @@ import { FeedbackController } from '../apps/gateway/src/proxy/feedback.controlle
 import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions.controller.js';
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
 import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
-import { ConsumersController } from '../apps/gateway/src/consumers/consumers.controller.js';
+import { ConsumersController } from '../apps/gateway/src/registry/consumers.controller.js';
 import { NotificationsController } from '../apps/gateway/src/notifications/notifications.controller.js';
 
 const CONTROLLERS = [

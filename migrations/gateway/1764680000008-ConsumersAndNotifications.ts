@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * - `consumers`: who uses an API (a version, or whichever is recommended), naming the operations it
  *   calls or none; declared by a team, read from a tree's Backstage components (`catalog`, with
- *   the tree that holds them) or observed from a client token's MCP calls.
+ *   the tree and the descriptor that hold them) or observed from a client token's MCP calls.
  * - `events`: the outbox of what happened, written in the transaction of the change; `seq` orders
  *   it, `dispatched_at` is set once its deliveries are made.
  * - `webhooks`, `webhook_deliveries` (one per event and webhook, its tries in `attempts`).
@@ -29,13 +29,16 @@ export class ConsumersAndNotifications1764680000008 implements MigrationInterfac
          source text NOT NULL CHECK (source IN ('declared', 'catalog', 'observed')),
          entity_ref text,
          tree text,
+         catalog_path text,
          declared_by text,
          last_seen_at timestamptz NOT NULL DEFAULT now(),
          created_at timestamptz NOT NULL DEFAULT now()
        )`,
     );
-    // One consumer per API, source, name (any case) and version: declaring again updates it.
-    await queryRunner.query(`CREATE UNIQUE INDEX consumers_identity_idx ON platform_backend.consumers (api_id, source, lower(name), coalesce(version, ''))`);
+    // One consumer per API, source, name (any case), version and tree: declaring again updates it.
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX consumers_identity_idx ON platform_backend.consumers (api_id, source, lower(name), coalesce(version, ''), coalesce(tree, ''))`,
+    );
     await queryRunner.query(`CREATE INDEX consumers_org_idx ON platform_backend.consumers (org_id, lower(name))`);
     await queryRunner.query(`CREATE INDEX consumers_tree_idx ON platform_backend.consumers (org_id, tree) WHERE tree IS NOT NULL`);
 

@@ -46,7 +46,7 @@ function reachedText(entry: TreePlanEntry): string | undefined {
   if (!impact) return undefined;
   const parts = [
     ...(impact.affected.length ? [`breaks ${names(impact.affected)}`] : []),
-    ...(impact.mayBeAffected.length ? [`may break ${names(impact.mayBeAffected)} (no operations named)`] : []),
+    ...(impact.mayBeAffected.length ? [`may break ${names(impact.mayBeAffected)} (no operations named, or not compared)`] : []),
   ];
   return parts.length ? parts.join('; ') : undefined;
 }

@@ -18,6 +18,8 @@ export interface ApiDetailsPatch {
   labels?: Record<string, string> | null;
   /** The recommended version's stage, by the rules of `PATCH …/versions/:version` (leaving deprecation clears its sunset date). */
   lifecycle?: LifecycleStage;
+  /** With `lifecycle: retired`: retire it although consumers use it (without: a 409 naming them). */
+  force?: boolean;
 }
 
 /** The fields `ApiDetailsPatch` may carry. */

@@ -103,4 +103,6 @@ export interface ApiRegistration {
   format?: string;
   /** The stage of the version registered (`POST`: default `production`; `PUT`: the version's stage stays when absent). */
   lifecycle?: LifecycleStage;
+  /** `PUT` with `lifecycle: retired`: retire it although consumers use it (without: a 409 naming them). */
+  force?: boolean;
 }

@@ -90,8 +90,10 @@ export interface ConsumerDependencyQuery {
 }
 
 /**
- * A consumer a change affects. `certain`: it named the operation the change is in; otherwise it
- * named no operation, so it may be affected.
+ * A consumer a change affects or an event tells. In a report's impact, `certain`: a breaking change
+ * is in an operation it named (or in the whole API); otherwise it named none, or the report did not
+ * compare what it calls, so it may be affected. In a stage change's or deletion's list, `certain`:
+ * it uses that version.
  */
 export interface AffectedConsumer {
   consumerId: string;
@@ -106,7 +108,7 @@ export interface AffectedConsumer {
 export interface ChangeImpact {
   /** Consumers that call an operation a breaking change is in. */
   affected: AffectedConsumer[];
-  /** Consumers that named no operation: any breaking change may reach them. */
+  /** Consumers that named no operation (any breaking change may reach them), or whose operations an incomplete report did not compare. */
   mayBeAffected: AffectedConsumer[];
   /** Consumers of the version whose named operations no breaking change touches. */
   unaffected: number;
@@ -124,6 +126,10 @@ export const CONSUMER_LIMITS = {
   maxPerApi: 1000,
   /** Consumers a 409 or a warning names before "and N more". */
   named: 10,
+  /** Consumers a breaking change of a report lists (`ApiChange.affectedConsumers`). */
+  listedPerChange: 50,
+  /** An observed client not seen for this long is told of a retirement or deletion but does not hold it up (409). */
+  observedHoldsDays: 30,
   /** Uses in one dependency view. */
   maxDependencyRows: 5000,
 } as const;

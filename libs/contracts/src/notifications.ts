@@ -28,11 +28,11 @@ export interface EventApi {
 export interface EventData {
   'api.created': { version: string; lifecycle: LifecycleStage };
   /** `consumers`: those of any of its versions (named in the 409 that `force` overrode). */
-  'api.deleted': { consumers: AffectedConsumer[] };
+  'api.deleted': { consumers: AffectedConsumer[]; consumersTotal: number };
   'api.version.created': { version: string; lifecycle: LifecycleStage };
   'api.version.revised': { version: string; revision: number };
   /** `consumers`: those of the version, which it no longer has (named in the 409 that `force` overrode). */
-  'api.version.deleted': { version: string; consumers: AffectedConsumer[] };
+  'api.version.deleted': { version: string; consumers: AffectedConsumer[]; consumersTotal: number };
   /** The report of a new spec against the version it replaces or follows, its breaking changes (the first `NOTIFICATION_LIMITS.changesCarried`) and the consumers they reach. */
   'api.breaking_change': {
     version: string;
@@ -43,8 +43,16 @@ export interface EventData {
     affected: AffectedConsumer[];
     mayBeAffected: AffectedConsumer[];
   };
-  'api.lifecycle.changed': { version: string; from: LifecycleStage; to: LifecycleStage; sunsetDate?: string; consumers: AffectedConsumer[] };
-  'api.sunset.approaching': { version: string; sunsetDate: string; daysLeft: number; consumers: AffectedConsumer[] };
+  /** `consumers`: the version's (the first `NOTIFICATION_LIMITS.consumersCarried`; `consumersTotal` counts them all). */
+  'api.lifecycle.changed': {
+    version: string;
+    from: LifecycleStage;
+    to: LifecycleStage;
+    sunsetDate?: string;
+    consumers: AffectedConsumer[];
+    consumersTotal: number;
+  };
+  'api.sunset.approaching': { version: string; sunsetDate: string; daysLeft: number; consumers: AffectedConsumer[]; consumersTotal: number };
   'api.indexing.failed': { version: string; revision: number; error: string };
   /** A URL import's refresh, or a tree import's file, that could not be written. */
   'api.import.failed': { source: string; error: string };

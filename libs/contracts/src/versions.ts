@@ -83,8 +83,10 @@ export interface ApiChange {
   /** Where in the operation: `input query.limit`, `request body .customer.email`, `response 200 .items[].id`. */
   location: string;
   message: string;
-  /** On a breaking change, in a report with `impact`: the consumers (`consumerId`) that named its operation. */
+  /** On a breaking change, in a report with `impact`: the consumers (`consumerId`) that named its operation (the first `CONSUMER_LIMITS.listedPerChange`). */
   affectedConsumers?: string[];
+  /** When `affectedConsumers` was cut: how many there are. */
+  affectedConsumersTotal?: number;
 }
 
 /**

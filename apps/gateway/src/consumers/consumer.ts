@@ -16,6 +16,8 @@ export interface Consumer {
   entityRef: string | null;
   /** A `catalog` consumer's tree: it goes when the tree no longer names it. */
   tree: string | null;
+  /** A `catalog` consumer's descriptor file in its tree. */
+  catalogPath: string | null;
   declaredBy: string | null;
   lastSeenAt: Date;
   createdAt: Date;

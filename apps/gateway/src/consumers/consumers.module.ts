@@ -1,14 +1,9 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '../events/events.module.js';
-import { ConsumersController } from './consumers.controller.js';
 import { ConsumersRepository } from './consumers.repository.js';
-import { ConsumersService } from './consumers.service.js';
 
-/** Who uses which API: the registry asks it for the impact of a change and before retiring or deleting. */
+/** Who uses which API, as the registry reads it before a change and for its impact; its routes are the registry's. */
 @Module({
-  imports: [EventsModule],
-  controllers: [ConsumersController],
-  providers: [ConsumersService, ConsumersRepository],
-  exports: [ConsumersService, ConsumersRepository],
+  providers: [ConsumersRepository],
+  exports: [ConsumersRepository],
 })
 export class ConsumersModule {}

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CONSUMER_LIMITS, type ConsumedOperation, type ConsumerSource, type LifecycleStage } from '#contracts';
+import { UUID } from '../common/ids.js';
 import { liveApi } from '../common/live-apis.js';
 import type { Consumer } from './consumer.js';
 
@@ -25,6 +26,8 @@ export interface ConsumerFields {
   source: ConsumerSource;
   entityRef?: string | null;
   tree?: string | null;
+  /** A `catalog` consumer's descriptor file in its tree. */
+  catalogPath?: string | null;
   declaredBy?: string | null;
 }
 
@@ -37,7 +40,7 @@ export interface DependencyRow {
   sunsetDate: string | null;
 }
 
-const COLUMNS = `c.id, c.org_id, c.api_id, c.name, c.team_name, c.contact, c.version, c.operations, c.source, c.entity_ref, c.tree, c.declared_by, c.last_seen_at, c.created_at`;
+const COLUMNS = `c.id, c.org_id, c.api_id, c.name, c.team_name, c.contact, c.version, c.operations, c.source, c.entity_ref, c.tree, c.catalog_path, c.declared_by, c.last_seen_at, c.created_at`;
 
 /** The SQL of consumers: who uses which API, version and operations. */
 @Injectable()
@@ -50,7 +53,7 @@ export class ConsumersRepository {
 
   /** A live API of one of these orgs; another org's API is indistinguishable from none. */
   async visibleApi(orgs: string[], apiId: string): Promise<ConsumedApiRow> {
-    const [row]: { id: string; org_id: string; name: string; team_name: string | null; version: string }[] = /^[0-9a-f-]{36}$/i.test(apiId)
+    const [row]: { id: string; org_id: string; name: string; team_name: string | null; version: string }[] = UUID.test(apiId)
       ? await this.dataSource.query(
           `SELECT id, org_id, name, team_name, version FROM platform_backend.apis WHERE id = $1 AND org_id = ANY($2) AND ${liveApi()}`,
           [apiId, orgs],
@@ -90,8 +93,27 @@ export class ConsumersRepository {
     ]);
   }
 
+  async findObserved(apiId: string, client: string, version: string | null): Promise<Consumer | undefined> {
+    const [found] = await this.select(
+      this.dataSource.manager,
+      `c.api_id = $1 AND c.source = 'observed' AND lower(c.name) = lower($2) AND coalesce(c.version, '') = coalesce($3, '')`,
+      [apiId, client, version],
+    );
+    return found;
+  }
+
+  /** A declared consumer of this name (any case) and version, if there is one. */
+  async findDeclared(apiId: string, name: string, version: string | null): Promise<Consumer | undefined> {
+    const [found] = await this.select(
+      this.dataSource.manager,
+      `c.api_id = $1 AND c.source = 'declared' AND lower(c.name) = lower($2) AND coalesce(c.version, '') = coalesce($3, '')`,
+      [apiId, name, version],
+    );
+    return found;
+  }
+
   async find(apiId: string, consumerId: string): Promise<Consumer | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(consumerId)) return undefined;
+    if (!UUID.test(consumerId)) return undefined;
     const [found] = await this.select(this.dataSource.manager, `c.api_id = $1 AND c.id = $2`, [apiId, consumerId]);
     return found;
   }
@@ -107,11 +129,11 @@ export class ConsumersRepository {
    */
   async upsert(manager: EntityManager, api: ConsumedApiRow, fields: ConsumerFields): Promise<{ consumer: Consumer; added: boolean }> {
     const rows: Record<string, unknown>[] = await manager.query(
-      `INSERT INTO platform_backend.consumers AS c (org_id, api_id, name, team_name, contact, version, operations, source, entity_ref, tree, declared_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)
-       ON CONFLICT (api_id, source, lower(name), coalesce(version, '')) DO UPDATE SET
+      `INSERT INTO platform_backend.consumers AS c (org_id, api_id, name, team_name, contact, version, operations, source, entity_ref, tree, catalog_path, declared_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)
+       ON CONFLICT (api_id, source, lower(name), coalesce(version, ''), coalesce(tree, '')) DO UPDATE SET
          name = EXCLUDED.name, team_name = EXCLUDED.team_name, contact = EXCLUDED.contact, operations = EXCLUDED.operations,
-         entity_ref = EXCLUDED.entity_ref, tree = EXCLUDED.tree, declared_by = coalesce(EXCLUDED.declared_by, c.declared_by), last_seen_at = now()
+         entity_ref = EXCLUDED.entity_ref, catalog_path = EXCLUDED.catalog_path, last_seen_at = now()
        RETURNING ${COLUMNS}, (xmax = 0) AS added`,
       [
         api.orgId,
@@ -124,6 +146,7 @@ export class ConsumersRepository {
         fields.source,
         fields.entityRef ?? null,
         fields.tree ?? null,
+        fields.catalogPath ?? null,
         fields.declaredBy ?? null,
       ],
     );
@@ -145,7 +168,7 @@ export class ConsumersRepository {
     const rows: Record<string, unknown>[] = await manager.query(
       `INSERT INTO platform_backend.consumers AS c (org_id, api_id, name, version, operations, source)
        VALUES ($1, $2, $3, $4, $5::jsonb, 'observed')
-       ON CONFLICT (api_id, source, lower(name), coalesce(version, '')) DO UPDATE SET
+       ON CONFLICT (api_id, source, lower(name), coalesce(version, ''), coalesce(tree, '')) DO UPDATE SET
          operations = CASE WHEN c.operations @> EXCLUDED.operations OR jsonb_array_length(c.operations) >= $6
                            THEN c.operations ELSE c.operations || EXCLUDED.operations END,
          last_seen_at = now()
@@ -164,13 +187,17 @@ export class ConsumersRepository {
     await manager.query(`DELETE FROM platform_backend.consumers WHERE api_id = $1 AND version = $2`, [apiId, version]);
   }
 
-  /** A tree's catalog consumers that are not in `kept` (by id) go: the tree no longer names them. */
-  async pruneCatalog(manager: EntityManager, orgId: string, tree: string, kept: string[]): Promise<void> {
-    await manager.query(`DELETE FROM platform_backend.consumers WHERE org_id = $1 AND tree = $2 AND source = 'catalog' AND NOT (id = ANY($3::uuid[]))`, [
-      orgId,
-      tree,
-      kept,
-    ]);
+  async renameVersion(manager: EntityManager, apiId: string, version: string, to: string): Promise<void> {
+    await manager.query(`UPDATE platform_backend.consumers SET version = $3 WHERE api_id = $1 AND version = $2`, [apiId, version, to]);
+  }
+
+  /** A tree's catalog consumers that are not in `kept` (by id) go, but for those of descriptors that could not be read (`spared`). */
+  async pruneCatalog(manager: EntityManager, orgId: string, tree: string, kept: string[], spared: string[]): Promise<void> {
+    await manager.query(
+      `DELETE FROM platform_backend.consumers
+        WHERE org_id = $1 AND tree = $2 AND source = 'catalog' AND NOT (id = ANY($3::uuid[])) AND NOT (coalesce(catalog_path, '') = ANY($4::text[]))`,
+      [orgId, tree, kept, spared],
+    );
   }
 
   /** The org's uses of live APIs' versions (a consumer without one uses the recommended version), in these stages when given. */
@@ -224,6 +251,7 @@ function fromRow(row: Record<string, unknown>): Consumer {
     source: row.source as ConsumerSource,
     entityRef: (row.entity_ref as string | null) ?? null,
     tree: (row.tree as string | null) ?? null,
+    catalogPath: (row.catalog_path as string | null) ?? null,
     declaredBy: (row.declared_by as string | null) ?? null,
     lastSeenAt: new Date(row.last_seen_at as string),
     createdAt: new Date(row.created_at as string),

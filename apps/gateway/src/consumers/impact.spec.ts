@@ -15,6 +15,7 @@ function consumer(id: string, operations: [string, string][] = []): Consumer {
     source: 'declared',
     entityRef: null,
     tree: null,
+    catalogPath: null,
     declaredBy: 'someone',
     lastSeenAt: new Date(0),
     createdAt: new Date(0),

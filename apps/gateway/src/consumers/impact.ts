@@ -1,4 +1,13 @@
-import { type AffectedConsumer, CHANGE_REPORT_LIMITS, type ChangeImpact, type ChangeReport, type ConsumedOperation } from '#contracts';
+import { ConflictException } from '@nestjs/common';
+import {
+  type AffectedConsumer,
+  CHANGE_REPORT_LIMITS,
+  CONSUMER_LIMITS,
+  type ChangeImpact,
+  type ChangeReport,
+  type ConsumedOperation,
+  NOTIFICATION_LIMITS,
+} from '#contracts';
 import type { Consumer } from './consumer.js';
 
 /**
@@ -33,7 +42,9 @@ export function affectedConsumer(consumer: Consumer, certain: boolean): Affected
  * breaking change lists the consumers that named its operation (`affectedConsumers`).
  */
 export function withImpact<T extends ChangeReport>(report: T, consumers: Consumer[]): T {
-  const breaking = report.changes.filter((change) => change.severity === 'breaking');
+  const breaking = report.changes.flatMap((change, index) =>
+    change.severity === 'breaking' ? [{ index, key: change.operation && operationKey(change.operation) }] : [],
+  );
   const gaps = report.complete ? [] : (report.notCompared ?? []);
   // A list of changes cut short, a gap in the API as a whole, or more gaps than listed may hide a change in any operation.
   const anywhere =
@@ -52,22 +63,45 @@ export function withImpact<T extends ChangeReport>(report: T, consumers: Consume
     }
     const calls = new Set(consumer.operations.map(operationKey));
     let hit = false;
-    breaking.forEach((change, index) => {
-      if (change.operation !== undefined && !calls.has(operationKey(change.operation))) return;
+    for (const { index, key } of breaking) {
+      if (key !== undefined && !calls.has(key)) continue;
       hit = true;
-      byChange.set(index, [...(byChange.get(index) ?? []), consumer.id]);
-    });
+      const ids = byChange.get(index) ?? [];
+      ids.push(consumer.id);
+      byChange.set(index, ids);
+    }
     if (hit) affected.push(affectedConsumer(consumer, true));
     else if (anywhere || [...calls].some((call) => gapOperations.has(call))) mayBeAffected.push(affectedConsumer(consumer, false));
     else unaffected += 1;
   }
-  const changes = report.changes.map((change) => {
-    const index = breaking.indexOf(change);
-    const ids = index < 0 ? undefined : byChange.get(index);
-    return ids ? { ...change, affectedConsumers: ids } : change;
+  const changes = report.changes.map((change, index) => {
+    const ids = byChange.get(index);
+    if (!ids) return change;
+    const listed = ids.slice(0, CONSUMER_LIMITS.listedPerChange);
+    return { ...change, affectedConsumers: listed, ...(ids.length > listed.length ? { affectedConsumersTotal: ids.length } : {}) };
   });
   const impact: ChangeImpact = { affected, mayBeAffected, unaffected };
   return { ...report, changes, impact };
+}
+
+/** The consumers an event tells (the first `NOTIFICATION_LIMITS.consumersCarried`), and how many there are. */
+export function toldConsumers(users: Consumer[]): { consumers: AffectedConsumer[]; consumersTotal: number } {
+  return { consumers: users.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((user) => affectedConsumer(user, true)), consumersTotal: users.length };
+}
+
+/**
+ * 409 naming the consumers of what is about to be retired or deleted (`force` goes ahead, and
+ * they are told). A client only observed, and not seen for `CONSUMER_LIMITS.observedHoldsDays`, is
+ * told but does not hold it up: an agent that read an API once is no user of it.
+ */
+export function assertUnused(what: string, users: Consumer[], doing: 'retire' | 'delete'): void {
+  const since = Date.now() - CONSUMER_LIMITS.observedHoldsDays * 86_400_000;
+  const holding = users.filter((user) => user.source !== 'observed' || user.lastSeenAt.getTime() >= since);
+  if (holding.length === 0) return;
+  throw new ConflictException(
+    `${what} is used by ${holding.length} consumer${holding.length === 1 ? '' : 's'}: ${namedList(holding, CONSUMER_LIMITS.named)}. ` +
+      `Tell them first, or ${doing} it with force: true (they are told)`,
+  );
 }
 
 /** Names for a message: the first `limit`, then "and N more". */

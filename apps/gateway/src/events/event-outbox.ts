@@ -5,6 +5,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type DomainEvent, DomainEventsCommitted, DomainEventsRaised } from './domain-event.js';
 import { EventEntity } from './event.entity.js';
 
+const INSERT_SLICE = 1000;
+
 /**
  * Domain events into the outbox: a change raises its events inside its transaction (`raise`),
  * the listener below writes them with the same manager, and once committed `committed` lets the
@@ -38,16 +40,19 @@ export class EventOutbox {
   // A failed write must fail the change (an error suppressed here would leave the transaction aborted yet "committed").
   @OnEvent(DomainEventsRaised.eventName, { suppressErrors: false })
   async write({ manager, events }: DomainEventsRaised): Promise<void> {
-    await manager.insert(
-      EventEntity,
-      events.map((event) => ({
-        orgId: event.api.orgId,
-        type: event.type,
-        apiId: event.api.id,
-        apiName: event.api.name,
-        teamName: event.api.teamName,
-        data: event.data,
-      })),
-    );
+    // In slices: one statement holds at most 65,535 parameters.
+    for (let start = 0; start < events.length; start += INSERT_SLICE) {
+      await manager.insert(
+        EventEntity,
+        events.slice(start, start + INSERT_SLICE).map((event) => ({
+          orgId: event.api.orgId,
+          type: event.type,
+          apiId: event.api.id,
+          apiName: event.api.name,
+          teamName: event.api.teamName,
+          data: event.data,
+        })),
+      );
+    }
   }
 }

@@ -153,7 +153,8 @@ export function changesText(report: ChangeReportResponse): string {
   if (impact && (impact.affected.length > 0 || impact.mayBeAffected.length > 0)) {
     const names = (consumers: { name: string }[]) => consumers.map((consumer) => short(consumer.name, ADDRESS_CHARS)).join(', ');
     if (impact.affected.length > 0) lines.push(`Consumers of ${report.from.version} that call a breaking operation: ${names(impact.affected)}.`);
-    if (impact.mayBeAffected.length > 0) lines.push(`Consumers that named no operations, so may be affected: ${names(impact.mayBeAffected)}.`);
+    if (impact.mayBeAffected.length > 0)
+      lines.push(`Consumers that named no operations, or call what was not compared, so may be affected: ${names(impact.mayBeAffected)}.`);
   }
   return lines.join('\n');
 }

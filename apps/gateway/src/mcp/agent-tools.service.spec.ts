@@ -3,7 +3,7 @@ import type { SpecFormats } from '#api-specs';
 import type { Caller } from '../auth/caller.js';
 import { AI_ROUTES } from '#contracts';
 import { type AiClient, AiAnswer } from '../ai-client/ai-client.js';
-import type { ConsumersService } from '../consumers/consumers.service.js';
+import type { ConsumersService } from '../registry/consumers.service.js';
 import type { ApiVersionsService } from '../registry/api-versions.service.js';
 import type { RegistryService } from '../registry/registry.service.js';
 import { AgentToolsService, ToolError } from './agent-tools.service.js';

@@ -30,7 +30,7 @@ import { type AiAnswer, AiClient, type AiRequest, AiUnavailableError } from '../
 import type { RegisteredSpec } from '../registry/registered-spec.js';
 import { ApiVersionsService } from '../registry/api-versions.service.js';
 import { RegistryService } from '../registry/registry.service.js';
-import { ConsumersService } from '../consumers/consumers.service.js';
+import { ConsumersService } from '../registry/consumers.service.js';
 import { ImplicitFeedback } from './implicit-feedback.js';
 
 /** A tool call's failure in words for the model: it becomes a result with `isError`, never a stack trace. */

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AiClientModule } from '../ai-client/ai-client.module.js';
-import { ConsumersModule } from '../consumers/consumers.module.js';
 import { RegistryModule } from '../registry/registry.module.js';
 import { AgentToolsService } from './agent-tools.service.js';
 import { ImplicitFeedback } from './implicit-feedback.js';
@@ -8,7 +7,7 @@ import { McpController } from './mcp.controller.js';
 
 /** Agent access: the MCP endpoint and the tools behind it. */
 @Module({
-  imports: [RegistryModule, AiClientModule, ConsumersModule],
+  imports: [RegistryModule, AiClientModule],
   controllers: [McpController],
   providers: [AgentToolsService, ImplicitFeedback],
 })

@@ -9,12 +9,12 @@ import {
   type EventType,
   type LifecycleStage,
   type LintReport,
-  NOTIFICATION_LIMITS,
   type VersionSource,
   type VersionSummary,
 } from '#contracts';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { affectedConsumer } from '../consumers/impact.js';
+import type { Consumer } from '../consumers/consumer.js';
+import { assertUnused, toldConsumers } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import { ApiEntity } from './api.entity.js';
@@ -54,9 +54,18 @@ export class VersionsChange {
     readonly manager: EntityManager,
     readonly api: ApiEntity,
     public versions: ApiVersionEntity[],
+    private readonly consumers: ConsumersRepository,
     /** A new API: its first version is `api.created`, not `api.version.created`. */
     private readonly creating = false,
   ) {}
+
+  /**
+   * The consumers of a version as the change finds it: those that named it, and those that follow
+   * it as the recommended version (the API's recommended version before this change).
+   */
+  consumersOf(version: string): Promise<Consumer[]> {
+    return this.consumers.ofVersion(this.api.id, version, this.api.version === version, this.manager);
+  }
 
   /** An event of this change (the API's name and team as they are when the change ends). */
   raise<T extends EventType>(type: T, data: EventData[T]): void {
@@ -129,15 +138,26 @@ export class VersionsChange {
     return entity;
   }
 
-  async setStage(version: string, stage: { lifecycle: LifecycleStage; sunsetDate: string | null }): Promise<ApiVersionEntity> {
+  /**
+   * A version's stage. Retiring one that consumers use is a 409 naming them unless `force`; a
+   * new stage is `api.lifecycle.changed`, naming them. Answers the version's consumers, to tell.
+   */
+  async setStage(version: string, stage: { lifecycle: LifecycleStage; sunsetDate: string | null }, force = false): Promise<Consumer[]> {
     const entity = this.get(version);
     const from = entity.lifecycle;
+    const users = await this.consumersOf(version);
+    if (stage.lifecycle === 'retired' && from !== 'retired' && !force) assertUnused(`Version "${version}" of API "${this.api.id}"`, users, 'retire');
     Object.assign(entity, stage);
     await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { ...stage, updatedAt: () => 'now()' });
-    // Its consumers are named when the change ends (`ApiVersionsRepository.change`).
     if (from !== stage.lifecycle)
-      this.raise('api.lifecycle.changed', { version, from, to: stage.lifecycle, ...(stage.sunsetDate ? { sunsetDate: stage.sunsetDate } : {}), consumers: [] });
-    return entity;
+      this.raise('api.lifecycle.changed', {
+        version,
+        from,
+        to: stage.lifecycle,
+        ...(stage.sunsetDate ? { sunsetDate: stage.sunsetDate } : {}),
+        ...toldConsumers(users),
+      });
+    return users;
   }
 
   /** Renames a version, its revisions with it (the legacy `PUT /apis/:apiId` with another `version`). */
@@ -147,14 +167,23 @@ export class VersionsChange {
     this.get(version).version = to;
     if (this.api.source?.version === version) this.api.source = { ...this.api.source, version: to };
     await this.manager.update(ApiVersionEntity, { apiId: this.api.id, version }, { version: to, updatedAt: () => 'now()' });
+    // Its consumers use it under its new name.
+    await this.consumers.renameVersion(this.manager, this.api.id, version, to);
   }
 
-  async deleteVersion(version: string): Promise<void> {
+  /**
+   * Deletes a version: one that consumers use is a 409 naming them unless `force`; then
+   * `api.version.deleted` names them, and those that named it go with it.
+   */
+  async deleteVersion(version: string, force = false): Promise<void> {
     this.get(version);
     if (this.versions.length === 1) throw new ConflictException(`"${version}" is the only version of API "${this.api.id}": delete the API instead`);
+    const users = await this.consumersOf(version);
+    if (!force) assertUnused(`Version "${version}" of API "${this.api.id}"`, users, 'delete');
     await this.manager.delete(ApiVersionEntity, { apiId: this.api.id, version });
     this.versions = this.versions.filter((item) => item.version !== version);
-    this.raise('api.version.deleted', { version, consumers: [] });
+    await this.consumers.removeOfVersion(this.manager, this.api.id, version);
+    this.raise('api.version.deleted', { version, ...toldConsumers(users) });
   }
 
   /** Where the spec comes from (`null`: nowhere the platform knows of); saved with the change. */
@@ -197,7 +226,7 @@ export class ApiVersionsRepository {
       const api = await manager.save(
         manager.create(ApiEntity, { ...details, version: first.version, kind: first.kind, lifecycle: first.lifecycle, sunsetDate: null, source }),
       );
-      const change = new VersionsChange(manager, api, [], true);
+      const change = new VersionsChange(manager, api, [], this.consumers, true);
       await change.addVersion(first);
       await this.project(manager, change, false);
       await this.outbox.raise(manager, change.events);
@@ -225,31 +254,16 @@ export class ApiVersionsRepository {
         .getOne();
       if (!api) throw new NotFoundException(`API "${apiId}" not found`);
       const versions = await manager.findBy(ApiVersionEntity, { apiId });
-      const change = new VersionsChange(manager, api, versions);
+      const change = new VersionsChange(manager, api, versions, this.consumers);
       const before = searchView(api, versions);
       const result = await work(change);
       const reindexed = searchView(change.api, change.versions) !== before;
       await this.project(manager, change, reindexed);
-      await this.nameConsumers(change);
       await this.outbox.raise(manager, change.events);
       return { api: change.api, versions: change.versions, reindexed, result, events: change.events.length };
     });
     if (changed.events > 0) this.outbox.committed();
     return changed;
-  }
-
-  /**
-   * A stage change or a deleted version names the consumers of that version, to tell; those that
-   * named a deleted version go with it, told.
-   */
-  private async nameConsumers(change: VersionsChange): Promise<void> {
-    for (const event of change.events) {
-      if (event.type !== 'api.lifecycle.changed' && event.type !== 'api.version.deleted') continue;
-      const data = event.data as EventData['api.lifecycle.changed'] | EventData['api.version.deleted'];
-      const consumers = await this.consumers.ofVersion(change.api.id, data.version, data.version === change.api.version, change.manager);
-      data.consumers = consumers.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((consumer) => affectedConsumer(consumer, true));
-      if (event.type === 'api.version.deleted') await this.consumers.removeOfVersion(change.manager, change.api.id, data.version);
-    }
   }
 
   /** Live APIs imported from a URL whose last fetch is older than `olderThanMs`, the longest unfetched first (`ApiSource.fetchedAt`). */

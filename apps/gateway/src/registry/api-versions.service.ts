@@ -40,7 +40,7 @@ import { nextStage } from './version-stage.js';
  * What a registration tells its publisher beside the record: the changes from the spec it
  * follows and the consumers they reach; and the `api.breaking_change` event the change raises.
  */
-type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes' | 'impact'> & { breaking?: EventData['api.breaking_change'] };
+type ChangeNotes = Pick<ApiRecord, 'warnings' | 'changes' | 'impact'> & { breaking?: { event: EventData['api.breaking_change']; guarded: boolean } };
 
 /** What a tree's file writes of its version (`ApiVersionsService.writeFromTree`). */
 export interface TreeVersionWrite {
@@ -165,7 +165,8 @@ export class ApiVersionsService {
       if (revised) raiseBreaking(change, notes);
       await change.setVersionSource(write.version, write.source);
       const stage = change.get(write.version);
-      if (write.stage && write.stage !== stage.lifecycle) await change.setStage(write.version, nextStage(stage, { lifecycle: write.stage }));
+      // The tree is the source of truth: a stage its descriptor gives goes ahead, and the consumers are told.
+      if (write.stage && write.stage !== stage.lifecycle) await change.setStage(write.version, nextStage(stage, { lifecycle: write.stage }), true);
       return revised?.revision;
     });
     if (changed.result) this.lint.schedule(api.orgId, api.id, write.version, changed.result);
@@ -175,14 +176,7 @@ export class ApiVersionsService {
   /** A version's stage, and its sunset date (only a deprecated version has one: `nextStage`). */
   async patch(caller: Caller, apiId: string, version: string, body: VersionPatchDto): Promise<ApiVersionRecord> {
     const api = await this.registry.findVisible(caller, apiId);
-    const changed = await this.change(api.id, async (change) => {
-      const current = change.get(version);
-      const next = nextStage(current, body);
-      const users = await this.usersOf(change, version);
-      if (next.lifecycle === 'retired' && current.lifecycle !== 'retired' && !body.force) assertUnused(api.id, version, users, 'retire');
-      await change.setStage(version, next);
-      return users;
-    });
+    const changed = await this.change(api.id, (change) => change.setStage(version, nextStage(change.get(version), body), body.force === true));
     const record = await this.record(changed, version);
     const telling = (record.lifecycle === 'deprecated' || record.lifecycle === 'retired') && changed.result.length > 0;
     return {
@@ -194,16 +188,7 @@ export class ApiVersionsService {
   /** A version that consumers use is deleted only with `force` (they are told: `api.version.deleted`). */
   async remove(caller: Caller, apiId: string, version: string, force = false): Promise<void> {
     const api = await this.registry.findVisible(caller, apiId);
-    await this.change(api.id, async (change) => {
-      change.get(version);
-      if (!force) assertUnused(api.id, version, await this.usersOf(change, version), 'delete');
-      await change.deleteVersion(version);
-    });
-  }
-
-  /** The consumers of a version, as the change sees it: those that named it, and those that follow it as the recommended one. */
-  private usersOf(change: VersionsChange, version: string): Promise<Consumer[]> {
-    return this.consumers.ofVersion(change.api.id, version, change.api.version === version, change.manager);
+    await this.change(api.id, (change) => change.deleteVersion(version, force));
   }
 
   /**
@@ -227,7 +212,11 @@ export class ApiVersionsService {
       const revised = await change.addRevision(renamed, { kind: spec.kind, spec: spec.text });
       if (revised) raiseBreaking(change, notes);
       if (body.lifecycle)
-        await change.setStage(renamed, { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null });
+        await change.setStage(
+          renamed,
+          { lifecycle: body.lifecycle, sunsetDate: body.lifecycle === 'deprecated' ? change.get(renamed).sunsetDate : null },
+          body.force === true,
+        );
       return revised;
     });
     if (changed.result) this.lint.schedule(api.orgId, api.id, renamed, changed.result.revision);
@@ -344,8 +333,7 @@ export class ApiVersionsService {
       report.breaking > 0 || !report.complete
         ? withImpact(report, await this.consumers.ofVersion(api.id, base.version, base.version === api.version))
         : undefined;
-    // A revision in place, or a new spec of a version in production's major version, breaks the version's consumers.
-    const breaking = reaching && report.breaking > 0 && (guarded || base.version === version) ? breakingEvent(base.version, version, reaching) : undefined;
+    const breaking = reaching && report.breaking > 0 ? { event: breakingEvent(base.version, version, reaching), guarded } : undefined;
     const reached = { ...(reaching?.impact ? { impact: reaching.impact } : {}), ...(breaking ? { breaking } : {}) };
     if (!guarded || (report.breaking === 0 && report.complete)) return { changes, ...reached };
     const warnings: string[] = [];
@@ -403,9 +391,16 @@ function publicNotes({ breaking: _event, ...notes }: ChangeNotes): Omit<ChangeNo
   return notes;
 }
 
-/** `api.breaking_change` of a change that makes a new spec, in its transaction. */
+/**
+ * `api.breaking_change` of a change that makes a new spec, in its transaction, when it breaks
+ * someone: a revision in place, a new spec of a version in production's major version, or a new
+ * version that takes the recommended one's place (its followers move to it).
+ */
 function raiseBreaking(change: VersionsChange, notes: ChangeNotes): void {
-  if (notes.breaking) change.raise('api.breaking_change', notes.breaking);
+  if (!notes.breaking) return;
+  const { event, guarded } = notes.breaking;
+  const movesFollowers = change.api.version === event.from && recommendedVersion(change.versions).version === event.version;
+  if (guarded || event.from === event.version || movesFollowers) change.raise('api.breaking_change', event);
 }
 
 function breakingEvent(from: string, version: string, report: ChangeReport): EventData['api.breaking_change'] {
@@ -418,15 +413,6 @@ function breakingEvent(from: string, version: string, report: ChangeReport): Eve
     affected: impact.affected.slice(0, NOTIFICATION_LIMITS.consumersCarried),
     mayBeAffected: impact.mayBeAffected.slice(0, NOTIFICATION_LIMITS.consumersCarried),
   };
-}
-
-/** 409 naming the consumers of a version about to be retired or deleted (`force` goes ahead). */
-function assertUnused(apiId: string, version: string, users: Consumer[], doing: 'retire' | 'delete'): void {
-  if (users.length === 0) return;
-  throw new ConflictException(
-    `Version "${version}" of API "${apiId}" is used by ${users.length} consumer${users.length === 1 ? '' : 's'}: ${namedList(users, CONSUMER_LIMITS.named)}. ` +
-      `Tell them first, or ${doing} it with force: true (they are sent ${doing === 'retire' ? 'api.lifecycle.changed' : 'api.version.deleted'})`,
-  );
 }
 
 function duplicate(apiId: string, version: string): ConflictException {

@@ -160,6 +160,11 @@ export class ApiBodyDto implements ApiRegistration {
   @IsOptional()
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
+
+  @ApiPropertyOptional({ description: 'Retire a version that consumers use (without it that is a 409 naming them)' })
+  @IsOptional()
+  @IsBoolean({ message: 'force must be true or false' })
+  force?: boolean;
 }
 
 /**
@@ -201,6 +206,11 @@ export class ApiDetailsPatchDto implements ApiDetailsPatch {
   @ValidateIf(present)
   @IsIn(LIFECYCLE_STAGES, { message: LIFECYCLE_MESSAGE('lifecycle') })
   lifecycle?: LifecycleStage;
+
+  @ApiPropertyOptional({ description: 'Retire a version that consumers use (without it that is a 409 naming them)' })
+  @IsOptional()
+  @IsBoolean({ message: 'force must be true or false' })
+  force?: boolean;
 }
 
 export class ListApisQueryDto {

@@ -6,6 +6,8 @@ import { EventsModule } from '../events/events.module.js';
 import { ApiEntity } from './api.entity.js';
 import { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { ApiVersionsController } from './api-versions.controller.js';
+import { ConsumersController } from './consumers.controller.js';
+import { ConsumersService } from './consumers.service.js';
 import { ApiVersionsRepository } from './api-versions.repository.js';
 import { ApiVersionsService } from './api-versions.service.js';
 import { LintScheduler } from './lint-scheduler.js';
@@ -18,9 +20,9 @@ import { VersionOperations } from './version-operations.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity]), AiClientModule, ConsumersModule, EventsModule],
-  controllers: [RegistryController, ApiVersionsController],
-  providers: [RegistryService, ApiVersionsService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations, SunsetNotices],
-  exports: [RegistryService, ApiVersionsService, ApiVersionsRepository, SpecWork, VersionOperations],
+  controllers: [RegistryController, ApiVersionsController, ConsumersController],
+  providers: [RegistryService, ApiVersionsService, ConsumersService, ApiVersionsRepository, LintScheduler, SpecWork, VersionOperations, SunsetNotices],
+  exports: [RegistryService, ApiVersionsService, ConsumersService, ApiVersionsRepository, SpecWork, VersionOperations],
 })
 export class RegistryModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type FindOptionsWhere, In, Raw, Repository } from 'typeorm';
@@ -11,9 +11,7 @@ import {
   type ApiSource,
   ApiRegisteredEvent,
   ApiUpdatedEvent,
-  CONSUMER_LIMITS,
   DEFAULT_LIFECYCLE,
-  NOTIFICATION_LIMITS,
   normalizeLabels,
   parseLabelSelector,
 } from '#contracts';
@@ -22,7 +20,7 @@ import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { AiClient } from '../ai-client/ai-client.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { affectedConsumer, namedList } from '../consumers/impact.js';
+import { assertUnused, toldConsumers } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import type { ApiBodyDto, ApiDetailsPatchDto, ListApisQueryDto } from './api.dto.js';
@@ -30,13 +28,12 @@ import { ApiEntity } from './api.entity.js';
 import type { ApiVersionEntity, ApiVersionRevisionEntity } from './api-version.entity.js';
 import { type ApiDetails, ApiVersionsRepository, type NewVersion } from './api-versions.repository.js';
 import { LintScheduler } from './lint-scheduler.js';
+import { UUID } from '../common/ids.js';
 import { LIVE_API, liveApi } from '../common/live-apis.js';
 import { inReleaseOrder, versionSummary } from './recommended-version.js';
 import { type RegisteredSpec, registeredSpec } from './registered-spec.js';
 import { SpecWork } from './spec-work.service.js';
 import { nextStage } from './version-stage.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class RegistryService {
@@ -80,7 +77,8 @@ export class RegistryService {
     const api = await this.findVisible(caller, apiId);
     const changed = await this.versions.change(api.id, async (change) => {
       await change.setDetails(patchedDetails(change.api, body));
-      if (body.lifecycle) await change.setStage(change.api.version, nextStage(change.get(change.api.version), { lifecycle: body.lifecycle }));
+      if (body.lifecycle)
+        await change.setStage(change.api.version, nextStage(change.get(change.api.version), { lifecycle: body.lifecycle }), body.force === true);
     });
     if (changed.reindexed) this.events.emit(ApiUpdatedEvent.eventName, new ApiUpdatedEvent(api.id));
     const indexing = changed.reindexed ? { status: 'PENDING' as const } : (await this.ai.indexingStatuses([changed.api])).get(api.id);
@@ -97,7 +95,7 @@ export class RegistryService {
    * Deletes an API whose caller's right to it is checked already, with `api.deleted` naming its
    * consumers (without `force`, a 409 names them instead): it leaves search once the index confirms.
    */
-  async removeApi(apiId: string, force = true): Promise<void> {
+  async removeApi(apiId: string, force: boolean): Promise<void> {
     await this.apis.manager.transaction(async (manager) => {
       const [api] = await manager
         .getRepository(ApiEntity)
@@ -107,15 +105,9 @@ export class RegistryService {
         .getMany();
       if (!api) throw notFound(apiId);
       const users = await this.consumers.ofApi(apiId, manager);
-      if (users.length > 0 && !force) {
-        throw new ConflictException(
-          `API "${apiId}" is used by ${users.length} consumer${users.length === 1 ? '' : 's'}: ${namedList(users, CONSUMER_LIMITS.named)}. ` +
-            'Tell them first, or delete it with force: true (they are sent api.deleted)',
-        );
-      }
+      if (!force) assertUnused(`API "${apiId}"`, users, 'delete');
       await manager.update(ApiEntity, { id: apiId }, { deletedAt: () => 'now()', revision: () => 'revision + 1' });
-      const consumers = users.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((user) => affectedConsumer(user, true));
-      await this.outbox.raise(manager, [new DomainEvent('api.deleted', api, { consumers })]);
+      await this.outbox.raise(manager, [new DomainEvent('api.deleted', api, toldConsumers(users))]);
     });
     this.outbox.committed();
     this.events.emit(ApiDeletedEvent.eventName, new ApiDeletedEvent(apiId));

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { NOTIFICATION_LIMITS } from '#contracts';
 import type { GatewayConfig } from '#config';
 import { PeriodicJobs } from '#database';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { affectedConsumer } from '../consumers/impact.js';
+import { toldConsumers } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
 import { liveApi } from '../common/live-apis.js';
@@ -82,7 +81,7 @@ export class SunsetNotices implements OnApplicationBootstrap {
               version: row.version,
               sunsetDate: row.sunset_date,
               daysLeft: Number(row.days_left),
-              consumers: users.slice(0, NOTIFICATION_LIMITS.consumersCarried).map((user) => affectedConsumer(user, true)),
+              ...toldConsumers(users),
             }),
           );
           await manager.query(`UPDATE platform_backend.api_versions SET sunset_notified = sunset_date::text WHERE api_id = $1 AND version = $2`, [

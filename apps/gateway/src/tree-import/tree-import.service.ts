@@ -13,7 +13,7 @@ import { type CheckedSpec, errorSummary } from '#api-specs';
 import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
-import { ConsumersService } from '../consumers/consumers.service.js';
+import { ConsumersService } from '../registry/consumers.service.js';
 import { affectedConsumer } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
@@ -73,15 +73,19 @@ export class TreeImportService {
     const deletedApis = new Set<string>();
     for (const entry of entries.filter((entry) => entry.action === 'deleted')) {
       await this.attempt(entry, async () => {
-        if (!entry.apiDeleted) return this.versions.change(entry.apiId!, (change) => change.deleteVersion(entry.version!));
-        if (!deletedApis.has(entry.apiId!)) await this.registry.removeApi(entry.apiId!);
+        // The tree is the source of truth: its prune goes ahead, and the consumers are told.
+        if (!entry.apiDeleted) return this.versions.change(entry.apiId!, (change) => change.deleteVersion(entry.version!, true));
+        if (!deletedApis.has(entry.apiId!)) await this.registry.removeApi(entry.apiId!, true);
         deletedApis.add(entry.apiId!);
       });
     }
     await this.tellFailures(request, entries);
     const described = request.items.flatMap((item) => (item.file ? [item.file] : []));
     await this.state.record(request.orgId, request.tree, described, request.components);
-    if (request.components) await this.consumers.syncCatalog(request.orgId, request.tree, request.components);
+    if (request.components) {
+      const spared = (request.failed ?? []).map((item) => item.path);
+      await this.consumers.syncCatalog(request.orgId, request.tree, request.components, request.prune === true, spared);
+    }
     return this.answer(request, entries, false, generation);
   }
 

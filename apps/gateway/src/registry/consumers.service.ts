@@ -1,4 +1,4 @@
-import { ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import {
   CONSUMER_LIMITS,
   type ChangeReport,
@@ -15,10 +15,14 @@ import { assertOrgMember } from '../auth/org-access.js';
 import { type Caller, hasRole } from '../auth/caller.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
-import type { Consumer } from './consumer.js';
+import type { Consumer } from '../consumers/consumer.js';
 import type { ConsumerDeclarationDto, ConsumerDependencyQueryDto } from './consumers.dto.js';
-import { type ConsumedApiRow, ConsumersRepository } from './consumers.repository.js';
-import { withImpact } from './impact.js';
+import { RegistryService } from './registry.service.js';
+import { type ConsumedApiRow, ConsumersRepository } from '../consumers/consumers.repository.js';
+import { operationKey, withImpact } from '../consumers/impact.js';
+
+/** An observed client's `lastSeenAt` is brought up to date at most this often (a new operation is recorded at once). */
+const OBSERVED_REFRESH_MS = 5 * 60_000;
 
 /** Who uses an API: declared by a team, read from a tree's catalog, or observed from a client's calls. */
 @Injectable()
@@ -28,6 +32,7 @@ export class ConsumersService {
   constructor(
     private readonly consumers: ConsumersRepository,
     private readonly outbox: EventOutbox,
+    private readonly registry: RegistryService,
   ) {}
 
   async list(caller: Caller, apiId: string): Promise<ConsumerList> {
@@ -35,11 +40,16 @@ export class ConsumersService {
     return { items: (await this.consumers.ofApi(api.id)).map(toConsumerRecord) };
   }
 
-  /** Any member of the API's org declares what their service uses; the same name and version again updates it. */
+  /** Any member of the API's org declares what their service uses; the same name and version again updates it (its declarer, or a publisher). */
   async declare(caller: Caller, apiId: string, body: ConsumerDeclarationDto): Promise<ConsumerRecord> {
     const api = await this.consumers.visibleApi(caller.orgs, apiId);
     const version = body.version?.trim() || null;
     if (version !== null && !(await this.consumers.hasVersion(api.id, version))) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
+    // Declaring again updates a consumer: only its declarer or a publisher may (others could narrow what it is told).
+    const existing = await this.consumers.findDeclared(api.id, body.name.trim(), version);
+    if (existing && existing.declaredBy !== caller.sub && !hasRole(caller, 'publisher')) {
+      throw new ForbiddenException(`"${existing.name}" is declared by someone else: only they, a publisher or an admin may change it`);
+    }
     const fields = {
       name: body.name.trim(),
       teamName: body.teamName?.trim() || null,
@@ -49,6 +59,7 @@ export class ConsumersService {
       source: 'declared' as const,
       declaredBy: caller.sub,
     };
+    await this.assertOperationsExist(caller, api.id, version, fields.operations);
     return toConsumerRecord(await this.save(api, (manager) => this.consumers.upsert(manager, api, fields)));
   }
 
@@ -103,7 +114,12 @@ export class ConsumersService {
       const api = await this.consumers.visibleApi(caller.orgs, apiId);
       const used = version && version !== api.version ? version : null;
       const client = caller.client.slice(0, CONSUMER_LIMITS.nameMaxChars);
-      await this.save(api, (manager) => this.consumers.observe(manager, api, client, used, operation && distinctOperations([operation])[0]));
+      // A read that tells nothing new writes nothing: an agent's reads are many.
+      const known = await this.consumers.findObserved(api.id, client, used);
+      const called = operation && distinctOperations([operation])[0];
+      const recent = known && Date.now() - known.lastSeenAt.getTime() < OBSERVED_REFRESH_MS;
+      if (recent && (!called || known.operations.some((item) => item.method === called.method && item.path === called.path))) return;
+      await this.save(api, (manager) => this.consumers.observe(manager, api, client, used, called));
     } catch (error) {
       this.logger.warn(`A call by client "${caller.client}" was not recorded as a consumer of API ${apiId}: ${(error as Error).message}`);
     }
@@ -111,25 +127,31 @@ export class ConsumersService {
 
   /**
    * A tree's Backstage components (`consumesApis`) as `catalog` consumers of the org's APIs those
-   * refs name; the tree's catalog consumers it no longer names go.
+   * refs name, each known by its full entity ref (two namespaces' `web` are two). With `prune`,
+   * the tree's catalog consumers it no longer names go, but for those of descriptors that could
+   * not be read this time (`spared`): a broken file loses nothing.
    */
-  async syncCatalog(orgId: string, tree: string, components: TreeComponent[]): Promise<void> {
+  async syncCatalog(orgId: string, tree: string, components: TreeComponent[], prune: boolean, spared: string[]): Promise<void> {
     const refs = [...new Set(components.flatMap((component) => component.consumesApis))];
     const apis = await this.consumers.apisByEntityRef(orgId, refs);
     await this.consumers.transaction(async (manager) => {
       const kept: string[] = [];
       const events: DomainEvent[] = [];
+      const grown = new Set<string>();
       for (const component of components) {
         for (const ref of new Set(component.consumesApis)) {
           const api = apis.get(ref.toLowerCase());
           if (!api) continue;
-          const fields = { name: entityName(component.entityRef), teamName: null, contact: null, version: null, operations: [], source: 'catalog' as const };
-          const { consumer, added } = await this.consumers.upsert(manager, api, { ...fields, entityRef: component.entityRef, tree });
-          kept.push(consumer.id);
-          if (added) events.push(consumerAdded(api, consumer));
+          const fields = { name: component.entityRef, teamName: null, contact: null, version: null, operations: [], source: 'catalog' as const };
+          const saved = await this.consumers.upsert(manager, api, { ...fields, entityRef: component.entityRef, tree, catalogPath: component.path });
+          kept.push(saved.consumer.id);
+          if (!saved.added) continue;
+          events.push(consumerAdded(api, saved.consumer));
+          grown.add(api.id);
         }
       }
-      await this.consumers.pruneCatalog(manager, orgId, tree, kept);
+      for (const apiId of grown) await this.assertRoom(manager, apiId);
+      if (prune) await this.consumers.pruneCatalog(manager, orgId, tree, kept, spared);
       await this.outbox.raise(manager, events);
     });
     this.outbox.committed();
@@ -145,14 +167,36 @@ export class ConsumersService {
     const { consumer, added } = await this.consumers.transaction(async (manager) => {
       const saved = await upsert(manager);
       if (saved.added) {
-        if ((await this.consumers.count(api.id, manager)) > CONSUMER_LIMITS.maxPerApi)
-          throw new ConflictException(`API "${api.id}" has ${CONSUMER_LIMITS.maxPerApi} consumers already: remove some first`);
+        await this.assertRoom(manager, api.id);
         await this.outbox.raise(manager, [consumerAdded(api, saved.consumer)]);
       }
       return saved;
     });
     if (added) this.outbox.committed();
     return consumer;
+  }
+
+  /**
+   * Every operation a consumer names must be one of the version's (the recommended one's when it
+   * names none): an operation that matches nothing would never be reached by a change, so the
+   * consumer would be called unaffected by every one.
+   */
+  private async assertOperationsExist(caller: Caller, apiId: string, version: string | null, operations: ConsumedOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    const { items } = await this.registry.endpoints(caller, apiId, version ?? undefined);
+    const known = new Set(items.map(operationKey));
+    const unknown = operations.filter((operation) => !known.has(operationKey(operation)));
+    if (unknown.length === 0) return;
+    const named = unknown.slice(0, CONSUMER_LIMITS.named).map((operation) => `${operation.method} ${operation.path}`);
+    throw new BadRequestException(
+      `operations: ${version ? `version "${version}"` : 'the recommended version'} of API "${apiId}" has no ${named.join(', ')}${unknown.length > named.length ? ` and ${unknown.length - named.length} more` : ''} (GET …/endpoints lists them)`,
+    );
+  }
+
+  /** 409 past `CONSUMER_LIMITS.maxPerApi` consumers of one API, whatever their source. */
+  private async assertRoom(manager: EntityManager, apiId: string): Promise<void> {
+    if ((await this.consumers.count(apiId, manager)) > CONSUMER_LIMITS.maxPerApi)
+      throw new ConflictException(`API "${apiId}" has ${CONSUMER_LIMITS.maxPerApi} consumers already: remove some first`);
   }
 }
 
@@ -164,11 +208,6 @@ function consumerAdded(api: ConsumedApiRow, consumer: Consumer): DomainEvent {
     ...(consumer.version ? { version: consumer.version } : {}),
     source: consumer.source,
   });
-}
-
-/** A Backstage entity's name: `component:default/billing` → `billing`. */
-function entityName(entityRef: string): string {
-  return entityRef.slice(entityRef.lastIndexOf('/') + 1) || entityRef;
 }
 
 /** The operations once each, the method in capitals. */
