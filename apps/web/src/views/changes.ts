@@ -242,6 +242,10 @@ function changeItem(change: ApiChange, impact: ChangeImpact | undefined): HTMLEl
           'div',
           { class: 'change-impact' },
           named.length ? [h('span', { class: 'change-impact-title' }, 'Breaks:'), consumerList(named, 'affected')] : null,
+          // The report lists the first of many: say how many more.
+          (change.affectedConsumersTotal ?? 0) > named.length
+            ? h('p', { class: 'muted more-affected' }, `and ${consumersCount((change.affectedConsumersTotal ?? 0) - named.length)} more`)
+            : null,
           impact.mayBeAffected.length
             ? h('p', { class: 'muted may-be-affected-note' }, `${consumersCount(impact.mayBeAffected.length)} named no operations and may be affected.`)
             : null,

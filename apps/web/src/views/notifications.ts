@@ -35,11 +35,13 @@ export function eventSummary(event: PlatformEvent): string {
     }
     case 'api.deleted': {
       const d = data as Partial<EventData['api.deleted']>;
-      return `Deleted: it left the catalogue and search${d.consumers?.length ? `; ${consumersCount(d.consumers.length)} used it` : ''}.`;
+      const used = d.consumersTotal ?? d.consumers?.length ?? 0;
+      return `Deleted: it left the catalogue and search${used ? `; ${consumersCount(used)} used it` : ''}.`;
     }
     case 'api.version.deleted': {
       const d = data as Partial<EventData['api.version.deleted']>;
-      return `${v(d.version)} deleted${d.consumers?.length ? `; ${consumersCount(d.consumers.length)} used it` : ''}.`;
+      const used = d.consumersTotal ?? d.consumers?.length ?? 0;
+      return `${v(d.version)} deleted${used ? `; ${consumersCount(used)} used it` : ''}.`;
     }
     case 'api.version.created': {
       const d = data as Partial<EventData['api.version.created']>;
@@ -56,11 +58,11 @@ export function eventSummary(event: PlatformEvent): string {
     }
     case 'api.lifecycle.changed': {
       const d = data as Partial<EventData['api.lifecycle.changed']>;
-      return `${v(d.version)} moved from ${d.from ?? '?'} to ${d.to ?? '?'}${d.sunsetDate ? `, sunset ${d.sunsetDate}` : ''}; ${consumersCount(d.consumers?.length ?? 0)} told.`;
+      return `${v(d.version)} moved from ${d.from ?? '?'} to ${d.to ?? '?'}${d.sunsetDate ? `, sunset ${d.sunsetDate}` : ''}; ${consumersCount(d.consumersTotal ?? d.consumers?.length ?? 0)} told.`;
     }
     case 'api.sunset.approaching': {
       const d = data as Partial<EventData['api.sunset.approaching']>;
-      return `${v(d.version)} goes on ${d.sunsetDate ?? '?'} (${d.daysLeft ?? '?'} days left); ${consumersCount(d.consumers?.length ?? 0)} use it.`;
+      return `${v(d.version)} goes on ${d.sunsetDate ?? '?'} (${d.daysLeft ?? '?'} days left); ${consumersCount(d.consumersTotal ?? d.consumers?.length ?? 0)} use it.`;
     }
     case 'api.indexing.failed': {
       const d = data as Partial<EventData['api.indexing.failed']>;
