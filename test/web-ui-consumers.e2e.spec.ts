@@ -311,6 +311,27 @@ describe('Web UI consumers and notifications in Chromium', () => {
     await page.close();
   });
 
+  it('should ask before retiring a used version from the update form, and retire it once confirmed', async () => {
+    const shippingId = await register({ name: 'Shipping', version: '1', spec: openapi('Shipping', '1', { '/parcels': { get: listPayments } }) });
+    const shipping2 = openapi('Shipping', '2', { '/parcels': { get: listPayments, post: takePayment } });
+    await as(publisher).post(`${apis}/${shippingId}/versions`, { version: '2', spec: shipping2, lifecycle: 'preview' }).expect(201);
+    await declare(reader, shippingId, { name: 'ship-bot', version: '2' });
+    const page = await signedInPage('publisher', 'pat');
+    await page.goto(`${stack.url}/#/register?apiId=${shippingId}&version=2`);
+    await page.locator('#api-lifecycle').waitFor(WAIT);
+    await page.locator('#api-spec').fill(JSON.stringify(shipping2, null, 2));
+    await page.locator('#api-lifecycle').selectOption('retired');
+    await page.locator('.register-form button[type=submit]').click();
+    await page.locator('#register-outcome .force-confirm').waitFor(WAIT);
+    expect(await page.locator('#register-outcome .force-detail').textContent()).toContain('ship-bot');
+    await page.locator('#force-confirm').click();
+    await page.locator('#register-outcome .success').waitFor(WAIT);
+    expect(await page.locator('#register-outcome .success').textContent()).toContain('Updated Shipping');
+    const versions = (await as(reader).get(`${apis}/${shippingId}/versions`).expect(200)).body.items as { version: string; lifecycle: string }[];
+    expect(versions.find((item) => item.version === '2')?.lifecycle).toBe('retired');
+    await page.close();
+  });
+
   it('should ask before deleting a version consumers use, and delete it once confirmed', async () => {
     const page = await signedInPage('publisher', 'pat');
     page.on('dialog', (dialog) => void dialog.accept());

@@ -54,15 +54,22 @@ function isInUse(error: unknown): error is ApiError {
 /**
  * Runs `act` without force; when the server answers 409 (consumers still use what it would retire
  * or delete), shows its problem's `detail` (which names them) in `into` with a button that runs it
- * again with force, and one that leaves it. Any other failure is shown as it is.
+ * again with force, and one that leaves it. Any other failure is shown as it is. `show` puts a
+ * failure or the question in `into` (a page may scroll to it and focus it).
  */
-export async function withForceConfirm(into: HTMLElement, what: string, confirmLabel: string, act: (force: boolean) => Promise<void>): Promise<void> {
+export async function withForceConfirm(
+  into: HTMLElement,
+  what: string,
+  confirmLabel: string,
+  act: (force: boolean) => Promise<void>,
+  show: (content: HTMLElement) => void = (content) => replace(into, content),
+): Promise<void> {
   try {
     await act(false);
     return;
   } catch (error) {
     if (!isInUse(error)) {
-      replace(into, errorBox(error, what));
+      show(errorBox(error, what));
       return;
     }
     const confirm = h(
@@ -75,26 +82,25 @@ export async function withForceConfirm(into: HTMLElement, what: string, confirmL
           confirm.disabled = true;
           try {
             await act(true);
-            replace(into);
+            // Unless what it did shows in its place.
+            if (question.isConnected) replace(into);
           } catch (forced) {
-            replace(into, errorBox(forced, what));
+            show(errorBox(forced, what));
           }
         }),
       },
       confirmLabel,
     );
     const cancel = h('button', { type: 'button', class: 'small', id: 'force-cancel', onclick: () => replace(into) }, 'Cancel');
-    replace(
-      into,
-      h(
-        'div',
-        { class: 'notice force-confirm', role: 'alertdialog', 'aria-labelledby': 'force-confirm-title' },
-        h('strong', { id: 'force-confirm-title' }, 'Still in use. '),
-        h('span', { class: 'force-detail' }, error.problem.detail),
-        h('p', { class: 'muted' }, 'Go ahead anyway?'),
-        h('div', { class: 'actions' }, confirm, cancel),
-      ),
+    const question = h(
+      'div',
+      { class: 'notice force-confirm', role: 'alertdialog', 'aria-labelledby': 'force-confirm-title' },
+      h('strong', { id: 'force-confirm-title' }, 'Still in use. '),
+      h('span', { class: 'force-detail' }, error.problem.detail),
+      h('p', { class: 'muted' }, 'Go ahead anyway?'),
+      h('div', { class: 'actions' }, confirm, cancel),
     );
+    show(question);
     confirm.focus();
   }
 }
