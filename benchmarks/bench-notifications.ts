@@ -12,7 +12,8 @@ export interface NotificationsBenchOptions {
   receiverPort: number;
 }
 
-const ops = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`/things${index}/{id}`, { get: { summary: `Read thing ${index}` } }]));
+const ops = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`/things${index}/{id}`, { get: { summary: `Read thing ${index}` } }]));
 const spec = (name: string, operations: number) => ({ openapi: '3.0.3', info: { title: name, version: '1.0.0' }, paths: ops(operations) });
 
 /**
@@ -45,13 +46,17 @@ export async function notificationsBench(client: GatewayClient, orgId: string, o
   await once(receiver, 'listening');
   const port = (receiver.address() as AddressInfo).port;
   try {
-    const hook = await client.request(GATEWAY_ROUTES.createWebhook, { body: { orgId, url: `http://127.0.0.1:${port}/hooks`, events: ['api.breaking_change'] } });
+    const hook = await client.request(GATEWAY_ROUTES.createWebhook, {
+      body: { orgId, url: `http://127.0.0.1:${port}/hooks`, events: ['api.breaking_change'] },
+    });
     secret = hook.secret;
 
     const apiIds: string[] = [];
     let started = performance.now();
     for (let index = 0; index < options.apis; index++) {
-      const record = await client.request(GATEWAY_ROUTES.registerApi, { body: { orgId, name: `Notified ${index}`, version: '1.0.0', spec: spec(`Notified ${index}`, 4) } });
+      const record = await client.request(GATEWAY_ROUTES.registerApi, {
+        body: { orgId, name: `Notified ${index}`, version: '1.0.0', spec: spec(`Notified ${index}`, 4) },
+      });
       apiIds.push(record.apiId);
       for (let consumer = 0; consumer < options.consumersPerApi; consumer++) {
         const operations = consumer % 2 === 0 ? [{ method: 'GET', path: `/things${consumer % 4}/{id}` }] : [];
@@ -118,7 +123,9 @@ export async function notificationsBench(client: GatewayClient, orgId: string, o
 
 function row(label: string, values: number[]): void {
   if (values.length === 0) return console.log(`| ${label} | – | – | – | 0 |`);
-  console.log(`| ${label} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} | ${Math.max(...values).toFixed(0)} | ${values.length} |`);
+  console.log(
+    `| ${label} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} | ${Math.max(...values).toFixed(0)} | ${values.length} |`,
+  );
 }
 
 async function body(request: IncomingMessage): Promise<string> {

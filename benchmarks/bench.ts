@@ -58,7 +58,11 @@ async function main(): Promise<void> {
   if (values.filters) return runFilters(client, values.shared, orgId, config);
   if (values.hostile) return hostileBench(client, org, token);
   if (values.notifications)
-    return notificationsBench(client, org, { apis: Number(values.apis), consumersPerApi: Number(values.consumers), receiverPort: Number(values['receiver-port']) });
+    return notificationsBench(client, org, {
+      apis: Number(values.apis),
+      consumersPerApi: Number(values.consumers),
+      receiverPort: Number(values['receiver-port']),
+    });
   if (values.suite) return runSuite(values.url ?? `http://localhost:${config.port}`, values.shared, orgId, config, values['skip-model']);
   if (values.large) return runLarge(client, orgId, Number(values.large));
   if (values.indexing) return runIndexing(client, org, evalCorpusIds(values.shared).slice(0, Number(values.indexing)));

@@ -422,6 +422,30 @@ describe('Consumers and impact', () => {
     expect(await listed()).toEqual(['component:default/storefront']);
   });
 
+  it("should tell once that a tree's file of a known API could not be written, not at every run that fails the same way", async () => {
+    const tree = 'git.example.com/finance/specs:failing';
+    const good = JSON.stringify(openapi('Failing', '1.0.0', paths));
+    // Cut short: the registration's check refuses it (422).
+    const bad = good.slice(0, good.length / 2);
+    const item = (text: string) => ({
+      path: 'specs/failing.json',
+      key: 'title:failing',
+      name: 'Failing',
+      version: '1.0.0',
+      sha256: createHash('sha256').update(text).digest('hex'),
+      bytes: text.length,
+    });
+    const apply = (text: string) =>
+      as(publisher)
+        .post('/api-management/tree-imports/apply', { orgId: ORG, tree, items: [item(text)], specs: { 'specs/failing.json': text } })
+        .expect(200);
+    const apiId = (await apply(good)).body.entries[0].apiId as string;
+    expect((await apply(bad)).body.entries[0]).toMatchObject({ action: 'failed' });
+    await apply(bad);
+    const failures = (await outbox(apiId)).filter((event) => event.type === 'api.import.failed');
+    expect(failures).toEqual([expect.objectContaining({ data: { source: `${tree}:specs/failing.json`, error: expect.stringMatching(/^422 /) } })]);
+  });
+
   it('should purge events past their retention once delivered, and keep the rest', async () => {
     const apiId = await register('Purged');
     const data = stack.gateway.get(DataSource);

@@ -11,6 +11,7 @@ import { FeedbackController } from '../apps/gateway/src/proxy/feedback.controlle
 import { ApiVersionsController } from '../apps/gateway/src/registry/api-versions.controller.js';
 import { RegistryController } from '../apps/gateway/src/registry/registry.controller.js';
 import { TreeImportController } from '../apps/gateway/src/tree-import/tree-import.controller.js';
+import { WebhooksController } from '../apps/gateway/src/webhooks/webhooks.controller.js';
 import { ConsumersController } from '../apps/gateway/src/registry/consumers.controller.js';
 import { NotificationsController } from '../apps/gateway/src/notifications/notifications.controller.js';
 
@@ -25,6 +26,7 @@ const CONTROLLERS = [
   ApiVersionsController,
   RegistryController,
   TreeImportController,
+  WebhooksController,
   ConsumersController,
   NotificationsController,
 ];

@@ -27,6 +27,8 @@ import { EventsModule } from './events/events.module.js';
 import { ConsumersModule } from './consumers/consumers.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { RegistryModule } from './registry/registry.module.js';
+import { WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -37,7 +39,7 @@ export class GatewayModule {
         { module: GatewayConfigModule, global: true, providers: [{ provide: GATEWAY_CONFIG, useValue: config }], exports: [GATEWAY_CONFIG] },
         DatabaseModule.forRoot({
           target: config.database,
-          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity, ImportTreeEntity, EventEntity],
+          entities: [ApiEntity, ApiVersionEntity, ApiVersionRevisionEntity, ImportTreeEntity, EventEntity, WebhookEntity, WebhookDeliveryEntity],
           migrations: gatewayMigrations,
           migrationsTableName: 'gateway_migrations',
           leasesTable: 'platform_backend.leases',
@@ -60,6 +62,7 @@ export class GatewayModule {
         TreeImportModule,
         KindsModule,
         IndexingModule,
+        WebhooksModule,
         ProxyModule,
         McpModule,
         HealthModule,

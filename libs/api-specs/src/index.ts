@@ -20,5 +20,5 @@ export * from './spec-tasks.js';
 export * from './spec-threads.js';
 export * from './spec-readings.js';
 export * from './written-info.js';
-export { changeReportOf, type ChangeInput } from './changes/change-report.js';
+export { changeReportOf, type ChangeInput, operationKey } from './changes/change-report.js';
 export { lintOf } from './lint/lint-spec.js';

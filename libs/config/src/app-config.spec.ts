@@ -55,6 +55,24 @@ describe('loadGatewayConfig', () => {
     expect(() => loadGatewayConfig({ ...env, IMPORT_ALLOWED_HOSTS: 'http://specs.internal:80' })).toThrow(ConfigError);
   });
 
+  it('should send webhooks to no internal host, retry from 5 s doubling 8 tries, and keep an org below every slot', () => {
+    expect(loadGatewayConfig(env).webhooks).toEqual({
+      allowedHosts: [],
+      timeoutMs: 10_000,
+      retryBaseMs: 5000,
+      maxAttempts: 8,
+      failuresToDisable: 5,
+      concurrency: 8,
+      orgConcurrency: 2,
+    });
+    expect(loadGatewayConfig({ ...env, WEBHOOK_ALLOWED_HOSTS: 'Hooks.internal:8443' }).webhooks.allowedHosts).toEqual(['hooks.internal:8443']);
+    expect(() => loadGatewayConfig({ ...env, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal' })).toThrow(
+      'WEBHOOK_ALLOWED_HOSTS must list host:port pairs separated by commas ("hooks.internal" is not one)',
+    );
+    expect(() => loadGatewayConfig({ ...env, WEBHOOK_CONCURRENCY: '4', WEBHOOK_ORG_CONCURRENCY: '4' })).toThrow(/WEBHOOK_ORG_CONCURRENCY \(4\) must be below/);
+    expect(() => loadGatewayConfig({ ...env, WEBHOOK_MAX_ATTEMPTS: '0' })).toThrow(/WEBHOOK_MAX_ATTEMPTS/);
+  });
+
   it('should bound imports in flight, in all and per caller, refusing a bound below one', () => {
     expect(loadGatewayConfig({ ...env, IMPORT_MAX_IN_FLIGHT: '8', IMPORT_MAX_IN_FLIGHT_PER_CALLER: '3' }).import).toMatchObject({
       maxInFlight: 8,

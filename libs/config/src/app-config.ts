@@ -57,7 +57,7 @@ export interface GatewayConfig {
   logLevel: LogLevel;
   redis: RedisConfig;
   database: DatabaseConfig;
-  /** How often unsent indexing requests are re-sent to the queue. */
+  /** How often unsent indexing requests are re-sent to the queue, and the webhooks' outbox is swept. */
   outboxIntervalMs: number;
   /** How long a spec thread may take to check one spec before it is refused. */
   specTimeoutMs: number;
@@ -78,6 +78,25 @@ export interface GatewayConfig {
   eventRetentionDays: number;
   /** Imports from a URL (see `SpecFetcher`). */
   import: ImportConfig;
+  /** Webhook deliveries (see the gateway's `webhooks/`). */
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  /** `host:port` pairs a webhook may be sent to although they are loopback, private or link-local addresses (WEBHOOK_ALLOWED_HOSTS). */
+  allowedHosts: string[];
+  /** How long one try may take, its answer included (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The wait before the first retry, doubled for each one after (WEBHOOK_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /** Tries of one delivery, the first included, before it is `failed` (WEBHOOK_MAX_ATTEMPTS). */
+  maxAttempts: number;
+  /** Failed deliveries in a row that disable a webhook (WEBHOOK_FAILURES_TO_DISABLE). */
+  failuresToDisable: number;
+  /** Deliveries sent at once by this process (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Deliveries of one org sent at once by this process (WEBHOOK_ORG_CONCURRENCY): one org's slow receiver leaves the rest to the others. */
+  orgConcurrency: number;
 }
 
 export interface ImportConfig {
@@ -219,11 +238,30 @@ function logLevel(env: Env): LogLevel {
 }
 
 /** `host:port` (`[::1]:8080` for IPv6), lower-case as a URL's host is: the port is required, so that one service is allowed, not a machine. */
-function importAllowedHosts(env: Env): string[] {
-  const hosts = list(env, 'IMPORT_ALLOWED_HOSTS').map((host) => host.toLowerCase());
+function allowedHosts(env: Env, key: 'IMPORT_ALLOWED_HOSTS' | 'WEBHOOK_ALLOWED_HOSTS'): string[] {
+  const hosts = list(env, key).map((host) => host.toLowerCase());
   const bad = hosts.find((host) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(host));
-  if (bad !== undefined) throw new ConfigError(`IMPORT_ALLOWED_HOSTS must list host:port pairs separated by commas ("${bad}" is not one)`);
+  if (bad !== undefined) throw new ConfigError(`${key} must list host:port pairs separated by commas ("${bad}" is not one)`);
   return hosts;
+}
+
+function webhooksConfig(env: Env): WebhooksConfig {
+  const concurrency = int(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256);
+  const orgConcurrency = int(env, 'WEBHOOK_ORG_CONCURRENCY', 2, 1, 256);
+  // An org allowed every slot could hold them all with a slow receiver: the others would wait.
+  if (concurrency > 1 && orgConcurrency >= concurrency) {
+    throw new ConfigError(`WEBHOOK_ORG_CONCURRENCY (${orgConcurrency}) must be below WEBHOOK_CONCURRENCY (${concurrency}), so one org cannot take every slot`);
+  }
+  return {
+    allowedHosts: allowedHosts(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    // 5 s doubling: the first retry within 10 s, the eighth try about 10 minutes after the first.
+    retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+    maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8, 1, 30),
+    failuresToDisable: int(env, 'WEBHOOK_FAILURES_TO_DISABLE', 5, 1, 1000),
+    concurrency,
+    orgConcurrency,
+  };
 }
 
 export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
@@ -258,13 +296,14 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     },
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
     import: {
-      allowedHosts: importAllowedHosts(env),
+      allowedHosts: allowedHosts(env, 'IMPORT_ALLOWED_HOSTS'),
       timeoutMs: int(env, 'IMPORT_TIMEOUT_MS', 15_000, 100, 600_000),
       refreshIntervalMs: int(env, 'IMPORT_REFRESH_INTERVAL_MS', 0, 0, 7 * 86_400_000),
       // Each fetch may hold up to SPEC_MAX_BYTES and then a spec thread's parse of it: a few at once.
       maxInFlight: int(env, 'IMPORT_MAX_IN_FLIGHT', 4, 1, 256),
       maxInFlightPerCaller: int(env, 'IMPORT_MAX_IN_FLIGHT_PER_CALLER', 2, 1, 256),
     },
+    webhooks: webhooksConfig(env),
   };
 }
 

@@ -1,4 +1,5 @@
 import { ConflictException } from '@nestjs/common';
+import { operationKey as endpointKey } from '#api-specs';
 import {
   type AffectedConsumer,
   CHANGE_REPORT_LIMITS,
@@ -11,15 +12,14 @@ import {
 import type { Consumer } from './consumer.js';
 
 /**
- * An operation as change reports write it (`GET /pets/{id}`), with its path parameters' names
- * left out: a consumer that wrote `/pets/{petId}` calls the same operation.
+ * An operation as change reports match it (`GET /pets/{}`, path parameters unnamed: a consumer
+ * that wrote `/pets/{petId}` calls `/pets/{id}`), from a consumer's operation or a report's
+ * `METHOD address`.
  */
 export function operationKey(operation: ConsumedOperation | string): string {
-  const text = typeof operation === 'string' ? operation : `${operation.method} ${operation.path}`;
-  const space = text.indexOf(' ');
-  const method = space < 0 ? text : text.slice(0, space);
-  const address = space < 0 ? '' : text.slice(space + 1).trim();
-  return `${method.toUpperCase()} ${address.replace(/\{[^}]*\}/g, '{}')}`;
+  if (typeof operation !== 'string') return endpointKey({ method: operation.method, path: operation.path.trim() });
+  const space = operation.indexOf(' ');
+  return endpointKey(space < 0 ? { method: operation, path: '' } : { method: operation.slice(0, space), path: operation.slice(space + 1).trim() });
 }
 
 export function affectedConsumer(consumer: Consumer, certain: boolean): AffectedConsumer {

@@ -41,6 +41,13 @@ export type TreePlanEntryDoc = C.TreePlanEntry;
 export type TreePlanComparisonDoc = C.TreePlanComparison;
 export type TreePlanChangeDoc = C.TreePlanChange;
 
+export type WebhookCreatedDoc = C.WebhookCreated;
+export type WebhookRecordDoc = C.WebhookRecord;
+export type WebhookListDoc = C.WebhookList;
+export type WebhookDeliveryDoc = C.WebhookDelivery;
+export type DeliveryAttemptDoc = C.DeliveryAttempt;
+export type WebhookDeliveryListDoc = C.WebhookDeliveryList;
+export type WebhookTestResultDoc = C.WebhookTestResult;
 export type ConsumedOperationDoc = C.ConsumedOperation;
 export type ConsumerRecordDoc = C.ConsumerRecord;
 export type ConsumerListDoc = C.ConsumerList;

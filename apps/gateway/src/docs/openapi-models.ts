@@ -17,6 +17,11 @@ export class ChangeReportDoc {}
 export class LintResponseDoc {}
 export class TreePlanDoc {}
 
+export class WebhookCreatedDoc {}
+export class WebhookRecordDoc {}
+export class WebhookListDoc {}
+export class WebhookDeliveryListDoc {}
+export class WebhookTestResultDoc {}
 export class ConsumerRecordDoc {}
 export class ConsumerListDoc {}
 export class ConsumerDependencyViewDoc {}

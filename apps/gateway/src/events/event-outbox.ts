@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { EventType } from '#contracts';
 import { type DomainEvent, DomainEventsCommitted, DomainEventsRaised } from './domain-event.js';
 import { EventEntity } from './event.entity.js';
 
@@ -30,6 +31,26 @@ export class EventOutbox {
     if (events.length === 0) return;
     await this.dataSource.transaction((manager) => this.raise(manager, events));
     this.committed();
+  }
+
+  /** Up to `limit` events older than `days`, dispatched, with no delivery still being tried (their deliveries go with them). */
+  async purge(days: number, limit: number): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `DELETE FROM platform_backend.events WHERE id IN (
+         SELECT e.id FROM platform_backend.events e
+          WHERE e.created_at < now() - make_interval(days => $1) AND e.dispatched_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM platform_backend.webhook_deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
+          ORDER BY e.seq LIMIT $2)
+       RETURNING id`,
+      [days, limit],
+    );
+    return rows.length;
+  }
+
+  /** The newest event of a type about an API, if any. */
+  async latest(apiId: string, type: EventType): Promise<EventEntity | undefined> {
+    const [row] = await this.dataSource.getRepository(EventEntity).find({ where: { apiId, type }, order: { seq: 'DESC' }, take: 1 });
+    return row;
   }
 
   /** After the transaction that raised events committed. */

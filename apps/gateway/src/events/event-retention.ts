@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import type { GatewayConfig } from '#config';
 import { PeriodicJobs } from '#database';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
+import { EventOutbox } from './event-outbox.js';
 
 const PURGE_EVERY_MS = 3_600_000;
 /** Events purged per statement: a long backlog goes in short transactions. */
@@ -19,7 +18,7 @@ export class EventRetention implements OnApplicationBootstrap {
   private readonly logger = new Logger(EventRetention.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: EventOutbox,
     private readonly jobs: PeriodicJobs,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -39,17 +38,9 @@ export class EventRetention implements OnApplicationBootstrap {
   async purge(): Promise<number> {
     let purged = 0;
     for (;;) {
-      const rows: unknown[] = await this.dataSource.query(
-        `DELETE FROM platform_backend.events WHERE id IN (
-           SELECT e.id FROM platform_backend.events e
-            WHERE e.created_at < now() - make_interval(days => $1) AND e.dispatched_at IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM platform_backend.webhook_deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
-            ORDER BY e.seq LIMIT $2)
-         RETURNING id`,
-        [this.config.eventRetentionDays, BATCH],
-      );
-      purged += rows.length;
-      if (rows.length < BATCH) return purged;
+      const count = await this.outbox.purge(this.config.eventRetentionDays, BATCH);
+      purged += count;
+      if (count < BATCH) return purged;
     }
   }
 }

@@ -36,6 +36,18 @@ export interface ApiDetails {
   catalog?: CatalogInfo | null;
 }
 
+/** A deprecated version whose sunset date comes near (`dueSunsets`). */
+export interface DueSunset {
+  api_id: string;
+  org_id: string;
+  name: string;
+  team_name: string | null;
+  recommended: string;
+  version: string;
+  sunset_date: string;
+  days_left: number;
+}
+
 export interface NewVersion {
   version: string;
   lifecycle: LifecycleStage;
@@ -276,6 +288,31 @@ export class ApiVersionsRepository {
       .orderBy(`api.source ->> 'fetchedAt'`, 'ASC', 'NULLS FIRST')
       .limit(limit)
       .getMany();
+  }
+
+  /**
+   * Deprecated versions of live APIs whose sunset date is `days` away or less and not noticed for
+   * that date yet, the soonest first, locked for this transaction (a replica's round skips them).
+   */
+  async dueSunsets(manager: EntityManager, days: number, limit: number): Promise<DueSunset[]> {
+    return manager.query(
+      `SELECT a.id AS api_id, a.org_id, a.name, a.team_name, a.version AS recommended, v.version, v.sunset_date::text AS sunset_date,
+              (v.sunset_date - current_date) AS days_left
+         FROM platform_backend.api_versions v
+         JOIN platform_backend.apis a ON a.id = v.api_id AND ${liveApi('a')}
+        WHERE v.lifecycle = 'deprecated' AND v.sunset_date IS NOT NULL AND v.sunset_date >= current_date
+          AND v.sunset_date <= current_date + $1::int
+          AND v.sunset_notified IS DISTINCT FROM v.sunset_date::text
+        ORDER BY v.sunset_date
+        LIMIT $2
+        FOR UPDATE OF v SKIP LOCKED`,
+      [days, limit],
+    );
+  }
+
+  /** `api.sunset.approaching` went for the version's sunset date: a new date is noticed again. */
+  async markSunsetNoticed(manager: EntityManager, apiId: string, version: string): Promise<void> {
+    await manager.query(`UPDATE platform_backend.api_versions SET sunset_notified = sunset_date::text WHERE api_id = $1 AND version = $2`, [apiId, version]);
   }
 
   /** Each API's versions, newest release first. */

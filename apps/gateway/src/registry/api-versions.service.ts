@@ -23,7 +23,6 @@ import { assertOrgMember } from '../auth/org-access.js';
 import type { Caller } from '../auth/caller.js';
 import { GATEWAY_CONFIG } from '../gateway.constants.js';
 import { AiClient } from '../ai-client/ai-client.js';
-import type { Consumer } from '../consumers/consumer.js';
 import { ConsumersRepository } from '../consumers/consumers.repository.js';
 import { affectedConsumer, namedList, withImpact } from '../consumers/impact.js';
 import type { ApiBodyDto, ChangesQueryDto, VersionBodyDto, VersionPatchDto, VersionSpecDto } from './api.dto.js';

@@ -8,21 +8,10 @@ import { ConsumersRepository } from '../consumers/consumers.repository.js';
 import { toldConsumers } from '../consumers/impact.js';
 import { DomainEvent } from '../events/domain-event.js';
 import { EventOutbox } from '../events/event-outbox.js';
-import { liveApi } from '../common/live-apis.js';
+import { ApiVersionsRepository } from './api-versions.repository.js';
 
 /** Versions noticed per round: the rest wait for the next. */
 const BATCH = 100;
-
-interface DueVersion {
-  api_id: string;
-  org_id: string;
-  name: string;
-  team_name: string | null;
-  recommended: string;
-  version: string;
-  sunset_date: string;
-  days_left: number;
-}
 
 /**
  * `api.sunset.approaching`, once per sunset date: a deprecated version whose sunset date is
@@ -36,6 +25,7 @@ export class SunsetNotices implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly versions: ApiVersionsRepository,
     private readonly consumers: ConsumersRepository,
     private readonly outbox: EventOutbox,
     private readonly jobs: PeriodicJobs,
@@ -59,19 +49,7 @@ export class SunsetNotices implements OnApplicationBootstrap {
     let sent = 0;
     for (;;) {
       const noticed = await this.dataSource.transaction(async (manager) => {
-        const due: DueVersion[] = await manager.query(
-          `SELECT a.id AS api_id, a.org_id, a.name, a.team_name, a.version AS recommended, v.version, v.sunset_date::text AS sunset_date,
-                  (v.sunset_date - current_date) AS days_left
-             FROM platform_backend.api_versions v
-             JOIN platform_backend.apis a ON a.id = v.api_id AND ${liveApi('a')}
-            WHERE v.lifecycle = 'deprecated' AND v.sunset_date IS NOT NULL AND v.sunset_date >= current_date
-              AND v.sunset_date <= current_date + $1::int
-              AND v.sunset_notified IS DISTINCT FROM v.sunset_date::text
-            ORDER BY v.sunset_date
-            LIMIT $2
-            FOR UPDATE OF v SKIP LOCKED`,
-          [this.config.sunsetNotice.days, BATCH],
-        );
+        const due = await this.versions.dueSunsets(manager, this.config.sunsetNotice.days, BATCH);
         const events: DomainEvent[] = [];
         for (const row of due) {
           const users = await this.consumers.ofVersion(row.api_id, row.version, row.version === row.recommended, manager);
@@ -84,10 +62,7 @@ export class SunsetNotices implements OnApplicationBootstrap {
               ...toldConsumers(users),
             }),
           );
-          await manager.query(`UPDATE platform_backend.api_versions SET sunset_notified = sunset_date::text WHERE api_id = $1 AND version = $2`, [
-            row.api_id,
-            row.version,
-          ]);
+          await this.versions.markSunsetNoticed(manager, row.api_id, row.version);
         }
         await this.outbox.raise(manager, events);
         return due.length;

@@ -2,6 +2,7 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import {
   type ApiVersionRecord,
   CONSUMER_LIMITS,
+  type EventData,
   type TreeImportRequest,
   type TreePlan,
   type TreePlanAction,
@@ -121,14 +122,15 @@ export class TreeImportService {
     return { entries: spareFailed(entries), checked, changed: treeChanged(request, snapshot), generation: snapshot.generation };
   }
 
-  /** `api.import.failed` for each API of the registry whose file could not be written. */
+  /** `api.import.failed` for each API of the registry whose file could not be written, once per failure (not at every run that fails the same way). */
   private async tellFailures(request: TreeImportRequest, entries: PlannedEntry[]): Promise<void> {
-    const failed = entries.filter((entry) => entry.action === 'failed' && entry.known);
-    await this.outbox.publish(
-      failed.map(
-        (entry) => new DomainEvent('api.import.failed', entry.known!.api, { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' }),
-      ),
-    );
+    const events: DomainEvent[] = [];
+    for (const entry of entries.filter((item) => item.action === 'failed' && item.known)) {
+      const data = { source: `${request.tree}:${entry.path}`, error: entry.reason ?? 'failed' };
+      const last = (await this.outbox.latest(entry.known!.api.id, 'api.import.failed'))?.data as EventData['api.import.failed'] | undefined;
+      if (last?.source !== data.source || last.error !== data.error) events.push(new DomainEvent('api.import.failed', entry.known!.api, data));
+    }
+    await this.outbox.publish(events);
   }
 
   /** A deletion names the consumers it removes the version (or API) from: prune goes ahead, they are told. */

@@ -136,7 +136,7 @@ function detailOf(side: ReadSide, { method, path }: ApiEndpoint, maxChars: numbe
 }
 
 /** `GET /pets/{}`: an operation by its method and path, path parameters unnamed (`/pets/{id}` is `/pets/{petId}`). */
-function operationKey({ method, path }: ApiEndpoint): string {
+export function operationKey({ method, path }: Pick<ApiEndpoint, 'method' | 'path'>): string {
   return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
