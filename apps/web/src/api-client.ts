@@ -6,7 +6,11 @@ import {
   type ApiRegistration,
   type ApiVersionPatch,
   type ApiVersionRegistration,
+  type ConsumerDeclaration,
   type DevTokenRequest,
+  type LifecycleStage,
+  type NotificationQuery,
+  type WebhookRegistration,
   type FeedbackRequest,
   GATEWAY_ROUTES as ROUTES,
   GatewayClient,
@@ -78,7 +82,9 @@ export const ragApiClient = {
   importApi: (token: string, body: ApiImportRequest) => gateway.request(ROUTES.importApi, { token, body }),
   /** Fetches an imported API's URL again now: `unchanged`, `updated` (a new revision) or `failed` (the last good spec stays). */
   refreshApi: (token: string, apiId: string) => gateway.request(ROUTES.refreshApi, { token, params: { apiId }, body: {} }),
-  deleteApi: (token: string, apiId: string) => gateway.request(ROUTES.deleteApi, { token, params: { apiId } }),
+  /** `force`: even when consumers use it (without it: a 409 naming them). */
+  deleteApi: (token: string, apiId: string, force?: boolean) =>
+    gateway.request(ROUTES.deleteApi, { token, params: { apiId }, query: { force: force || undefined } }),
   getSpec: (token: string, apiId: string, options: SpecQuery = {}) => specText(token, apiId, options),
 
   /** Every version of an API, newest release first; the recommended one marked. */
@@ -86,12 +92,37 @@ export const ragApiClient = {
   addVersion: (token: string, apiId: string, body: ApiVersionRegistration) => gateway.request(ROUTES.addVersion, { token, params: { apiId }, body }),
   patchVersion: (token: string, apiId: string, version: string, body: ApiVersionPatch) =>
     gateway.request(ROUTES.patchVersion, { token, params: { apiId, version }, body }),
+  /** `force`: even when consumers use it (without it: a 409 naming them). */
+  deleteVersion: (token: string, apiId: string, version: string, force?: boolean) =>
+    gateway.request(ROUTES.deleteVersion, { token, params: { apiId, version }, query: { force: force || undefined } }),
   /** `from`, `to`: a version, or `version@revision`; `to` absent: the recommended version. */
   getChanges: (token: string, apiId: string, from: string, to?: string) =>
     gateway.request(ROUTES.changes, { token, params: { apiId }, query: { from, to: to || undefined } }),
   /** A version's lint findings (its current revision, or `revision`). */
   getLint: (token: string, apiId: string, version: string, revision?: number) =>
     gateway.request(ROUTES.lint, { token, params: { apiId, version }, query: { revision } }),
+
+  /** The services and apps known to use the API: declared, from a catalog, observed. */
+  listConsumers: (token: string, apiId: string) => gateway.request(ROUTES.listConsumers, { token, params: { apiId } }),
+  addConsumer: (token: string, apiId: string, body: ConsumerDeclaration) => gateway.request(ROUTES.addConsumer, { token, params: { apiId }, body }),
+  deleteConsumer: (token: string, apiId: string, consumerId: string) => gateway.request(ROUTES.deleteConsumer, { token, params: { apiId, consumerId } }),
+  /** The org's consumers and the API versions each uses; `stage`: only uses of versions in these stages. */
+  consumerDependencies: (token: string, orgId: string, stage?: LifecycleStage[]) =>
+    gateway.request(ROUTES.consumerDependencies, { token, query: { orgId, stage } }),
+
+  getWatch: (token: string, apiId: string) => gateway.request(ROUTES.getWatch, { token, params: { apiId } }),
+  watchApi: (token: string, apiId: string) => gateway.request(ROUTES.watchApi, { token, params: { apiId }, body: {} }),
+  unwatchApi: (token: string, apiId: string) => gateway.request(ROUTES.unwatchApi, { token, params: { apiId } }),
+  /** The caller's feed, newest first; `before`: the page before's `nextBefore`. */
+  notifications: (token: string, query: NotificationQuery) => gateway.request(ROUTES.notifications, { token, query: withoutBlanks(query) }),
+
+  listWebhooks: (token: string, orgId: string) => gateway.request(ROUTES.listWebhooks, { token, query: { orgId } }),
+  /** The answer carries the signing secret, this once. */
+  createWebhook: (token: string, body: WebhookRegistration) => gateway.request(ROUTES.createWebhook, { token, body }),
+  deleteWebhook: (token: string, webhookId: string) => gateway.request(ROUTES.deleteWebhook, { token, params: { webhookId } }),
+  enableWebhook: (token: string, webhookId: string) => gateway.request(ROUTES.enableWebhook, { token, params: { webhookId }, body: {} }),
+  webhookDeliveries: (token: string, webhookId: string) => gateway.request(ROUTES.webhookDeliveries, { token, params: { webhookId } }),
+  testWebhook: (token: string, webhookId: string) => gateway.request(ROUTES.testWebhook, { token, params: { webhookId }, body: {} }),
 
   startReindex: (token: string, request: ReindexRequest) => gateway.request(ROUTES.startReindex, { token, body: request }),
   getReindexProgress: (token: string, reindexId: string) => gateway.request(ROUTES.reindexProgress, { token, params: { reindexId } }),

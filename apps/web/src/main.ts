@@ -5,10 +5,13 @@ import { Session } from './session.js';
 import { assistantView } from './views/assistant.js';
 import { catalogueView } from './views/catalogue.js';
 import { changesView } from './views/changes.js';
+import { dependenciesView } from './views/dependencies.js';
 import { detailView } from './views/detail.js';
+import { notificationsView } from './views/notifications.js';
 import { registerView } from './views/register.js';
 import { searchView } from './views/search.js';
 import { signInView } from './views/sign-in.js';
+import { webhooksView } from './views/webhooks.js';
 
 const header = document.getElementById('app-header')!;
 const main = document.getElementById('app-main')!;
@@ -17,7 +20,11 @@ let leaving: (() => void)[] = [];
 /** Counts navigations: a view is current while the count is the one it was drawn at. */
 let generation = 0;
 
-/** Hash routes: #/search?q=…, #/apis/:id[?version=…][&operation=…][&searchId=…], #/apis/:id/changes[?from=…&to=…], #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant. */
+/**
+ * Hash routes: #/search?q=…, #/apis/:id[?version=…][&operation=…][&searchId=…], #/apis/:id/changes[?from=…&to=…],
+ * #/register[?mode=import|?apiId=…[&version=…|&mode=version]], #/catalogue[?page=…], #/assistant,
+ * #/dependencies[?ending=1], #/notifications, #/webhooks (publishers).
+ */
 async function route(): Promise<void> {
   const drawn = ++generation;
   const isCurrent = () => drawn === generation;
@@ -61,6 +68,9 @@ async function route(): Promise<void> {
   if (path === '/register') return registerView(ctx);
   if (path === '/catalogue') return catalogueView(ctx);
   if (path === '/assistant') return assistantView(ctx);
+  if (path === '/dependencies') return dependenciesView(ctx);
+  if (path === '/notifications') return notificationsView(ctx);
+  if (path === '/webhooks' && session.can('publisher')) return webhooksView(ctx);
   return searchView(ctx);
 }
 
@@ -98,6 +108,9 @@ function drawHeader(path = ''): void {
       link('#/search', 'Search', path === '' || path === '/' || path === '/search'),
       link('#/catalogue', 'Catalogue', path === '/catalogue'),
       current.can('publisher') ? link('#/register', 'Register', path === '/register') : null,
+      link('#/dependencies', 'Dependencies', path === '/dependencies'),
+      link('#/notifications', 'Notifications', path === '/notifications'),
+      current.can('publisher') ? link('#/webhooks', 'Webhooks', path === '/webhooks') : null,
       link('#/assistant', 'Assistant', path === '/assistant'),
     ),
     h(

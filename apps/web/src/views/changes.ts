@@ -1,8 +1,17 @@
-import type { ApiChange, ApiRecord, ApiVersionRecord, ChangeCounts, ChangeReportResponse, ChangeSeverity } from '../../../../libs/contracts/src/index.js';
+import type {
+  ApiChange,
+  ApiRecord,
+  ApiVersionRecord,
+  ChangeCounts,
+  ChangeImpact,
+  ChangeReportResponse,
+  ChangeSeverity,
+} from '../../../../libs/contracts/src/index.js';
 import { CHANGE_SEVERITIES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, versionLabel } from '../components.js';
 import type { ViewContext } from '../context.js';
+import { consumerList, consumersCount } from '../consumer-parts.js';
 import { h, replace } from '../dom.js';
 import { changesHash, versionHash } from './versions.js';
 
@@ -114,6 +123,7 @@ function changeReport(report: ChangeReportResponse, apiId: string, apiVersion: s
   const counts: Record<ChangeSeverity, number> = { breaking: report.breaking, 'non-breaking': report.nonBreaking, info: report.info };
   return [
     changesSummary(report, counts, apiId, apiVersion),
+    report.impact ? impactSummary(report.impact, report.from.version) : null,
     report.complete ? null : incompleteNotice(report),
     report.truncated ? h('p', { class: 'notice' }, `Only the first ${report.changes.length} changes are listed; the counts are of every one.`) : null,
     report.changes.length === 0
@@ -130,7 +140,11 @@ function changeReport(report: ChangeReportResponse, apiId: string, apiVersion: s
             'section',
             { class: `change-group change-group-${severity}`, 'data-severity': severity, 'aria-labelledby': `changes-${severity}` },
             h('h2', { id: `changes-${severity}` }, `${SEVERITY_TITLES[severity]} changes (${counts[severity]})`),
-            h('ul', { class: 'changes' }, changes.map(changeItem)),
+            h(
+              'ul',
+              { class: 'changes' },
+              changes.map((change) => changeItem(change, report.impact)),
+            ),
           )
         : null;
     }),
@@ -182,7 +196,40 @@ export function changeCountsText({ breaking, nonBreaking, info, complete }: Chan
   return complete ? `${counts}.` : `${counts} in what could be compared: not complete, so not proven safe.`;
 }
 
-function changeItem(change: ApiChange): HTMLElement {
+/**
+ * Who the breaking changes reach, of the consumers of the compared (`from`) version: those that
+ * named an operation a breaking change is in, those that named none (they may be), the rest.
+ */
+function impactSummary(impact: ChangeImpact, from: string): HTMLElement {
+  const { affected, mayBeAffected, unaffected } = impact;
+  return h(
+    'div',
+    { id: 'impact-summary', class: affected.length || mayBeAffected.length ? 'impact-summary notice' : 'impact-summary' },
+    h(
+      'p',
+      { class: 'impact-counts' },
+      `Consumers of ${versionLabel(from)}: `,
+      h('strong', { class: 'impact-affected' }, `${affected.length} affected`),
+      ', ',
+      h('strong', { class: 'impact-may' }, `${mayBeAffected.length} may be affected`),
+      ', ',
+      h('span', { class: 'impact-unaffected' }, `${unaffected} unaffected`),
+      '.',
+    ),
+    mayBeAffected.length
+      ? h(
+          'details',
+          { class: 'impact-may-list' },
+          h('summary', {}, `${consumersCount(mayBeAffected.length)} named no operations and may be affected`),
+          consumerList(mayBeAffected, 'may-be-affected'),
+        )
+      : null,
+  );
+}
+
+/** A change; under a breaking one, the consumers that named its operation and how many may be affected. */
+function changeItem(change: ApiChange, impact: ChangeImpact | undefined): HTMLElement {
+  const named = change.severity === 'breaking' && impact ? impact.affected.filter((consumer) => change.affectedConsumers?.includes(consumer.consumerId)) : [];
   return h(
     'li',
     { class: `change change-${change.severity}`, 'data-severity': change.severity, 'data-code': change.code },
@@ -190,5 +237,19 @@ function changeItem(change: ApiChange): HTMLElement {
     change.operation ? h('code', { class: 'change-operation' }, change.operation) : h('span', { class: 'muted' }, 'the API'),
     change.location ? h('code', { class: 'change-location muted' }, change.location) : null,
     h('span', { class: 'change-message' }, change.message),
+    change.severity === 'breaking' && impact
+      ? h(
+          'div',
+          { class: 'change-impact' },
+          named.length ? [h('span', { class: 'change-impact-title' }, 'Breaks:'), consumerList(named, 'affected')] : null,
+          // The report lists the first of many: say how many more.
+          (change.affectedConsumersTotal ?? 0) > named.length
+            ? h('p', { class: 'muted more-affected' }, `and ${consumersCount((change.affectedConsumersTotal ?? 0) - named.length)} more`)
+            : null,
+          impact.mayBeAffected.length
+            ? h('p', { class: 'muted may-be-affected-note' }, `${consumersCount(impact.mayBeAffected.length)} named no operations and may be affected.`)
+            : null,
+        )
+      : null,
   );
 }

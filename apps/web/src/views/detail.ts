@@ -1,16 +1,18 @@
 import type { ApiEndpoint, ApiRecord, ApiVersionRecord } from '../../../../libs/contracts/src/index.js';
 import { ragApiClient } from '../api-client.js';
 import { errorBox, kindBadge, lifecycleBadge, statusLine, versionLabel, watchStatus } from '../components.js';
+import { withForceConfirm } from '../consumer-parts.js';
 import type { ViewContext } from '../context.js';
 import { formatDate, h, handler, replace } from '../dom.js';
 import { noteOpened } from '../feedback.js';
 import { speaksHttp } from '../kinds.js';
 import { labelChips, labelParams, labelText } from '../labels.js';
 import { specActions } from '../spec-actions.js';
+import { consumersSection, loadConsumers, watchToggle } from './consumers.js';
 import { apiOverviewSection, operationRow } from './operations.js';
 import { detailsForm } from './details-form.js';
 import { sourceSection } from './source.js';
-import { lifecycleBanner, lintUnavailable, showLint, stageForm, versionHash, versionsSection } from './versions.js';
+import { lifecycleBanner, lintUnavailable, showLint, stageForm, toldNotice, versionHash, versionsSection } from './versions.js';
 
 /** An API at the version its page shows. */
 interface Viewed {
@@ -77,6 +79,7 @@ function detailActions(ctx: ViewContext, apiId: string, { api, version }: Viewed
   return h(
     'div',
     { class: 'actions' },
+    watchToggle(session.token, api.apiId, message),
     session.can('publisher')
       ? h(
           'a',
@@ -114,12 +117,11 @@ function detailActions(ctx: ViewContext, apiId: string, { api, version }: Viewed
             class: 'danger',
             onclick: handler(async () => {
               if (!window.confirm(`Delete ${api.name} ${api.version}? It leaves the catalogue and search.`)) return;
-              try {
-                await ragApiClient.deleteApi(session.token, api.apiId);
+              // Used by consumers: a 409 names them, and asks before deleting all the same.
+              await withForceConfirm(message, 'Delete failed', `Delete ${api.name} anyway`, async (force) => {
+                await ragApiClient.deleteApi(session.token, api.apiId, force);
                 ctx.navigate('#/catalogue');
-              } catch (error) {
-                replace(message, errorBox(error, 'Delete failed'));
-              }
+              });
             }),
           },
           'Delete',
@@ -229,8 +231,9 @@ function openChosenOperation(ctx: ViewContext, operations: HTMLElement, apiId: s
 
 /**
  * An API at one of its versions (#/apis/:id?version=…, the recommended one without it): its facts,
- * where an imported one's spec comes from, versions and their stages, live indexing status,
- * servers and auth, lint findings, and every endpoint grouped by tag, each opening to its detail.
+ * where an imported one's spec comes from, versions and their stages, live indexing status, the
+ * services that use it (and a form to add one's own), servers and auth, lint findings, and every
+ * endpoint grouped by tag, each opening to its detail.
  */
 export async function detailView(ctx: ViewContext, apiId: string): Promise<void> {
   const { session } = ctx;
@@ -274,6 +277,7 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     h('p', { class: 'loading' }, 'Linting…'),
   );
   const redraw = () => ctx.navigate(location.hash);
+  const consumers = loadConsumers(session.token, api.apiId);
 
   replace(
     ctx.main,
@@ -285,7 +289,11 @@ export async function detailView(ctx: ViewContext, apiId: string): Promise<void>
     // Imported (#31): where the spec comes from; a URL's publishers can fetch it again now.
     sourceSection(api, { token: session.token, canRefresh: session.can('publisher'), redraw, viewed: viewedRecord }),
     versionsSection(api.apiId, page.versions, viewed, api.version),
-    session.can('publisher') && viewedRecord ? stageForm(session.token, api.apiId, viewedRecord, redraw) : null,
+    toldNotice(api.apiId, viewed),
+    session.can('publisher') && viewedRecord
+      ? stageForm(session.token, api.apiId, viewedRecord, redraw, consumers, () => ctx.navigate(`#/apis/${api.apiId}`))
+      : null,
+    consumersSection(ctx, { apiId: api.apiId, apiName: api.name, versions: page.versions, recommended: api.version, viewed, endpoints }, consumers),
     apiOverviewSection(details, api.description),
     lint,
     operations,

@@ -1,9 +1,18 @@
-import type { ApiImportRequest, ApiRecord, ApiRegistration, ApiVersionRecord, ChangeCounts, LifecycleStage } from '../../../../libs/contracts/src/index.js';
+import type {
+  ApiImportRequest,
+  ApiRecord,
+  ApiRegistration,
+  ApiVersionRecord,
+  ChangeCounts,
+  ChangeImpact,
+  LifecycleStage,
+} from '../../../../libs/contracts/src/index.js';
 import { REGISTRATION_LIMITS } from '../../../../libs/contracts/src/api-record.js';
 import { IMPORT_LIMITS } from '../../../../libs/contracts/src/sources.js';
 import { DEFAULT_LIFECYCLE, LIFECYCLE_STAGES } from '../../../../libs/contracts/src/versions.js';
 import { ApiError, ragApiClient } from '../api-client.js';
 import { errorBox, statusLine, versionLabel, watchStatus } from '../components.js';
+import { consumerList, consumersCount, withForceConfirm } from '../consumer-parts.js';
 import type { ViewContext } from '../context.js';
 import { h, handler, replace } from '../dom.js';
 import { fileExtensions, knownKinds } from '../kinds.js';
@@ -29,8 +38,24 @@ function specFileTypes(): string | undefined {
   return extensions.length ? [...extensions, '.txt'].join(',') : undefined;
 }
 
-/** What a registration's answer says the publisher should know: warnings (breaking changes) and what changed. */
-function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts }, compare?: string): (HTMLElement | null)[] {
+/** The consumers of the version a new spec follows that its breaking changes reach: named, and those that may be. */
+function impactNotice(impact: ChangeImpact | undefined): HTMLElement | null {
+  if (!impact || (impact.affected.length === 0 && impact.mayBeAffected.length === 0)) return null;
+  return h(
+    'div',
+    { id: 'register-impact', class: 'notice' },
+    impact.affected.length ? [h('strong', {}, `It breaks ${consumersCount(impact.affected.length)}:`), consumerList(impact.affected, 'affected')] : null,
+    impact.mayBeAffected.length
+      ? [
+          h('p', {}, `${consumersCount(impact.mayBeAffected.length)} named no operations and may be affected:`),
+          consumerList(impact.mayBeAffected, 'may-be-affected'),
+        ]
+      : null,
+  );
+}
+
+/** What a registration's answer says the publisher should know: warnings (breaking changes), the consumers they reach, and what changed. */
+function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts; impact?: ChangeImpact }, compare?: string): (HTMLElement | null)[] {
   return [
     answer.warnings?.length
       ? h(
@@ -44,6 +69,7 @@ function registrationNotes(answer: { warnings?: string[]; changes?: ChangeCounts
           ),
         )
       : null,
+    impactNotice(answer.impact),
     answer.changes
       ? h(
           'p',
@@ -509,32 +535,37 @@ async function registerOrUpdate(parts: RegisterForm): Promise<void> {
   };
   submit.disabled = true;
   replace(outcome.element, h('p', { class: 'loading' }, 'Sending…'));
-  try {
-    const record = existing
-      ? await ragApiClient.updateApi(session.token, existing.apiId, body, updatingOther)
-      : await ragApiClient.registerApi(session.token, body);
-    const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
-    outcome.show(
-      h(
-        'div',
-        { class: 'success' },
+  // Retiring a version consumers use (its stage chosen here): the 409 names them, and asks before going ahead.
+  await withForceConfirm(
+    outcome.element,
+    existing ? 'Update refused' : 'Registration refused',
+    `Retire ${versionLabel(body.version)} anyway`,
+    async (force) => {
+      const sent = force ? { ...body, force: true } : body;
+      const record = existing
+        ? await ragApiClient.updateApi(session.token, existing.apiId, sent, updatingOther)
+        : await ragApiClient.registerApi(session.token, sent);
+      const status = h('div', { id: 'registered-status' }, statusLine(record.indexing));
+      outcome.show(
         h(
-          'p',
-          {},
-          `${existing ? 'Updated' : 'Registered'} `,
-          h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`),
-          ` in ${record.orgId}. Indexing runs in the background:`,
+          'div',
+          { class: 'success' },
+          h(
+            'p',
+            {},
+            `${existing ? 'Updated' : 'Registered'} `,
+            h('a', { href: `#/apis/${record.apiId}` }, `${record.name} v${record.version}`),
+            ` in ${record.orgId}. Indexing runs in the background:`,
+          ),
+          status,
+          registrationNotes(record),
         ),
-        status,
-        registrationNotes(record),
-      ),
-    );
-    watchIndexing(ctx, record.apiId, status, outcome);
-  } catch (error) {
-    outcome.show(errorBox(error, existing ? 'Update refused' : 'Registration refused'));
-  } finally {
-    submit.disabled = false;
-  }
+      );
+      watchIndexing(ctx, record.apiId, status, outcome);
+    },
+    outcome.show,
+  );
+  submit.disabled = false;
 }
 
 /** `POST …/versions`: the answer says whether search moved to it, and what it breaks. */

@@ -1,7 +1,16 @@
-import type { ApiVersionRecord, LifecycleStage, LintFinding, LintResponse, LintSummary } from '../../../../libs/contracts/src/index.js';
+import type {
+  AffectedConsumer,
+  ApiVersionRecord,
+  ConsumerRecord,
+  LifecycleStage,
+  LintFinding,
+  LintResponse,
+  LintSummary,
+} from '../../../../libs/contracts/src/index.js';
 import { LIFECYCLE_STAGES, LINT_SEVERITIES } from '../../../../libs/contracts/src/versions.js';
 import { ragApiClient } from '../api-client.js';
 import { deprecationText, errorBox, lifecycleBadge, lintBadge, versionLabel } from '../components.js';
+import { consumerList, consumersCount, usesVersion, withForceConfirm } from '../consumer-parts.js';
 import { h, handler, replace } from '../dom.js';
 
 /** An API's page at one of its versions: #/apis/:id?version=2.0.0 (the recommended one without it). */
@@ -145,11 +154,48 @@ export function lintUnavailable(into: HTMLElement, error: unknown): void {
   replace(into, h('h2', { id: 'lint-heading' }, 'Lint'), errorBox(error, 'Lint findings are unavailable'));
 }
 
+/** The consumers told of the last stage change saved, shown once on the page drawn after it. */
+let told: { apiId: string; version: string; lifecycle: LifecycleStage; consumers: AffectedConsumer[] } | undefined;
+
+/** After a version was deprecated or retired: the consumers the server tells of it (`consumersToTell`), once. */
+export function toldNotice(apiId: string, version: string): HTMLElement | null {
+  const saved = told;
+  if (!saved || saved.apiId !== apiId || saved.version !== version) return null;
+  told = undefined;
+  return h(
+    'div',
+    { id: 'consumers-told', class: 'notice', role: 'status' },
+    h('strong', {}, `${versionLabel(version)} is ${saved.lifecycle}. `),
+    saved.consumers.length
+      ? [`${consumersCount(saved.consumers.length)} told of it:`, consumerList(saved.consumers, 'told-list')]
+      : 'No consumer of it is known: nobody was told.',
+  );
+}
+
+/** Who would be told of a stage change: the consumers of that version, from the API's list. */
+function whoIsTold(version: ApiVersionRecord, consumers: ConsumerRecord[] | Error): (HTMLElement | string)[] {
+  if (consumers instanceof Error) return [errorBox(consumers, 'Who uses this version could not be read')];
+  const using = consumers.filter((consumer) => usesVersion(consumer, version));
+  return using.length
+    ? [`Saving tells ${consumersCount(using.length)} of ${versionLabel(version.version)}:`, consumerList(using, 'to-tell')]
+    : [`No consumer of ${versionLabel(version.version)} is known: nobody is told.`];
+}
+
 /**
  * A publisher's form for a version's stage and, when deprecated, its sunset date
- * (`PATCH …/versions/:version`); `onSaved` redraws the page.
+ * (`PATCH …/versions/:version`), and a button that deletes the version. Choosing deprecated or
+ * retired says which consumers are told; retiring or deleting a version consumers use asks first
+ * (the server's 409 names them) and then goes ahead with `force`. `onSaved` redraws the page,
+ * `onDeleted` leaves it.
  */
-export function stageForm(token: string, apiId: string, version: ApiVersionRecord, onSaved: () => void): HTMLElement {
+export function stageForm(
+  token: string,
+  apiId: string,
+  version: ApiVersionRecord,
+  onSaved: () => void,
+  consumers: Promise<ConsumerRecord[] | Error> = Promise.resolve([]),
+  onDeleted: () => void = onSaved,
+): HTMLElement {
   const message = h('div', { class: 'stage-message', 'aria-live': 'polite' });
   const sunset = h('input', {
     id: 'stage-sunset',
@@ -164,19 +210,42 @@ export function stageForm(token: string, apiId: string, version: ApiVersionRecor
     { id: 'stage-sunset-cleared', class: 'muted stage-note', hidden: true },
     `Only a deprecated version has a sunset date: saving clears ${version.sunsetDate ?? ''}.`,
   );
+  const tellNote = h('div', { id: 'stage-told', class: 'muted stage-note', hidden: true, 'aria-live': 'polite' });
+  const showTold = handler(async () => {
+    const ending = (select.value === 'deprecated' || select.value === 'retired') && select.value !== version.lifecycle;
+    tellNote.hidden = !ending;
+    if (ending) replace(tellNote, whoIsTold(version, await consumers));
+  });
   const select = h(
     'select',
     {
       id: 'stage-lifecycle',
       name: 'lifecycle',
-      onchange: () => {
+      onchange: (event: Event) => {
         sunset.disabled = select.value !== 'deprecated';
         cleared.hidden = !version.sunsetDate || select.value === 'deprecated';
+        showTold(event);
       },
     },
     LIFECYCLE_STAGES.map((stage) => h('option', { value: stage, selected: stage === version.lifecycle }, stage)),
   );
   const save = h('button', { type: 'submit', class: 'small' }, 'Save stage');
+  const remove = h(
+    'button',
+    {
+      type: 'button',
+      class: 'small danger',
+      id: 'delete-version',
+      onclick: handler(async () => {
+        if (!window.confirm(`Delete version ${versionLabel(version.version)}? Its specs and history go.`)) return;
+        await withForceConfirm(message, 'Version not deleted', `Delete ${versionLabel(version.version)} anyway`, async (force) => {
+          await ragApiClient.deleteVersion(token, apiId, version.version, force);
+          onDeleted();
+        });
+      }),
+    },
+    `Delete ${versionLabel(version.version)}`,
+  );
   return h(
     'form',
     {
@@ -187,24 +256,26 @@ export function stageForm(token: string, apiId: string, version: ApiVersionRecor
         event.preventDefault();
         const lifecycle = select.value as LifecycleStage;
         save.disabled = true;
-        try {
-          await ragApiClient.patchVersion(token, apiId, version.version, {
+        replace(message);
+        await withForceConfirm(message, 'Stage not changed', `Retire ${versionLabel(version.version)} anyway`, async (force) => {
+          const saved = await ragApiClient.patchVersion(token, apiId, version.version, {
             ...(lifecycle !== version.lifecycle ? { lifecycle } : {}),
             // Only a deprecated version has one; emptied, it is cleared.
             ...(lifecycle === 'deprecated' ? { sunsetDate: sunset.value || null } : {}),
+            ...(force ? { force: true } : {}),
           });
+          if (saved.consumersToTell) told = { apiId, version: version.version, lifecycle: saved.lifecycle, consumers: saved.consumersToTell };
           onSaved();
-        } catch (error) {
-          replace(message, errorBox(error, 'Stage not changed'));
-        } finally {
-          save.disabled = false;
-        }
+        });
+        save.disabled = false;
       }),
     },
     h('label', {}, `Stage of ${versionLabel(version.version)} `, select),
     h('label', {}, 'Sunset ', sunset),
     save,
+    remove,
     cleared,
+    tellNote,
     message,
   );
 }
