@@ -446,6 +446,20 @@ describe('Consumers and impact', () => {
     expect(failures).toEqual([expect.objectContaining({ data: { source: `${tree}:specs/failing.json`, error: expect.stringMatching(/^422 /) } })]);
   });
 
+  it('should write a change and its events together or not at all', async () => {
+    const apiId = await register('Atomic');
+    const data = stack.gateway.get(DataSource);
+    // The outbox refuses this change's event: the change must not be committed without it.
+    await data.query(`ALTER TABLE platform_backend.events ADD CONSTRAINT refuse_revised CHECK (type <> 'api.version.revised')`);
+    try {
+      await as(publisher).put(`${apis}/${apiId}/versions/1.0.0`, { spec: paymentsV1r2 }).expect(500);
+    } finally {
+      await data.query(`ALTER TABLE platform_backend.events DROP CONSTRAINT refuse_revised`);
+    }
+    expect((await as(reader).get(`${apis}/${apiId}/versions`).expect(200)).body.items[0].revision).toBe(1);
+    expect((await outbox(apiId)).map((event) => event.type)).toEqual(['api.created']);
+  });
+
   it('should purge events past their retention once delivered, and keep the rest', async () => {
     const apiId = await register('Purged');
     const data = stack.gateway.get(DataSource);
