@@ -14,7 +14,7 @@ import { ApiProblems, AUTHENTICATED_ERRORS } from '../docs/api-docs.decorators.j
 import { WebhookCreatedDoc, WebhookDeliveryListDoc, WebhookListDoc, WebhookRecordDoc, WebhookTestResultDoc } from '../docs/openapi-models.js';
 import { RequireRole } from '../auth/auth.decorators.js';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { EmptyBodyDto, WebhookListQueryDto, WebhookRegistrationDto } from './webhooks.dto.js';
+import { WebhookListQueryDto, WebhookRegistrationDto } from './webhooks.dto.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @ApiTags('Webhooks')
@@ -66,7 +66,7 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: WebhookRecordDoc })
   @ApiProblems(400, 404)
-  enable(@CurrentCaller() caller: Caller, @Param('webhookId') webhookId: string, @Body() _body: EmptyBodyDto): Promise<WebhookRecord> {
+  enable(@CurrentCaller() caller: Caller, @Param('webhookId') webhookId: string): Promise<WebhookRecord> {
     return this.webhooks.enable(caller, webhookId);
   }
 
@@ -89,7 +89,7 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: WebhookTestResultDoc })
   @ApiProblems(400, 404)
-  test(@CurrentCaller() caller: Caller, @Param('webhookId') webhookId: string, @Body() _body: EmptyBodyDto): Promise<WebhookTestResult> {
+  test(@CurrentCaller() caller: Caller, @Param('webhookId') webhookId: string): Promise<WebhookTestResult> {
     return this.webhooks.test(caller, webhookId);
   }
 }

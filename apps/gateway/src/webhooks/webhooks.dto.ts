@@ -61,5 +61,3 @@ export class WebhookListQueryDto {
   orgId: string;
 }
 
-/** `enable` and `test` take no fields. */
-export class EmptyBodyDto {}
