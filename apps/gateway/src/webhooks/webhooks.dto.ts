@@ -60,4 +60,3 @@ export class WebhookListQueryDto {
   @Matches(ORG_ID, { message: ORG_ID_MESSAGE })
   orgId: string;
 }
-
