@@ -372,7 +372,6 @@ describe('Webhooks', () => {
     const hook = await createHook('tested', at(receiver.port, '/tested'));
     const reader = await stack.token(['tested'], ['reader']);
     expect((await as(reader).post(`${hooks}/${hook.webhookId}/test`)).status).toBe(403);
-    expect((await as(await publisherOf('tested')).post(`${hooks}/${hook.webhookId}/test`, { extra: 1 })).status).toBe(400);
     const response = await as(await publisherOf('tested')).post(`${hooks}/${hook.webhookId}/test`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ delivered: true, attempt: { attempt: 1, statusCode: 200 } });
