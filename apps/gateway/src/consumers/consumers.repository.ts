@@ -93,21 +93,12 @@ export class ConsumersRepository {
     ]);
   }
 
-  async findObserved(apiId: string, client: string, version: string | null): Promise<Consumer | undefined> {
+  /** The consumer of this source, name (any case) and version, if there is one: the row a declaration or an observation updates. */
+  async findNamed(apiId: string, source: ConsumerSource, name: string, version: string | null): Promise<Consumer | undefined> {
     const [found] = await this.select(
       this.dataSource.manager,
-      `c.api_id = $1 AND c.source = 'observed' AND lower(c.name) = lower($2) AND coalesce(c.version, '') = coalesce($3, '')`,
-      [apiId, client, version],
-    );
-    return found;
-  }
-
-  /** A declared consumer of this name (any case) and version, if there is one. */
-  async findDeclared(apiId: string, name: string, version: string | null): Promise<Consumer | undefined> {
-    const [found] = await this.select(
-      this.dataSource.manager,
-      `c.api_id = $1 AND c.source = 'declared' AND lower(c.name) = lower($2) AND coalesce(c.version, '') = coalesce($3, '')`,
-      [apiId, name, version],
+      `c.api_id = $1 AND c.source = $2 AND lower(c.name) = lower($3) AND coalesce(c.version, '') = coalesce($4, '')`,
+      [apiId, source, name, version],
     );
     return found;
   }

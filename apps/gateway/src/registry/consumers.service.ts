@@ -46,7 +46,7 @@ export class ConsumersService {
     const version = body.version?.trim() || null;
     if (version !== null && !(await this.consumers.hasVersion(api.id, version))) throw new NotFoundException(`API "${api.id}" has no version "${version}"`);
     // Declaring again updates a consumer: only its declarer or a publisher may (others could narrow what it is told).
-    const existing = await this.consumers.findDeclared(api.id, body.name.trim(), version);
+    const existing = await this.consumers.findNamed(api.id, 'declared', body.name.trim(), version);
     if (existing && existing.declaredBy !== caller.sub && !hasRole(caller, 'publisher')) {
       throw new ForbiddenException(`"${existing.name}" is declared by someone else: only they, a publisher or an admin may change it`);
     }
@@ -115,7 +115,7 @@ export class ConsumersService {
       const used = version && version !== api.version ? version : null;
       const client = caller.client.slice(0, CONSUMER_LIMITS.nameMaxChars);
       // A read that tells nothing new writes nothing: an agent's reads are many.
-      const known = await this.consumers.findObserved(api.id, client, used);
+      const known = await this.consumers.findNamed(api.id, 'observed', client, used);
       const called = operation && distinctOperations([operation])[0];
       const recent = known && Date.now() - known.lastSeenAt.getTime() < OBSERVED_REFRESH_MS;
       if (recent && (!called || known.operations.some((item) => item.method === called.method && item.path === called.path))) return;
