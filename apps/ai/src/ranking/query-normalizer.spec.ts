@@ -1,4 +1,13 @@
-import { expandAbbreviations, isAbbreviation, isNamedPath, namedOperations, nameWords, withoutRequestFraming } from './query-normalizer.js';
+import {
+  expandAbbreviations,
+  isAbbreviation,
+  isNamedPath,
+  namedOperations,
+  namedThingTypes,
+  nameWords,
+  SOMEONE,
+  withoutRequestFraming,
+} from './query-normalizer.js';
 
 describe(expandAbbreviations.name, () => {
   it('should spell out abbreviations beside them, whatever their case', () => {
@@ -116,5 +125,22 @@ describe(isNamedPath.name, () => {
     ['/V1/Charges/', '/v1/charges', true],
   ])('%s is %s: %p', (template, named, expected) => {
     expect(isNamedPath(template, named)).toBe(expected);
+  });
+});
+
+describe(namedThingTypes.name, () => {
+  it('reads the type of a named thing from the noun before it', () => {
+    expect(namedThingTypes('When is the movie "Titanic" released?')).toEqual(['movie']);
+    expect(namedThingTypes('List movies from the collection The Fast and the Furious')).toEqual(['collection']);
+  });
+
+  it('reads someone after "by" and in an owner', () => {
+    expect(namedThingTypes('give me the number of movies directed by Sofia Coppola')).toEqual(SOMEONE);
+    expect(namedThingTypes("When is Clint Eastwood's latest movie released?")).toEqual(SOMEONE);
+  });
+
+  it('says nothing when the query does not', () => {
+    expect(namedThingTypes('What is the genre of The Mandalorian?')).toEqual([]);
+    expect(namedThingTypes('list all movies')).toEqual([]);
   });
 });

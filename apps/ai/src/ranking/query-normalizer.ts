@@ -199,3 +199,35 @@ function normalisePath(path: string): string {
 export function needText(query: string): string {
   return expandAbbreviations(withoutRequestFraming(query.trim()));
 }
+
+/** Words that say a named thing is someone: "directed by Sofia Coppola", "starring …". */
+const BY_SOMEONE = new Set(['by', 'starring', 'featuring', 'feat', 'with']);
+/** What a named someone is looked up as: a person, an artist, a user, an author. */
+export const SOMEONE = ['person', 'people', 'artist', 'user', 'author', 'creator', 'member'];
+/** Words before a name that are no type of it. */
+const NOT_A_TYPE = new Set([...FUNCTION_WORDS, 'about', 'like', 'called', 'named', 'titled', 'between', 'versus', 'vs', 'and', 'or']);
+
+/**
+ * What the query says the things it names are, as words of a type (lower case): the noun right
+ * before the name ("the movie "Titanic"" → movie, "the collection The Hobbit" → collection), or
+ * someone when the name follows "by" or owns something ("directed by Sofia Coppola", "Clint
+ * Eastwood's latest movie" → person, artist, user…). Empty when it does not say.
+ */
+export function namedThingTypes(query: string): string[] {
+  const names = nameWords(query);
+  if (names.size === 0) return [];
+  const tokens = query.replace(/[’‘]/g, "'").split(/\s+/).filter(Boolean);
+  const types = new Set<string>();
+  tokens.forEach((token, index) => {
+    const starts = (at: number) => at >= 0 && names.has(bareWord(tokens[at])) && /^["“']?\p{Lu}|^["“']/u.test(tokens[at]);
+    if (!starts(index) || starts(index - 1)) return;
+    let before = index - 1;
+    while (before >= 0 && ['the', 'a', 'an'].includes(bareWord(tokens[before]))) before -= 1;
+    const previous = before >= 0 ? bareWord(tokens[before]) : '';
+    let last = index;
+    while (last + 1 < tokens.length && names.has(bareWord(tokens[last + 1]))) last += 1;
+    if (BY_SOMEONE.has(previous) || /'s?$/.test(tokens[last])) SOMEONE.forEach((type) => types.add(type));
+    else if (previous && !NOT_A_TYPE.has(previous) && /^\p{L}+$/u.test(previous) && tokens[before] === tokens[before].toLowerCase()) types.add(previous);
+  });
+  return [...types];
+}

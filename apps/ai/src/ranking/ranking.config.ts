@@ -127,7 +127,17 @@ export const RANKING = {
     eventApiWeight: 1.15,
     /** Such an operation, within its card (a match scores up to 1). */
     eventOperationBoost: 0.5,
+    /** A need that says when ("every night at 2am", "after a delay", `scheduleIntent`): an API with an operation that schedules, delays or queues work… */
+    scheduleApiWeight: 1.15,
+    /** …and such an operation within its card. */
+    scheduleOperationBoost: 0.3,
   },
+  /**
+   * Which API is first when their best operations differ in fit (`bestOperationFits`): each of
+   * the leading `apis` gains `weight` × the best `operationFit` of its `operations` nearest
+   * operations (−0.45..0.6 at the endpoint weights below).
+   */
+  operationFit: { apis: 10, operations: 3, weight: 0.1 },
   /** Ordering the operations within one card. */
   endpoints: {
     /**
@@ -143,9 +153,13 @@ export const RANKING = {
      * ±0.02 for gains of 0.2–0.75 and for the best one to three search operations).
      */
     lookupBoosts: [0.5, 0.25],
+    /** What a search operation for the kind of thing the query names gains beyond that ("directed by Sofia Coppola": the people search). */
+    typedLookupBoost: 1,
     /** Above any score a match earns: an operation the query names by its path comes first, its named method before the others. */
     namedPathBoost: 3,
     namedMethodBoost: 1,
+    /** Operations read as actions (`operationFit`): the need's action against the operation's, and the share of its name's objects the need says. */
+    action: { actionWeight: 0.3, objectWeight: 0.15, namedObjectWeight: 0.3 },
   },
 } as const;
 

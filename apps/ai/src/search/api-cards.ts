@@ -1,5 +1,5 @@
 import type { LifecycleStage, SearchResult, VersionSummary } from '#contracts';
-import { EVENT_DELIVERY } from './query-intent.js';
+import { EVENT_DELIVERY, SCHEDULING } from './query-intent.js';
 import type { EndpointCandidate } from './rank-fusion.js';
 import { Params, type SearchSnapshot } from './search-snapshot.js';
 
@@ -63,7 +63,7 @@ export async function operations(snapshot: SearchSnapshot, apiIds: string[], que
   const live = await snapshot.live('c', params);
   const rows = await snapshot.manager.query(
     `SELECT * FROM (
-       SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, ${similarity} AS similarity,
+       SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, c.operation_id AS "operationId", ${similarity} AS similarity,
          ${query.events ? deliversEvents('c', params) : 'false'} AS "deliversEvents",
          row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
        FROM platform_ai.api_chunks c
@@ -78,11 +78,26 @@ export async function operations(snapshot: SearchSnapshot, apiIds: string[], que
   return rows.map((row: Omit<EndpointRow, 'keyword'>) => ({ ...row, similarity: Number(row.similarity), keyword: keyword.get(row.id) ?? 0 }));
 }
 
+/** These operation chunks' method, path, summary and operationId (the chunks search already found; no scores). */
+export async function operationsById(snapshot: SearchSnapshot, ids: string[]): Promise<EndpointRow[]> {
+  if (ids.length === 0) return [];
+  const rows: Omit<EndpointRow, 'similarity' | 'keyword'>[] = await snapshot.manager.query(
+    `SELECT id, api_id AS "apiId", method, path, summary, operation_id AS "operationId" FROM platform_ai.api_chunks WHERE id = ANY($1) AND level = 'L2'`,
+    [ids],
+  );
+  return rows.map((row) => ({ ...row, similarity: 0, keyword: 0 }));
+}
+
 /** Whether the operation chunk (`alias`) delivers events to its caller (see `EVENT_DELIVERY`). */
 export function deliversEvents(alias: string, params: Params): string {
   const verbs = params.add(EVENT_DELIVERY.verbs);
   const streaming = params.add(EVENT_DELIVERY.streamingReturns);
   return `(${alias}.method = ANY(${verbs}) OR (${alias}.method = 'RPC' AND strpos(${alias}.content, ${streaming}) > 0))`;
+}
+
+/** Whether the operation chunk (`alias`) schedules, delays or queues work (see `SCHEDULING`). */
+export function schedulesWork(alias: string, params: Params): string {
+  return `(${alias}.path || ' ' || coalesce(${alias}.summary, '') || ' ' || coalesce(${alias}.operation_id, '')) ~* ${params.add(SCHEDULING)}`;
 }
 
 /** A card's fields of the API itself (not of how it matched). */
@@ -109,7 +124,11 @@ export function cardFields(card: ApiCard): CardFields {
 
 export function groupByApi(rows: EndpointRow[]): Map<string, EndpointRow[]> {
   const byApi = new Map<string, EndpointRow[]>();
-  for (const row of rows) byApi.set(row.apiId, [...(byApi.get(row.apiId) ?? []), row]);
+  for (const row of rows) {
+    const list = byApi.get(row.apiId);
+    if (list) list.push(row);
+    else byApi.set(row.apiId, [row]);
+  }
   return byApi;
 }
 

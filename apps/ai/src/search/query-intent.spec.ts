@@ -1,4 +1,4 @@
-import { eventIntent } from './query-intent.js';
+import { eventIntent, scheduleIntent } from './query-intent.js';
 
 describe(eventIntent.name, () => {
   it.each([
@@ -87,4 +87,29 @@ describe(eventIntent.name, () => {
     expect(eventIntent('tell me when users update their subscriptions')).toBe(true);
     expect(eventIntent('update their subscriptions when they move')).toBe(false);
   });
+});
+
+describe(scheduleIntent.name, () => {
+  it.each([
+    ['run the sales report every night at 2am'],
+    ['send the digest daily'],
+    ['retry this task after five minutes'],
+    ['call my endpoint at a set hour'],
+    ['deliver the message after a delay'],
+    ['trigger a build every 15 minutes'],
+    ['remind the customer tomorrow'],
+    ['back up the database once a week'],
+    ['schedule a job that cleans up old files'],
+    ['run it on a cron'],
+  ])('says when: %s', (query) => expect(scheduleIntent(query)).toBe(true));
+
+  it.each([
+    ['tell me every time an order ships'],
+    ['list the jobs of a pipeline'],
+    ['at the moment, which orders are open'],
+    ['what are the daily rate limits'],
+    ['count monthly active users'],
+    ['create a customer'],
+    ['what time is it in Tokyo'],
+  ])('does not: %s', (query) => expect(scheduleIntent(query)).toBe(false));
 });

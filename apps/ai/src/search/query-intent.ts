@@ -96,3 +96,39 @@ export const EVENT_DELIVERY = {
   verbs: ['SUBSCRIBE', 'SEND', 'SUBSCRIPTION'],
   streamingReturns: 'Returns: stream of ',
 } as const;
+
+/** Units of time a recurrence or a delay counts in. */
+const TIME_UNIT = String.raw`(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|mornings?|evenings?|weekdays?|weekends?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)`;
+
+const SCHEDULE_PATTERNS = [
+  // Recurrence: "daily", "every night", "each Monday", "every 15 minutes", "once a week". Not
+  // "every time" (an event: `eventIntent`).
+  // Not a measure over a period: "daily rate limits", "monthly active users", "weekly totals".
+  String.raw`\b(?:daily|nightly|weekly|monthly|hourly|yearly|annually|quarterly|fortnightly)\b(?![\s-]+(?:rate\s+)?(?:limits?|quotas?|caps?|allowances?|usage|active|stats|statistics|volumes?|totals?|averages?|rates?|budgets?|spend|maximums?|max))`,
+  String.raw`\b(?:periodically|recurring|recurrently|on\s+a\s+(?:schedule|timer|cron)|cron(?:tab)?)\b`,
+  String.raw`\b(?:every|each)\s+(?:(?:other|\d+|few|couple\s+of)\s+)?${TIME_UNIT}\b`,
+  String.raw`\b(?:once|twice|\d+\s+times)\s+(?:a|an|per|every)\s+${TIME_UNIT}\b`,
+  // At a time: "at 2am", "at 09:30", "at midnight", "at a set hour", "at a given time".
+  String.raw`\bat\s+(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d{1,2}:\d{2}\b|noon|midnight|(?:a|the)\s+(?:set|given|specific|fixed|certain|later|future|scheduled|chosen)\s+(?:hour|time|date|moment))`,
+  // Later: "after a delay", "in five minutes", "30 seconds later", "tomorrow", "at a later date".
+  String.raw`\b(?:after|with)\s+(?:a|an|some)\s+(?:\S+\s+)?delay\b|\bdelay(?:s|ed|ing)?\s+(?:it|them|the|by|for|until)\b`,
+  String.raw`\b(?:in|after)\s+(?:\d+|a|an|one|two|three|five|ten|fifteen|thirty|a\s+few|few|several)\s+${TIME_UNIT}\b|\b\d+\s+${TIME_UNIT}\s+later\b`,
+  String.raw`\b(?:tomorrow|tonight|later\s+today|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`,
+  String.raw`\b(?:schedul(?:e|es|ed|ing)|postpon(?:e|es|ed|ing)|defer(?:s|red|ring)?)\b`,
+];
+const SCHEDULE_INTENT = new RegExp(SCHEDULE_PATTERNS.join('|'), 'iu');
+
+/**
+ * Whether the need says *when* something should happen, other than "when an event happens":
+ * "run a report every night at 2am", "retry this task after five minutes", "send the digest
+ * daily". Such a need is answered by operations that schedule, delay or queue work (`SCHEDULING`).
+ */
+export function scheduleIntent(query: string): boolean {
+  return SCHEDULE_INTENT.test(query.replace(/[’‘]/g, "'").replace(/\s+/g, ' '));
+}
+
+/**
+ * Operations that schedule, delay or queue work, by the words of their name, path or summary
+ * (stems: PostgreSQL's `~*` and JavaScript's `RegExp` read the same source).
+ */
+export const SCHEDULING = 'schedul|cron|recurr|delay|timer|remind|periodic|queue|postpon|defer';

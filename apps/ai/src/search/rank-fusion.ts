@@ -2,6 +2,8 @@ import type { ChunkLevel } from '#contracts';
 import { withProviders } from './endpoint-dependencies.js';
 import { RANKING } from '../ranking/ranking.config.js';
 import { isNamedPath, type NamedOperation } from '../ranking/query-normalizer.js';
+import { SCHEDULING } from './query-intent.js';
+import { actionFit, isNamedKind, type NeedAction, objectFit, objectKey, operationAction } from './operation-actions.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
 export interface Candidate {
@@ -165,6 +167,7 @@ export interface EndpointCandidate {
   method: string;
   path: string;
   summary: string | null;
+  operationId?: string | null;
   similarity: number;
   keyword: number;
   /** Whether it delivers events to its caller (looked up for a need phrased as an event). */
@@ -188,12 +191,18 @@ export function rankEndpoints<T extends EndpointCandidate>(
     namedOperations?: NamedOperation[];
     chosen?: Map<string, number>;
     event?: boolean;
+    /** What the need asks to do (`needAction`): operations that do it move up, those that do the opposite down. */
+    action?: NeedAction;
+    /** A need that says when (`scheduleIntent`). */
+    schedule?: boolean;
+    /** What the query says the things it names are (`namedThingTypes`): which search finds them. */
+    namedTypes?: string[];
   },
 ): T[] {
   const similarities = rows.map((row) => row.similarity);
   const [min, max] = [Math.min(...similarities), Math.max(...similarities)];
   const maxKeyword = Math.max(0, ...rows.map((row) => row.keyword));
-  const { keywordWeight: endpointKeywordWeight, lookupBoosts, namedPathBoost, namedMethodBoost } = RANKING.endpoints;
+  const { keywordWeight: endpointKeywordWeight, lookupBoosts, typedLookupBoost, namedPathBoost, namedMethodBoost } = RANKING.endpoints;
   const vectorWeight = signals.keyword ? 1 - endpointKeywordWeight : 1;
   const keywordWeight = signals.vector ? endpointKeywordWeight : 1;
   const scored = rows.map((row) => ({
@@ -202,14 +211,20 @@ export function rankEndpoints<T extends EndpointCandidate>(
       (signals.vector ? vectorWeight * (max > min ? (row.similarity - min) / (max - min) : 1) : 0) +
       (signals.keyword && maxKeyword > 0 ? keywordWeight * (row.keyword / maxKeyword) : 0),
   }));
+  if (signals.action) for (const entry of scored) entry.score += operationFit(signals.action, entry.row);
   if (signals.namesUnknownThing) {
-    const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => b.score - a.score);
+    // "Directed by Sofia Coppola": the people search first, then the best other.
+    const types = new Set((signals.namedTypes ?? []).map(objectKey));
+    const finds = (row: T) => (operationAction(row).objects.some((object) => types.has(object)) ? 1 : 0);
+    const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => finds(b.row) - finds(a.row) || b.score - a.score);
     lookupBoosts.forEach((boost, index) => {
-      if (lookups[index]) lookups[index].score += boost;
+      if (lookups[index]) lookups[index].score += boost + (finds(lookups[index].row) ? typedLookupBoost : 0);
     });
   }
   // "Tell me when a customer registers": the channel that says so, not the call that registers one.
   if (signals.event) for (const entry of scored) if (entry.row.deliversEvents) entry.score += RANKING.intent.eventOperationBoost;
+  // "Run the report every night at 2am": the operation that schedules it.
+  if (signals.schedule) for (const entry of scored) if (schedulesWork(entry.row)) entry.score += RANKING.intent.scheduleOperationBoost;
   // What people chose for the same need (`usageEvidence`: -1..1 per `METHOD path`).
   for (const entry of scored) entry.score += RANKING.feedback.operationBoost * (signals.chosen?.get(`${entry.row.method} ${entry.row.path}`) ?? 0);
   for (const entry of scored) {
@@ -218,6 +233,25 @@ export function rankEndpoints<T extends EndpointCandidate>(
     entry.score += namedPathBoost + (named.some((operation) => operation.method === entry.row.method.toUpperCase()) ? namedMethodBoost : 0);
   }
   return withProviders(scored.sort((a, b) => b.score - a.score || b.row.similarity - a.row.similarity).map(({ row }) => row));
+}
+
+/**
+ * What an operation gains (or loses) for doing what the need asks (`actionFit`) to what it names
+ * (`objectFit`); a name of an RPC method, GraphQL field or MCP tool says it more precisely than a
+ * REST summary, so its object counts more (`RANKING.endpoints.action`).
+ */
+export function operationFit(need: NeedAction, operation: EndpointCandidate): number {
+  const read = operationAction(operation);
+  const { actionWeight, objectWeight, namedObjectWeight } = RANKING.endpoints.action;
+  const objects = isNamedKind(operation.method) ? namedObjectWeight : objectWeight;
+  return actionWeight * actionFit(need, read) + objects * objectFit(need, read);
+}
+
+const SCHEDULES = new RegExp(SCHEDULING, 'i');
+
+/** Whether the operation schedules, delays or queues work, by its path, summary or operationId (as `api-cards.ts` `schedulesWork` in SQL). */
+export function schedulesWork(operation: Pick<EndpointCandidate, 'path' | 'summary' | 'operationId'>): boolean {
+  return SCHEDULES.test(`${operation.path} ${operation.summary ?? ''} ${operation.operationId ?? ''}`);
 }
 
 /** An operation that finds things by what the caller knows of them: `GET /search/movie`, "Search for an item". */

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { deliversEvents } from '../api-cards.js';
-import { byLifecycle, fuseApis, rankApis, scaleSimilarities } from '../rank-fusion.js';
+import { deliversEvents, operationsById, schedulesWork } from '../api-cards.js';
+import type { NeedAction } from '../operation-actions.js';
+import { byLifecycle, type Candidate, fuseApis, operationFit, rankApis, scaleSimilarities } from '../rank-fusion.js';
 import { RANKING } from '../../ranking/ranking.config.js';
 import { Params, type SearchSnapshot } from '../search-snapshot.js';
 import type { RankedApi, RetrievedSearch } from './search-run.js';
 
-/** APIs near the top whose operations are looked at for a need phrased as an event. */
-const EVENT_CANDIDATES = 100;
+/** APIs near the top whose operations are looked at for a need phrased as an event, or saying when. */
+const INTENT_CANDIDATES = 100;
 
 /**
  * Stage 3: one score per API from both retrievers, then the lifecycle (retired out, deprecated
- * lower) and, for a need phrased as an event, the APIs that deliver events higher.
+ * lower); for a need phrased as an event, the APIs that deliver events higher, for one that says
+ * when, those that schedule work; and the leaders by how well their best operations do what the
+ * need asks (`bestOperationFits`).
  */
 @Injectable()
 export class Fusion {
@@ -19,19 +22,48 @@ export class Fusion {
     const byVector = query.vector ? rankApis(scaleSimilarities(retrieved.nearest, retrieved.unseenChunks, floorSpans)) : undefined;
     const fused = fuseApis(byVector, run.mode !== 'vector' ? retrieved.apiKeywords : undefined, RANKING.fusion);
     const ranked = byLifecycle(fused, await endOfLife(snapshot), RANKING.deprecatedWeight);
-    const events = query.event
-      ? await deliveringEvents(
-          snapshot,
-          ranked.slice(0, EVENT_CANDIDATES).map((api) => api.apiId),
-        )
-      : new Set<string>();
+    const leaders = ranked.slice(0, INTENT_CANDIDATES).map((api) => api.apiId);
+    const events = query.event ? await apisWith(snapshot, leaders, deliversEvents) : new Set<string>();
+    const schedules = query.schedule ? await apisWith(snapshot, leaders, schedulesWork) : new Set<string>();
+    const fits = await bestOperationFits(snapshot, query.action, ranked.slice(0, RANKING.operationFit.apis), [...retrieved.nearest, ...retrieved.unseenChunks]);
     return ranked
       .map((api) => {
-        const score = events.has(api.apiId) ? api.score * RANKING.intent.eventApiWeight : api.score;
+        const { eventApiWeight, scheduleApiWeight } = RANKING.intent;
+        const weighted = api.score * (events.has(api.apiId) ? eventApiWeight : 1) * (schedules.has(api.apiId) ? scheduleApiWeight : 1);
+        const score = weighted + RANKING.operationFit.weight * (fits.get(api.apiId) ?? 0);
         return { apiId: api.apiId, score, fused: score };
       })
       .sort((a, b) => b.score - a.score || a.apiId.localeCompare(b.apiId));
   }
+}
+
+/**
+ * How well the best operations of the leading APIs do what the need asks (`operationFit` of
+ * each API's `RANKING.operationFit.operations` nearest operation chunks, the best of them):
+ * "refund a card payment" is answered by an RPC named `RefundPayment` before a REST API that
+ * shares the words. Only the chunks retrieval found are read (their names, by id: one query).
+ */
+export async function bestOperationFits(
+  snapshot: SearchSnapshot,
+  need: NeedAction,
+  leaders: { apiId: string }[],
+  found: Candidate[],
+): Promise<Map<string, number>> {
+  if (need.actions.length === 0 && need.words.size === 0) return new Map();
+  const leading = new Set(leaders.map((api) => api.apiId));
+  const perApi = new Map<string, Candidate[]>();
+  for (const chunk of [...found].sort((a, b) => b.score - a.score)) {
+    if (chunk.level !== 'L2' || !leading.has(chunk.apiId)) continue;
+    const list = perApi.get(chunk.apiId) ?? perApi.set(chunk.apiId, []).get(chunk.apiId)!;
+    if (list.length < RANKING.operationFit.operations) list.push(chunk);
+  }
+  const operations = await operationsById(
+    snapshot,
+    [...perApi.values()].flat().map((chunk) => chunk.id),
+  );
+  const fits = new Map<string, number>();
+  for (const operation of operations) fits.set(operation.apiId, Math.max(fits.get(operation.apiId) ?? -Infinity, operationFit(need, operation)));
+  return fits;
 }
 
 /**
@@ -47,17 +79,17 @@ export async function endOfLife(snapshot: SearchSnapshot): Promise<Map<string, '
   return new Map(rows.map((row) => [row.apiId, row.lifecycle]));
 }
 
-/** Those of these APIs with an operation that delivers events (see `EVENT_DELIVERY`): for a need phrased as an event. */
-export async function deliveringEvents(snapshot: SearchSnapshot, apiIds: string[]): Promise<Set<string>> {
+/** Those of these APIs with an operation the predicate holds for (`deliversEvents`, `schedulesWork`): for a need that asks for one. */
+export async function apisWith(snapshot: SearchSnapshot, apiIds: string[], operation: (alias: string, params: Params) => string): Promise<Set<string>> {
   if (apiIds.length === 0) return new Set();
   const params = new Params();
   const ids = params.add(apiIds);
   const model = params.add(snapshot.scope.model);
-  const events = deliversEvents('c', params);
+  const holds = operation('c', params);
   const rows: { apiId: string }[] = await snapshot.manager.query(
     `SELECT DISTINCT c.api_id AS "apiId" FROM platform_ai.api_chunks c
      WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
-       AND ${events} ${await snapshot.live('c', params)}`,
+       AND ${holds} ${await snapshot.live('c', params)}`,
     params.values,
   );
   return new Set(rows.map((row) => row.apiId));

@@ -2,6 +2,7 @@ import type { RelevanceEvidence, SearchMode } from '#contracts';
 import type { EmbeddingProvider } from '#embeddings';
 import type { KeywordQuery } from '../keyword-query.js';
 import type { NamedOperation } from '../../ranking/query-normalizer.js';
+import type { NeedAction } from '../operation-actions.js';
 import type { ApiKeywordScore, Candidate } from '../rank-fusion.js';
 import type { SearchScope, SearchSnapshot } from '../search-snapshot.js';
 import type { UsageEvidence } from '../usage-evidence.js';
@@ -29,8 +30,14 @@ export interface UnderstoodQuery {
   keywords?: KeywordQuery;
   /** Something to look up first ("Taylor Swift"), not an API or a term the specs know. */
   namesUnknownThing: boolean;
+  /** What the query says the things it names are ("directed by Sofia Coppola": a person). */
+  namedTypes: string[];
   /** Phrased as wanting to be told of an event (`eventIntent`): "tell me when a parcel ships". */
   event: boolean;
+  /** Says when something should happen (`scheduleIntent`): "every night at 2am", "after a delay". */
+  schedule: boolean;
+  /** What it asks to do, and of what (`needAction`): an event need asks to be told, whatever its verbs. */
+  action: NeedAction;
   queryEmbeddingMs: number;
 }
 

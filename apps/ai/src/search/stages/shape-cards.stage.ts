@@ -60,6 +60,9 @@ export class CardShaping {
         namedOperations: query.namedOperations,
         chosen: learned.usage.operations.get(api.apiId),
         event: query.event,
+        schedule: query.schedule,
+        action: query.action,
+        namedTypes: query.namedTypes,
       });
       return [
         {

@@ -3,8 +3,9 @@ import type { AiConfig } from '#config';
 import { AI_CONFIG } from '../../ai.constants.js';
 import { QueryVectors } from '../../embedding-models/query-vectors.js';
 import { buildKeywordQuery } from '../keyword-query.js';
-import { eventIntent } from '../query-intent.js';
-import { namedOperations, nameWords, needText } from '../../ranking/query-normalizer.js';
+import { needAction } from '../operation-actions.js';
+import { eventIntent, scheduleIntent } from '../query-intent.js';
+import { namedOperations, namedThingTypes, nameWords, needText } from '../../ranking/query-normalizer.js';
 import { SearchRepository } from '../search.repository.js';
 import type { SearchRun, UnderstoodQuery } from './search-run.js';
 
@@ -37,13 +38,19 @@ export class QueryUnderstanding {
       embedding(),
       run.mode !== 'vector' ? buildKeywordQuery(this.repository.manager, run.scope.orgId, need, names, this.config.search) : undefined,
     ]);
+    // On the query as typed: "I want to know when…" is framing the need drops.
+    const event = eventIntent(run.query);
+    const action = needAction(need);
     return {
       namedOperations: namedOperations(run.query),
       vector,
       keywords,
       namesUnknownThing: keywords ? keywords.namesUnknownThing : names.size > 0,
-      // On the query as typed: "I want to know when…" is framing the need drops.
-      event: eventIntent(run.query),
+      namedTypes: namedThingTypes(run.query),
+      event,
+      schedule: scheduleIntent(run.query),
+      // "Notify me when a parcel ships" asks to be told, not to notify.
+      action: event ? { ...action, actions: ['subscribe'] } : action,
       queryEmbeddingMs,
     };
   }

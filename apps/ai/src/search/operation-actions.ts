@@ -1,0 +1,401 @@
+import pluralize from 'pluralize';
+
+/**
+ * Operations read as actions: what a need asks to *do* (create, cancel, pause…) against what an
+ * operation does, read from its most precise text — an RPC method's, GraphQL field's or MCP
+ * tool's name, a REST operation's summary or operationId, else its HTTP method. Pure code over
+ * words: no model, each call bounded by the text's length (`MAX_WORDS`).
+ *
+ * An action is a family of verbs ("create": create, add, new, open…). Two families are either
+ * the same, neighbours (reading, listing and searching; deleting and cancelling), opposites
+ * (create/delete, enable/disable, grant/revoke, subscribe/unsubscribe, any verb and its "un-")
+ * or just different, and the operation's fit for the need says which (`actionFit`).
+ */
+
+/** Words of a text looked at, at most: a need or a name longer than this says its action early. */
+const MAX_WORDS = 40;
+
+/** Verb families; a verb belongs to one. "un-"/"dis-"/"de-" verbs not listed are their base's opposite (`actionOf`). */
+const FAMILIES: Record<string, readonly string[]> = {
+  create: [
+    'create',
+    'add',
+    'make',
+    'open',
+    'register',
+    'insert',
+    'submit',
+    'enrol',
+    'enroll',
+    'provision',
+    'generate',
+    'issue',
+    'raise',
+    'save',
+    'put',
+    'sign',
+    'onboard',
+    'book',
+    'place',
+    'log',
+    'record',
+    'build',
+    'compose',
+    'write',
+    'post',
+  ],
+  // Reading, listing and searching are one read: which of them answers is the object's business.
+  read: [
+    'get',
+    'fetch',
+    'retrieve',
+    'read',
+    'show',
+    'view',
+    'see',
+    'display',
+    'describe',
+    'inspect',
+    'check',
+    'give',
+    'tell',
+    'know',
+    'what',
+    'which',
+    'who',
+    'how',
+    'list',
+    'browse',
+    'enumerate',
+    'search',
+    'find',
+    'lookup',
+    'look',
+    'query',
+    'discover',
+    'locate',
+  ],
+  update: [
+    'update',
+    'edit',
+    'change',
+    'modify',
+    'set',
+    'patch',
+    'rename',
+    'replace',
+    'fix',
+    'correct',
+    'adjust',
+    'amend',
+    'alter',
+    'configure',
+    'reschedule',
+    'reassign',
+    'upgrade',
+  ],
+  delete: ['delete', 'remove', 'destroy', 'erase', 'wipe', 'purge', 'drop', 'clear', 'discard', 'deregister', 'unregister', 'forget', 'trash'],
+  cancel: ['cancel', 'void', 'abort', 'terminate', 'withdraw', 'rescind', 'revert', 'undo', 'rollback'],
+  close: ['close', 'resolve', 'finish', 'complete'],
+  enable: ['enable', 'activate', 'turn', 'switch'],
+  disable: ['disable', 'deactivate', 'suspend'],
+  grant: ['grant', 'allow', 'permit', 'authorize', 'authorise', 'share'],
+  revoke: ['revoke', 'deny', 'forbid'],
+  subscribe: ['subscribe', 'listen', 'watch', 'stream', 'receive', 'consume', 'react'],
+  unsubscribe: ['unsubscribe', 'unwatch', 'mute'],
+  follow: ['follow'],
+  start: ['start', 'begin', 'launch', 'run', 'trigger', 'execute', 'invoke', 'kick', 'play', 'spin', 'boot', 'deploy'],
+  stop: ['stop', 'halt', 'kill', 'end', 'shut', 'shutdown'],
+  pause: ['pause', 'freeze', 'snooze'],
+  resume: ['resume', 'unpause', 'continue', 'restart', 'reopen', 'restore', 'unfreeze'],
+  lock: ['lock', 'block', 'ban'],
+  approve: ['approve', 'accept', 'confirm', 'verify', 'validate', 'acknowledge', 'ack'],
+  reject: ['reject', 'decline', 'refuse', 'dismiss', 'nack'],
+  archive: ['archive'],
+  publish: ['publish', 'release', 'announce'],
+  attach: ['attach', 'apply', 'link', 'assign', 'bind', 'connect', 'join', 'install', 'mount'],
+  detach: ['detach', 'unlink', 'unassign', 'unbind', 'disconnect', 'leave', 'uninstall', 'unmount'],
+  upload: ['upload', 'import', 'ingest'],
+  download: ['download', 'export'],
+  send: ['send', 'email', 'text', 'message', 'notify', 'deliver', 'dispatch', 'push', 'broadcast', 'reply', 'forward', 'invite', 'ping', 'alert', 'command'],
+  pay: ['pay', 'charge', 'bill', 'capture', 'collect'],
+  refund: ['refund', 'reimburse', 'chargeback'],
+  transfer: ['transfer', 'move', 'migrate', 'copy', 'clone', 'duplicate'],
+  reserve: ['reserve', 'allocate', 'hold'],
+  schedule: ['schedule', 'plan', 'queue', 'enqueue', 'delay', 'defer', 'postpone', 'repeat'],
+  retry: ['retry', 'redeliver', 'replay', 'resend', 'rerun'],
+  escalate: ['escalate'],
+  calculate: [
+    'calculate',
+    'compute',
+    'estimate',
+    'quote',
+    'compare',
+    'count',
+    'measure',
+    'evaluate',
+    'score',
+    'rate',
+    'rank',
+    'predict',
+    'analyze',
+    'analyse',
+    'summarize',
+    'summarise',
+  ],
+  convert: ['convert', 'translate', 'transcode', 'transform', 'format', 'render', 'resize', 'encode', 'decode', 'parse'],
+  track: ['track', 'trace', 'monitor'],
+  like: ['like', 'favorite', 'favourite', 'star', 'bookmark', 'upvote', 'vote'],
+};
+
+/** Families whose verbs undo each other's. */
+const OPPOSITES: [string, string][] = [
+  ['create', 'delete'],
+  ['create', 'cancel'],
+  ['create', 'close'],
+  ['enable', 'disable'],
+  ['grant', 'revoke'],
+  ['subscribe', 'unsubscribe'],
+  ['start', 'stop'],
+  ['pause', 'resume'],
+  ['start', 'pause'],
+  ['upload', 'download'],
+  ['attach', 'detach'],
+  ['approve', 'reject'],
+  ['pay', 'refund'],
+  ['reserve', 'publish'],
+];
+
+/** Families close enough that one does not count against the other: reading, listing and searching are one read. */
+const NEIGHBOURS: [string, string][] = [
+  ['delete', 'cancel'],
+  ['delete', 'close'],
+  ['cancel', 'close'],
+  ['create', 'update'],
+  ['update', 'enable'],
+  ['update', 'disable'],
+  ['create', 'attach'],
+  ['create', 'upload'],
+  ['create', 'send'],
+  ['create', 'schedule'],
+  ['create', 'reserve'],
+  ['start', 'schedule'],
+  ['start', 'resume'],
+  ['create', 'publish'],
+  ['send', 'publish'],
+  ['read', 'calculate'],
+  ['read', 'track'],
+  ['read', 'download'],
+  ['read', 'subscribe'],
+  ['stop', 'cancel'],
+  ['stop', 'disable'],
+  ['pause', 'disable'],
+  ['pause', 'stop'],
+  ['resume', 'enable'],
+  ['delete', 'detach'],
+  ['delete', 'revoke'],
+  ['lock', 'disable'],
+  ['like', 'create'],
+];
+
+const FAMILY_OF_VERB = new Map(Object.entries(FAMILIES).flatMap(([family, verbs]) => verbs.map((verb) => [verb, family] as const)));
+const OPPOSITE = new Set(OPPOSITES.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+const NEIGHBOUR = new Set(NEIGHBOURS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+
+/** What the family of a verb undone by a prefix is: "unfollow" → "unfollow" (the opposite of "follow"). */
+const UNDOING_PREFIX = /^(?:un|dis|de)(?=[a-z]{3,})/;
+
+/**
+ * The family of one word used as a verb, in any inflection ("adds", "added", "adding",
+ * "stopped"); an "un-", "dis-" or "de-" verb not listed is its base's opposite, named
+ * `un<base family>` ("unfollow", "unlock"). Undefined for a word that is no known verb.
+ */
+export function actionOf(word: string): string | undefined {
+  const lower = word.toLowerCase();
+  for (const base of lemmas(lower)) {
+    const family = FAMILY_OF_VERB.get(base);
+    if (family) return family;
+  }
+  const undone = lower.replace(UNDOING_PREFIX, '');
+  if (undone !== lower) {
+    for (const base of lemmas(undone)) {
+      const family = FAMILY_OF_VERB.get(base);
+      if (family) return OPPOSITE_NAME[family] ?? `un${family}`;
+    }
+  }
+  return undefined;
+}
+
+/** The families an undoing prefix turns into one of the table's, rather than a new "un-" family. */
+const OPPOSITE_NAME: Record<string, string> = { enable: 'disable', subscribe: 'unsubscribe', attach: 'detach', create: 'delete', approve: 'reject' };
+
+/** The word itself and what it is without a verb's inflection ("stopped" → stop, "creates" → create). */
+function lemmas(word: string): string[] {
+  const forms = [word];
+  const strip = (suffix: string, add = '') => {
+    if (word.length > suffix.length + 2 && word.endsWith(suffix)) forms.push(word.slice(0, -suffix.length) + add);
+  };
+  strip('ies', 'y');
+  strip('es');
+  strip('s');
+  strip('ied', 'y');
+  strip('ed');
+  strip('ed', 'e');
+  strip('ing');
+  strip('ing', 'e');
+  for (const form of [...forms]) if (/([bdgklmnprt])\1$/.test(form)) forms.push(form.slice(0, -1));
+  return forms;
+}
+
+/** How two actions relate: the same family, neighbours, opposites or different ones. */
+export type ActionRelation = 'same' | 'neighbour' | 'opposite' | 'different';
+
+export function relationOf(a: string, b: string): ActionRelation {
+  if (a === b) return 'same';
+  if (OPPOSITE.has(`${a}|${b}`) || a === `un${b}` || b === `un${a}`) return 'opposite';
+  // "Remove following": undoing anything is a kind of removing.
+  if (NEIGHBOUR.has(`${a}|${b}`) || (a === 'delete' && b.startsWith('un')) || (b === 'delete' && a.startsWith('un'))) return 'neighbour';
+  return 'different';
+}
+
+/** Words of a name or a sentence: camelCase, snake_case, kebab-case, dots and slashes taken apart, lower case. */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_WORDS)
+    .map((word) => word.toLowerCase());
+}
+
+/** Words after which a verb-looking word is a noun: "the tracks", "a write-off", "my playlist", "its status". */
+const NOUN_BEFORE = new Set(
+  'a an the my our your their its his her this that these those of some any each every no new first last latest next previous other another all both'.split(
+    ' ',
+  ),
+);
+/** Verbs that ask for facts only when said to the asker: "give me", "tell us" (not "give a customer their money back"). */
+const TO_THE_ASKER = new Set(['give', 'tell', 'show']);
+/** A clause these open says when or why, not what to do: "capture it later when the order ships". */
+const SUBORDINATE = new Set('when whenever if once because until unless while whether after before since'.split(' '));
+/** Verbs of a need looked at: the first few name what it asks. */
+const MAX_NEED_ACTIONS = 3;
+
+/** Words that carry no object: function words and the generic words of operation names. */
+const NO_OBJECT = new Set([
+  ...NOUN_BEFORE,
+  ...'to for in on at by with from into onto and or but is are be do does did have has had we you they it them me us i can could will would should please'.split(
+    ' ',
+  ),
+  ...'id ids api apis v1 v2 v3 request requests response details detail info information data item items object objects resource resources entity entities list all one many using via'.split(
+    ' ',
+  ),
+]);
+
+/** What a need asks to do, and the words it says it of. */
+export interface NeedAction {
+  /** Families of its main verbs, first first (none when it names no known action). */
+  actions: string[];
+  /** Its other words, each as `objectKey` reads it. */
+  words: Set<string>;
+}
+
+export function needAction(need: string): NeedAction {
+  const words = splitWords(need.replace(/[’‘]/g, "'").replace(/'s\b/g, ''));
+  const actions: string[] = [];
+  let subordinate = false;
+  words.forEach((word, index) => {
+    if (SUBORDINATE.has(word)) subordinate = true;
+    if (['and', 'then', 'also', 'to'].includes(word)) subordinate = false;
+    if (subordinate || actions.length >= MAX_NEED_ACTIONS || NOUN_BEFORE.has(words[index - 1] ?? '')) return;
+    if (TO_THE_ASKER.has(word) && !['me', 'us'].includes(words[index + 1] ?? '')) return;
+    const action = actionOf(word);
+    if (action && !actions.includes(action)) actions.push(action);
+  });
+  return { actions, words: new Set(words.filter((word) => !NO_OBJECT.has(word)).map(objectKey)) };
+}
+
+/** A word as objects are compared: singular, and its first letters for a long one ("payments", "payment" → "payme"). */
+export function objectKey(word: string): string {
+  const singular = pluralize.singular(word.toLowerCase());
+  return singular.length > 6 ? singular.slice(0, 6) : singular;
+}
+
+/** An operation as `operationAction` reads it. */
+export interface ActionableOperation {
+  method: string;
+  path: string;
+  summary: string | null;
+  operationId?: string | null;
+}
+
+/** What an operation does and to what. */
+export interface OperationAction {
+  action?: string;
+  /** Read from the operation's own name or summary, not guessed from its HTTP or AsyncAPI verb. */
+  named: boolean;
+  /** The object words of its name, as `objectKey` reads them. */
+  objects: string[];
+}
+
+/** Verbs of kinds that carry a name: the RPC method, GraphQL field or MCP tool is the operation's name. */
+const NAMED_KINDS = new Set(['RPC', 'QUERY', 'MUTATION', 'SUBSCRIPTION', 'TOOL']);
+
+/** Whether the operation is an RPC method, GraphQL field or MCP tool: its name is its most precise text. */
+export function isNamedKind(method: string): boolean {
+  return NAMED_KINDS.has(method.toUpperCase());
+}
+/** AsyncAPI: what the caller does with the channel (see `EVENT_DELIVERY`): take events in, or send messages. */
+const CHANNEL_ACTIONS: Record<string, string> = { SUBSCRIBE: 'subscribe', SEND: 'subscribe', PUBLISH: 'send', RECEIVE: 'send' };
+/** REST methods' actions when neither summary nor operationId says. */
+const HTTP_ACTIONS: Record<string, string> = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+/** What a named kind does when its name has no verb ("products", "customer_history"). */
+const KIND_ACTIONS: Record<string, string> = { QUERY: 'read', SUBSCRIPTION: 'subscribe' };
+
+export function operationAction(operation: ActionableOperation): OperationAction {
+  const method = operation.method.toUpperCase();
+  if (NAMED_KINDS.has(method)) {
+    const name = method === 'RPC' ? operation.path.slice(operation.path.lastIndexOf('/') + 1) : operation.path;
+    return fromName(splitWords(name), KIND_ACTIONS[method]);
+  }
+  if (method in CHANNEL_ACTIONS) return { action: CHANNEL_ACTIONS[method], named: false, objects: objects(splitWords(operation.path)) };
+  const summary = splitWords(operation.summary ?? '').slice(0, 8);
+  if (summary.length > 0 && actionOf(summary[0])) return fromName(summary);
+  const id = splitWords(operation.operationId ?? '');
+  if (id.length > 0 && actionOf(id[0]) && !(id[0].toUpperCase() in HTTP_ACTIONS)) return fromName(id);
+  const path = objects(splitWords(operation.path));
+  return { action: HTTP_ACTIONS[method], named: false, objects: summary.length > 0 ? objects(summary) : path.slice(-2) };
+}
+
+function fromName(words: string[], fallback?: string): OperationAction {
+  const action = words.length > 0 ? actionOf(words[0]) : undefined;
+  return { action: action ?? fallback, named: action !== undefined, objects: objects(action ? words.slice(1) : words) };
+}
+
+function objects(words: string[]): string[] {
+  return [...new Set(words.filter((word) => !NO_OBJECT.has(word) && !/^\d+$/.test(word)).map(objectKey))];
+}
+
+/** How much each relation of actions counts for (+) or against (−) an operation. */
+const RELATION_FIT: Record<ActionRelation, number> = { same: 1, neighbour: 0.25, different: -0.5, opposite: -1 };
+/** An action guessed from an HTTP or AsyncAPI verb counts for this share of a named one's. */
+const GUESSED_ACTION_SHARE = 0.5;
+
+/**
+ * How well an operation does what the need asks, −1..1: the best relation between one of the
+ * need's actions and the operation's (an opposite or different action counts against it); 0
+ * when either says no action.
+ */
+export function actionFit(need: NeedAction, operation: OperationAction): number {
+  if (!operation.action || need.actions.length === 0) return 0;
+  const best = Math.max(...need.actions.map((action) => RELATION_FIT[relationOf(action, operation.action!)]));
+  return operation.named ? best : best * GUESSED_ACTION_SHARE;
+}
+
+/** The share of the operation's object words the need says (0 when its name has none). */
+export function objectFit(need: NeedAction, operation: OperationAction): number {
+  if (operation.objects.length === 0) return 0;
+  return operation.objects.filter((word) => need.words.has(word)).length / operation.objects.length;
+}
