@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { percentile } from './eval-metrics.js';
-import { RESTBENCH_ORG } from './eval-orgs.js';
+import { RESTBENCH_ORG, restbenchQueries } from './eval-orgs.js';
 
 const DATASETS = { tmdb: 'TMDB', spotify: 'Spotify' } as const;
 
@@ -44,8 +43,7 @@ export async function agentBench(baseUrl: string, token: string, shared: string)
   let top3Hits = 0;
   const apiIds = new Set<string>();
   for (const [dataset, apiName] of Object.entries(DATASETS)) {
-    const items = JSON.parse(readFileSync(join(shared, 'benchmarks/restbench', `${dataset}.json`), 'utf8')) as { query: string; solution: string[] }[];
-    for (const { query, solution } of items) {
+    for (const { query, solution } of restbenchQueries(join(shared, 'benchmarks/restbench'), dataset)) {
       queries += 1;
       const search = await call('search_apis', { query, orgId: RESTBENCH_ORG });
       const [card] = (search.structuredContent as { results: { apiId: string; apiName: string; endpoints: { method: string; path: string }[] }[] }).results;

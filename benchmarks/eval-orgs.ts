@@ -11,3 +11,18 @@ export const EVAL_KINDS_ORG = 'eval-kinds';
 export function evalCorpusIds(shared: string): string[] {
   return (JSON.parse(readFileSync(join(shared, 'eval/corpus.json'), 'utf8')) as { specs: string[] }).specs;
 }
+
+/** A RestBench query and the operations that answer it. */
+export interface RestbenchQuery {
+  query: string;
+  solution: string[];
+}
+
+/**
+ * RestBench's queries of one dataset (`tmdb`, `spotify`) under `restbench`. Four TMDB answers
+ * end in a space ("GET /search/movie "); they are read without it, as the operation they name.
+ */
+export function restbenchQueries(restbench: string, dataset: string): RestbenchQuery[] {
+  const queries = JSON.parse(readFileSync(join(restbench, `${dataset}.json`), 'utf8')) as RestbenchQuery[];
+  return queries.map(({ query, solution }) => ({ query, solution: solution.map((operation) => operation.trim()) }));
+}

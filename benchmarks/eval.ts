@@ -21,7 +21,7 @@ import { RELEVANCE_CALIBRATIONS, type RelevanceCalibration } from '../apps/ai/sr
 import { calibratedRelevance } from '../apps/ai/src/search/relevance.js';
 import { devSigningSecret, signDevToken } from '../apps/gateway/src/auth/dev-token.js';
 import { isReady, startStackProcesses, waitUntilReady } from '../apps/cli/src/stack-processes.js';
-import { EVAL_KINDS_ORG, EVAL_ORG, evalCorpusIds, RESTBENCH_ORG } from './eval-orgs.js';
+import { EVAL_KINDS_ORG, EVAL_ORG, evalCorpusIds, RESTBENCH_ORG, restbenchQueries } from './eval-orgs.js';
 import {
   evalDirectory,
   type KindNeed,
@@ -45,11 +45,6 @@ interface EvalQuery {
   relevant: Grades;
   operations: Record<string, string[]>;
   target?: string;
-}
-
-interface RestbenchQuery {
-  query: string;
-  solution: string[];
 }
 
 /**
@@ -237,7 +232,7 @@ async function measureRestbench(
   for (const mode of modes) {
     const cells: string[] = [];
     for (const name of ['tmdb', 'spotify'] as const) {
-      const benchQueries = JSON.parse(readFileSync(join(restbench, `${name}.json`), 'utf8')) as RestbenchQuery[];
+      const benchQueries = restbenchQueries(restbench, name);
       const at5: number[] = [];
       const at10: number[] = [];
       for (const query of benchQueries) {
