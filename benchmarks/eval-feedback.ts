@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SearchResult } from '#contracts';
@@ -152,12 +153,40 @@ export async function eachLimit<T>(items: T[], concurrency: number, work: (item:
   await Promise.all(workers);
 }
 
-/** Registrations of `eval/kinds/specs` as `eval/kinds/apis.json` names them, keyed by file name. */
+/** A document of `eval/kinds/apis.json`: a file of `eval/kinds/specs`, or with `package`, a file inside that npm package. */
+interface KindApi {
+  package?: string;
+  file: string;
+  name: string;
+  version: string;
+  teamName: string;
+}
+
+/** The key needs name a document of `eval/kinds/apis.json` by: its file name, or `package/file`. */
+export function kindApiKey(api: Pick<KindApi, 'package' | 'file'>): string {
+  return api.package ? `${api.package}/${api.file}` : api.file;
+}
+
+/**
+ * The text of a kinds document: from `eval/kinds/specs`, or from the installed package, found on
+ * the node_modules paths Node would look in from here (not by resolving `package/package.json`:
+ * a package whose `exports` leave it out, as @octokit/graphql-schema's do, refuses that).
+ */
+function readKindApi(directory: string, api: KindApi): string {
+  if (!api.package) return readFileSync(join(directory, 'kinds/specs', api.file), 'utf8');
+  const paths = createRequire(import.meta.url).resolve.paths(api.package) ?? [];
+  const root = paths.map((path) => join(path, api.package!)).find((path) => existsSync(join(path, 'package.json')));
+  if (!root) throw new Error(`eval/kinds/apis.json: the package ${api.package} is not installed (npm ci)`);
+  return readFileSync(join(root, api.file), 'utf8');
+}
+
+/** Registrations of the documents `eval/kinds/apis.json` names, keyed by `kindApiKey`. */
 export function kindSpecRegistrations(directory: string, orgId: string): { key: string; body: RegisterBody }[] {
-  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as {
-    apis: { file: string; name: string; version: string; teamName: string }[];
-  };
-  return apis.map(({ file, ...api }) => ({ key: file, body: { orgId, ...api, spec: readFileSync(join(directory, 'kinds/specs', file), 'utf8') } }));
+  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as { apis: KindApi[] };
+  return apis.map((api) => ({
+    key: kindApiKey(api),
+    body: { orgId, name: api.name, version: api.version, teamName: api.teamName, spec: readKindApi(directory, api) },
+  }));
 }
 
 interface Searched {
