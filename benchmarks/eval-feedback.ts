@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SearchResult } from '#contracts';
@@ -26,7 +27,7 @@ export interface ParaphrasedQuery extends JudgedQuery {
   check: string;
 }
 
-/** A need of `eval/kinds/needs.jsonl`: the API (a file of `eval/kinds/specs`) and operations that answer it. */
+/** A need of `eval/kinds/needs.jsonl`: the API (a key of `eval/kinds/apis.json`, or an id of its corpus) and operations that answer it. */
 export interface KindNeed {
   id: string;
   kind: string;
@@ -34,6 +35,8 @@ export interface KindNeed {
   expected: string;
   operations: string[];
   event: boolean;
+  /** Which half the need is in: ranking may be tuned on `tune`; `check` is reported, its misses never listed. */
+  half: 'tune' | 'check';
 }
 
 /** A client whose token is one simulated person (its own `sub`). */
@@ -152,12 +155,40 @@ export async function eachLimit<T>(items: T[], concurrency: number, work: (item:
   await Promise.all(workers);
 }
 
-/** Registrations of `eval/kinds/specs` as `eval/kinds/apis.json` names them, keyed by file name. */
+/** A document of `eval/kinds/apis.json`: a file of `eval/kinds/specs`, or with `package`, a file inside that npm package. */
+interface KindApi {
+  package?: string;
+  file: string;
+  name: string;
+  version: string;
+  teamName: string;
+}
+
+/** The key needs name a document of `eval/kinds/apis.json` by: its file name, or `package/file`. */
+export function kindApiKey(api: Pick<KindApi, 'package' | 'file'>): string {
+  return api.package ? `${api.package}/${api.file}` : api.file;
+}
+
+/**
+ * The text of a kinds document: from `eval/kinds/specs`, or from the installed package, found on
+ * the node_modules paths Node would look in from here (not by resolving `package/package.json`:
+ * a package whose `exports` leave it out, as @octokit/graphql-schema's do, refuses that).
+ */
+function readKindApi(directory: string, api: KindApi): string {
+  if (!api.package) return readFileSync(join(directory, 'kinds/specs', api.file), 'utf8');
+  const paths = createRequire(import.meta.url).resolve.paths(api.package) ?? [];
+  const root = paths.map((path) => join(path, api.package!)).find((path) => existsSync(join(path, 'package.json')));
+  if (!root) throw new Error(`eval/kinds/apis.json: the package ${api.package} is not installed (npm ci)`);
+  return readFileSync(join(root, api.file), 'utf8');
+}
+
+/** Registrations of the documents `eval/kinds/apis.json` names, keyed by `kindApiKey`. */
 export function kindSpecRegistrations(directory: string, orgId: string): { key: string; body: RegisterBody }[] {
-  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as {
-    apis: { file: string; name: string; version: string; teamName: string }[];
-  };
-  return apis.map(({ file, ...api }) => ({ key: file, body: { orgId, ...api, spec: readFileSync(join(directory, 'kinds/specs', file), 'utf8') } }));
+  const { apis } = JSON.parse(readFileSync(join(directory, 'kinds/apis.json'), 'utf8')) as { apis: KindApi[] };
+  return apis.map((api) => ({
+    key: kindApiKey(api),
+    body: { orgId, name: api.name, version: api.version, teamName: api.teamName, spec: readKindApi(directory, api) },
+  }));
 }
 
 interface Searched {
@@ -367,52 +398,117 @@ async function sybilRun(options: FeedbackEvalOptions, admin: PlatformClient, acc
   if (top3.length > 0) console.log(`The wrong API in the top 3 of an unrelated need (there should be none):\n${top3.join('\n')}`);
 }
 
+/** One need of `--kinds`, searched: where its API came and what the first card put first. */
+interface KindOutcome {
+  need: KindNeed;
+  /** 1-based rank of the expected API among the cards (11 when not there). */
+  rank: number;
+  /** The first card's API key and its first operation. */
+  first?: { api: string; operation?: string };
+  /** The first card is the expected API and its first operation answers the need. */
+  firstOperation: boolean;
+  /** The first card is the expected API and one of its first 3 operations answers the need. */
+  operationInFirst3: boolean;
+  /** op-recall@5 of the expected API's card, when it is among the cards. */
+  opRecall5?: number;
+}
+
+type KindRow = { s1: number[]; s5: number[]; s1Operation: number[]; operation3: number[]; ops: number[] };
+
+const KIND_ROWS = [
+  'openapi',
+  'asyncapi',
+  'graphql',
+  'grpc',
+  'mcp',
+  'event needs (any kind)',
+  'event needs answered by AsyncAPI',
+  'tune half',
+  'check half',
+  'all',
+];
+
 /**
  * `npm run eval -- --kinds`: needs of every kind of API in an org of event, GraphQL, gRPC and MCP
- * APIs beside REST APIs of the same domains; success@1 and @5 of the expected API, and
- * op-recall@5 of its card (over the needs whose expected API is among the 10 cards).
+ * APIs beside REST APIs of the same domains; success@1 and @5 of the expected API, success@1 with
+ * the operation (the first card is the expected API and its first operation answers the need),
+ * the operation in the first 3 of that card, and op-recall@5 of the expected API's card (over the
+ * needs whose expected API is among the 10 cards). Rows per kind, then per half: each need is in
+ * the `tune` or the `check` half (`eval/kinds/needs.jsonl`: within each kind, in id order, the
+ * 1st, 3rd, 5th… need is tune, the others check; assigned before any measurement). Ranking may be
+ * tuned on the tune half only: the misses of the check half are counted, never listed, and those
+ * of the tune half are listed with `showMisses` (`--show-misses`).
  */
-export async function runKindsEval(client: PlatformClient, orgId: string, needs: KindNeed[], keyOfApi: Map<string, string>): Promise<void> {
-  const rows = new Map<string, { s1: number[]; s5: number[]; ops: number[] }>();
-  const row = (name: string) => rows.get(name) ?? rows.set(name, { s1: [], s5: [], ops: [] }).get(name)!;
-  const misses: string[] = [];
-  for (const need of needs) {
-    const response = await client.search({ orgId, query: need.query, maxResults: TOP_RANKS, maxEndpoints: 5 });
-    const ranked = response.results.map((result) => keyOfApi.get(result.apiId) ?? result.apiId);
-    const rank = rankOr(ranked, need.expected, TOP_RANKS + 1);
-    const card = response.results[rank - 1];
-    const groups = [
-      need.kind,
-      ...(need.event ? ['event needs (any kind)'] : []),
-      ...(need.event && need.kind === 'asyncapi' ? ['event needs answered by AsyncAPI'] : []),
-      'all',
-    ];
-    for (const group of groups) {
-      row(group).s1.push(rank === 1 ? 1 : 0);
-      row(group).s5.push(rank <= 5 ? 1 : 0);
-      if (card)
-        row(group).ops.push(
-          operationRecall(
-            card.endpoints.map((e) => `${e.method} ${e.path}`),
-            need.operations,
-            5,
-          ),
-        );
+export async function runKindsEval(client: PlatformClient, orgId: string, needs: KindNeed[], keyOfApi: Map<string, string>, showMisses = false): Promise<void> {
+  const unhalved = needs.filter((need) => need.half !== 'tune' && need.half !== 'check');
+  if (unhalved.length > 0) throw new Error(`eval/kinds/needs.jsonl: ${unhalved.map((need) => need.id).join(', ')} lack a "half" (tune or check)`);
+  const outcomes: KindOutcome[] = [];
+  for (const need of needs) outcomes.push(await searchKindNeed(client, orgId, need, keyOfApi));
+  const rows = new Map<string, KindRow>();
+  for (const outcome of outcomes) {
+    for (const group of kindGroups(outcome.need)) {
+      const row = rows.get(group) ?? rows.set(group, { s1: [], s5: [], s1Operation: [], operation3: [], ops: [] }).get(group)!;
+      row.s1.push(outcome.rank === 1 ? 1 : 0);
+      row.s5.push(outcome.rank <= 5 ? 1 : 0);
+      row.s1Operation.push(outcome.firstOperation ? 1 : 0);
+      row.operation3.push(outcome.operationInFirst3 ? 1 : 0);
+      if (outcome.opRecall5 !== undefined) row.ops.push(outcome.opRecall5);
     }
-    if (rank > 5)
-      misses.push(
-        `  ${need.id} "${need.query}"\n    wanted ${need.expected} (rank ${rank > TOP_RANKS ? '>10' : rank})\n    got    ${ranked.slice(0, 3).join(', ')}`,
-      );
   }
   console.log(
-    `\nKinds: ${needs.length} needs in org "${orgId}" (maxResults ${TOP_RANKS}, maxEndpoints 5); op-recall@5 over the needs whose API is among the cards`,
+    `\nKinds: ${needs.length} needs in org "${orgId}" (maxResults ${TOP_RANKS}, maxEndpoints 5); success@1 with the operation: the first card is the ` +
+      `expected API and its first operation is one that answers the need; op-recall@5 over the needs whose API is among the cards`,
   );
-  console.log('| needs of | needs | success@1 | success@5 | op-recall@5 (cards) |');
-  console.log('|---|---|---|---|---|');
-  const order = ['openapi', 'asyncapi', 'graphql', 'grpc', 'mcp', 'event needs (any kind)', 'event needs answered by AsyncAPI', 'all'];
-  for (const name of [...order.filter((name) => rows.has(name)), ...[...rows.keys()].filter((name) => !order.includes(name))]) {
-    const { s1, s5, ops } = rows.get(name)!;
-    console.log(`| ${name} | ${s1.length} | ${mean(s1).toFixed(3)} | ${mean(s5).toFixed(3)} | ${mean(ops).toFixed(3)} (${ops.length}) |`);
+  console.log('| needs of | needs | success@1 | success@5 | success@1 with the operation | operation in first 3 | op-recall@5 (cards) |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const name of [...KIND_ROWS.filter((name) => rows.has(name)), ...[...rows.keys()].filter((name) => !KIND_ROWS.includes(name))]) {
+    const { s1, s5, s1Operation, operation3, ops } = rows.get(name)!;
+    const cells = [s1, s5, s1Operation, operation3].map((values) => mean(values).toFixed(3));
+    console.log(`| ${name} | ${s1.length} | ${cells.join(' | ')} | ${mean(ops).toFixed(3)} (${ops.length}) |`);
   }
-  if (misses.length > 0) console.log(`Needs whose API is not in the top 5:\n${misses.join('\n')}`);
+  printKindMisses(outcomes, showMisses);
+}
+
+/** The rows a need counts in: its kind, the event rows, its half, all. */
+function kindGroups(need: KindNeed): string[] {
+  return [
+    need.kind,
+    ...(need.event ? ['event needs (any kind)'] : []),
+    ...(need.event && need.kind === 'asyncapi' ? ['event needs answered by AsyncAPI'] : []),
+    `${need.half} half`,
+    'all',
+  ];
+}
+
+async function searchKindNeed(client: PlatformClient, orgId: string, need: KindNeed, keyOfApi: Map<string, string>): Promise<KindOutcome> {
+  const response = await client.search({ orgId, query: need.query, maxResults: TOP_RANKS, maxEndpoints: 5 });
+  const ranked = response.results.map((result) => keyOfApi.get(result.apiId) ?? result.apiId);
+  const rank = rankOr(ranked, need.expected, TOP_RANKS + 1);
+  const operations = (result: SearchResult | undefined) => (result?.endpoints ?? []).map((endpoint) => `${endpoint.method} ${endpoint.path}`);
+  const first = response.results[0];
+  const answersIn = (k: number) => rank === 1 && operationRecall(operations(first), need.operations, k) > 0;
+  return {
+    need,
+    rank,
+    ...(first ? { first: { api: ranked[0], operation: operations(first)[0] } } : {}),
+    firstOperation: answersIn(1),
+    operationInFirst3: answersIn(3),
+    ...(rank <= TOP_RANKS ? { opRecall5: operationRecall(operations(response.results[rank - 1]), need.operations, 5) } : {}),
+  };
+}
+
+/** The needs missed by success@1 with the operation: counted per half; the tune half's listed with `showMisses`, the check half's never. */
+function printKindMisses(outcomes: KindOutcome[], showMisses: boolean): void {
+  const missed = outcomes.filter((outcome) => !outcome.firstOperation);
+  const count = (half: string) => missed.filter((outcome) => outcome.need.half === half).length;
+  console.log(`Missed success@1 with the operation: ${count('tune')} tune needs, ${count('check')} check needs (check-half misses are never listed)`);
+  if (!showMisses) return;
+  const lines = missed
+    .filter((outcome) => outcome.need.half === 'tune')
+    .map(({ need, rank, first }) => {
+      const wanted = `${need.expected} ${need.operations.join(' or ')}`;
+      const got = first ? `${first.api} ${first.operation ?? '(no operation)'}` : '(no card)';
+      return `  ${need.id} [${need.kind}] "${need.query}"\n    wanted ${wanted} (API rank ${rank > TOP_RANKS ? '>10' : rank})\n    first  ${got}`;
+    });
+  if (lines.length > 0) console.log(`Tune-half misses (first card and its first operation):\n${lines.join('\n')}`);
 }

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   if (!modes.every((mode) => SEARCH_MODES.includes(mode))) throw new Error(`--modes takes ${SEARCH_MODES.join(', ')}`);
 
   const { client, baseUrl, secret } = await connect(options.url, options.feedback);
-  if (options.kinds) await runKinds(client, options.reindex);
+  if (options.kinds) await runKinds(client, options.reindex, options['show-misses']);
   if (!tables && !options.feedback) return;
 
   const corpus = evalCorpusIds(options.shared);
@@ -121,11 +121,11 @@ async function connect(url: string | undefined, feedback: boolean): Promise<{ cl
 }
 
 /** `--kinds`: the kinds corpus in an org of its own, then its protocol (`eval-feedback.ts`). */
-async function runKinds(client: PlatformClient, reindex: boolean): Promise<void> {
+async function runKinds(client: PlatformClient, reindex: boolean, showMisses: boolean): Promise<void> {
   const kindsCorpus = (JSON.parse(readFileSync(join(evalDirectory(), 'kinds/corpus.json'), 'utf8')) as { specs: string[] }).specs;
   const registrations = [...kindSpecRegistrations(evalDirectory(), EVAL_KINDS_ORG), ...corpusRegistrations(kindsCorpus, EVAL_KINDS_ORG)];
   const keyOfApi = await registerAll(client, EVAL_KINDS_ORG, registrations, reindex);
-  await runKindsEval(client, EVAL_KINDS_ORG, readJsonLines<KindNeed>(join(evalDirectory(), 'kinds/needs.jsonl')), keyOfApi);
+  await runKindsEval(client, EVAL_KINDS_ORG, readJsonLines<KindNeed>(join(evalDirectory(), 'kinds/needs.jsonl')), keyOfApi, showMisses);
 }
 
 function registerRestbench(client: PlatformClient, restbench: string, reindex: boolean): Promise<Map<string, string>> {

