@@ -137,7 +137,7 @@ export const RANKING = {
    * the leading `apis` gains `weight` × the best `operationFit` of its `operations` nearest
    * operations (−0.45..0.6 at the endpoint weights below).
    */
-  operationFit: { apis: 10, operations: 3, weight: 0.1 },
+  operationFit: { apis: 10, operations: 5, weight: 0.3 },
   /** Ordering the operations within one card. */
   endpoints: {
     /**

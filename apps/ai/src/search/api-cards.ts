@@ -78,16 +78,6 @@ export async function operations(snapshot: SearchSnapshot, apiIds: string[], que
   return rows.map((row: Omit<EndpointRow, 'keyword'>) => ({ ...row, similarity: Number(row.similarity), keyword: keyword.get(row.id) ?? 0 }));
 }
 
-/** These operation chunks' method, path, summary and operationId (the chunks search already found; no scores). */
-export async function operationsById(snapshot: SearchSnapshot, ids: string[]): Promise<EndpointRow[]> {
-  if (ids.length === 0) return [];
-  const rows: Omit<EndpointRow, 'similarity' | 'keyword'>[] = await snapshot.manager.query(
-    `SELECT id, api_id AS "apiId", method, path, summary, operation_id AS "operationId" FROM platform_ai.api_chunks WHERE id = ANY($1) AND level = 'L2'`,
-    [ids],
-  );
-  return rows.map((row) => ({ ...row, similarity: 0, keyword: 0 }));
-}
-
 /** Whether the operation chunk (`alias`) delivers events to its caller (see `EVENT_DELIVERY`). */
 export function deliversEvents(alias: string, params: Params): string {
   const verbs = params.add(EVENT_DELIVERY.verbs);

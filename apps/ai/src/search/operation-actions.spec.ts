@@ -49,9 +49,21 @@ describe(needAction.name, () => {
   it('reads the main verbs, not those of a when-clause or of nouns', () => {
     expect(needAction('authorise a card amount now and capture it later when the order ships').actions).toEqual(['grant', 'pay']);
     expect(needAction('give me the number of movies directed by Sofia Coppola').actions).toEqual(['read']);
-    expect(needAction('give a customer their money back').actions).toEqual([]);
+    expect(needAction('give a customer their money back').actions).toEqual(['refund']);
     expect(needAction('list the tracks of an album').actions).toEqual(['read']);
     expect(needAction('put a write-off of broken units on the bus').actions).toEqual(['create']);
+  });
+
+  it('reads a phrasal verb as the verb it means', () => {
+    expect(needAction('get rid of a recurring reminder for good').actions).toEqual(['delete']);
+    expect(needAction('push a reminder back by ten minutes').actions).toEqual(['schedule']);
+    expect(needAction('turn the alarm off').actions).toEqual(['disable']);
+    expect(needAction('take a pull request back out of the merge queue').actions).toEqual(['delete']);
+  });
+
+  it('reads what the need says not to do', () => {
+    expect(needAction('temporarily stop a cron job from firing without deleting it')).toMatchObject({ actions: ['stop'], avoid: ['delete'] });
+    expect(needAction("hold the job but don't cancel it")).toMatchObject({ actions: ['pause', 'reserve'], avoid: ['cancel'] });
   });
 
   it('keeps the words it says things of, singular', () => {
@@ -100,6 +112,12 @@ describe(actionFit.name, () => {
     expect(fit(need, { method: 'RPC', path: 'x.Subscriber/PauseSubscription', summary: null })).toBe(1);
     expect(fit(need, { method: 'RPC', path: 'x.Subscriber/ResumeSubscription', summary: null })).toBe(-1);
     expect(fit(need, { method: 'RPC', path: 'x.Subscriber/DeleteSubscription', summary: null })).toBe(-0.5);
+  });
+
+  it('counts an action the need says not to do as an opposite', () => {
+    const need = 'stop a cron job from firing without deleting it';
+    expect(fit(need, { method: 'TOOL', path: 'delete_job', summary: null })).toBe(-1);
+    expect(fit(need, { method: 'TOOL', path: 'pause_job', summary: null })).toBe(0.25);
   });
 
   it('counts an action guessed from the HTTP method for half, and nothing without a verb in the need', () => {

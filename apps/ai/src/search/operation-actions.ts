@@ -106,7 +106,7 @@ const FAMILIES: Record<string, readonly string[]> = {
   follow: ['follow'],
   start: ['start', 'begin', 'launch', 'run', 'trigger', 'execute', 'invoke', 'kick', 'play', 'spin', 'boot', 'deploy'],
   stop: ['stop', 'halt', 'kill', 'end', 'shut', 'shutdown'],
-  pause: ['pause', 'freeze', 'snooze'],
+  pause: ['pause', 'freeze', 'hold'],
   resume: ['resume', 'unpause', 'continue', 'restart', 'reopen', 'restore', 'unfreeze'],
   lock: ['lock', 'block', 'ban'],
   approve: ['approve', 'accept', 'confirm', 'verify', 'validate', 'acknowledge', 'ack'],
@@ -122,7 +122,7 @@ const FAMILIES: Record<string, readonly string[]> = {
   refund: ['refund', 'reimburse', 'chargeback'],
   transfer: ['transfer', 'move', 'migrate', 'copy', 'clone', 'duplicate'],
   reserve: ['reserve', 'allocate', 'hold'],
-  schedule: ['schedule', 'plan', 'queue', 'enqueue', 'delay', 'defer', 'postpone', 'repeat'],
+  schedule: ['schedule', 'plan', 'queue', 'enqueue', 'delay', 'defer', 'postpone', 'snooze', 'repeat'],
   retry: ['retry', 'redeliver', 'replay', 'resend', 'rerun'],
   escalate: ['escalate'],
   calculate: [
@@ -186,7 +186,6 @@ const NEIGHBOURS: [string, string][] = [
   ['read', 'calculate'],
   ['read', 'track'],
   ['read', 'download'],
-  ['read', 'subscribe'],
   ['stop', 'cancel'],
   ['stop', 'disable'],
   ['pause', 'disable'],
@@ -198,7 +197,9 @@ const NEIGHBOURS: [string, string][] = [
   ['like', 'create'],
 ];
 
-const FAMILY_OF_VERB = new Map(Object.entries(FAMILIES).flatMap(([family, verbs]) => verbs.map((verb) => [verb, family] as const)));
+/** Each verb's families: most have one, a few two ("hold" a job is pausing it, "hold" units is reserving them). */
+const FAMILIES_OF_VERB = new Map<string, string[]>();
+for (const [family, verbs] of Object.entries(FAMILIES)) for (const verb of verbs) FAMILIES_OF_VERB.set(verb, [...(FAMILIES_OF_VERB.get(verb) ?? []), family]);
 const OPPOSITE = new Set(OPPOSITES.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
 const NEIGHBOUR = new Set(NEIGHBOURS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
 
@@ -211,19 +212,23 @@ const UNDOING_PREFIX = /^(?:un|dis|de)(?=[a-z]{3,})/;
  * `un<base family>` ("unfollow", "unlock"). Undefined for a word that is no known verb.
  */
 export function actionOf(word: string): string | undefined {
+  return actionsOf(word)[0];
+}
+
+/** Every family of a word used as a verb (`actionOf`), most likely first. */
+export function actionsOf(word: string): string[] {
   const lower = word.toLowerCase();
   for (const base of lemmas(lower)) {
-    const family = FAMILY_OF_VERB.get(base);
-    if (family) return family;
+    const families = FAMILIES_OF_VERB.get(base);
+    if (families) return families;
   }
   const undone = lower.replace(UNDOING_PREFIX, '');
-  if (undone !== lower) {
-    for (const base of lemmas(undone)) {
-      const family = FAMILY_OF_VERB.get(base);
-      if (family) return OPPOSITE_NAME[family] ?? `un${family}`;
-    }
+  if (undone === lower) return [];
+  for (const base of lemmas(undone)) {
+    const families = FAMILIES_OF_VERB.get(base);
+    if (families) return families.map((family) => OPPOSITE_NAME[family] ?? `un${family}`);
   }
-  return undefined;
+  return [];
 }
 
 /** The families an undoing prefix turns into one of the table's, rather than a new "un-" family. */
@@ -294,27 +299,82 @@ const NO_OBJECT = new Set([
   ),
 ]);
 
+/**
+ * Phrasal verbs as the one verb they mean, in any inflection of their first word: "get rid of" →
+ * remove, "push back" → postpone. General English only.
+ */
+const PHRASAL_VERBS: [RegExp, string][] = [
+  [/\bg[eo]t(?:s|ting|ten)?\s+rid\s+of\b/g, 'remove'],
+  [/\b(?:throw|throws|threw|thrown|throwing)\s+(?:\S+\s+){0,3}?(?:away|out)\b/g, 'discard'],
+  [/\b(?:take|takes|took|taken|taking)\s+(?:\S+\s+){0,4}?(?:back\s+)?out\s+of\b/g, 'remove'],
+  [/\b(?:take|takes|took|taken|taking)\s+(?:\S+\s+){0,3}?back\b/g, 'undo'],
+  [/\b(?:push|pushes|pushed|pushing|put|puts|putting)\s+(?:\S+\s+){0,3}?(?:back|off)\b(?!\s+(?:to|into|in|on)\b)/g, 'postpone'],
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?on\b/g, 'enable'],
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?off\b/g, 'disable'],
+  [/\b(?:set|sets|setting)\s+up\b/g, 'create'],
+  [/\b(?:sign|signs|signed|signing)\s+up\b/g, 'register'],
+  [/\b(?:look|looks|looked|looking)\s+up\b/g, 'lookup'],
+  [/\b(?:hand|hands|handed|handing)\s+(?:\S+\s+){0,3}?over\b/g, 'transfer'],
+  [/\b(?:kick|kicks|kicked|kicking)\s+off\b/g, 'start'],
+  [/\b(?:shut|shuts|shutting)\s+down\b/g, 'stop'],
+  [/\b(?:roll|rolls|rolled|rolling)\s+back\b/g, 'rollback'],
+  [/\b(?:opt|opts|opted|opting)\s+out\b/g, 'unsubscribe'],
+  [/\b(?:opt|opts|opted|opting)\s+in\b/g, 'subscribe'],
+  [/\b(?:pay|pays|paid|paying|give|gives|gave|giving)\s+(?:\S+\s+){0,4}?(?:money\s+)?back\b/g, 'refund'],
+];
+
+/** Words after which the next verb is what the need does *not* want: "without deleting it", "instead of waiting". */
+const NEGATIONS = new Set(['without', 'not', 'never', 'instead', 'rather', 'nor']);
+/** Words a negation reaches: "without ever deleting", not the verb of the next clause. */
+const NEGATION_REACH = 3;
+
+/**
+ * Words a verb of the need follows: the need's start, "to", "and", a subject ("I", "we", "my
+ * agent"), a modal ("can", "should"), an adverb ("temporarily stop"). After another content word
+ * it is a noun of a compound: "the merge queue", "a firmware update", "the status change".
+ */
+const BEFORE_A_VERB = new Set(
+  'to and then also or please i we you they he she it who that which can could should would will shall must may might want wants need needs let lets help me us just first not only agent agents assistant assistants bot bots chatbot app apps service services client clients system script team user users'.split(
+    ' ',
+  ),
+);
+
+function inVerbPosition(words: string[], index: number): boolean {
+  const previous = words[index - 1];
+  return previous === undefined || BEFORE_A_VERB.has(previous) || /ly$/.test(previous) || actionOf(previous) !== undefined || NEGATIONS.has(previous);
+}
+
 /** What a need asks to do, and the words it says it of. */
 export interface NeedAction {
   /** Families of its main verbs, first first (none when it names no known action). */
   actions: string[];
+  /** Families of the verbs it says not to do ("without deleting it"): an operation that does one counts as an opposite. */
+  avoid?: string[];
   /** Its other words, each as `objectKey` reads it. */
   words: Set<string>;
 }
 
 export function needAction(need: string): NeedAction {
-  const words = splitWords(need.replace(/[’‘]/g, "'").replace(/'s\b/g, ''));
+  const text = PHRASAL_VERBS.reduce((phrase, [pattern, verb]) => phrase.replace(pattern, verb), need.toLowerCase().replace(/[’‘]/g, "'"));
+  const words = splitWords(text.replace(/'s\b/g, '').replace(/n't\b/g, ' not'));
   const actions: string[] = [];
+  const avoid: string[] = [];
   let subordinate = false;
+  let negatedAt = -Infinity;
   words.forEach((word, index) => {
     if (SUBORDINATE.has(word)) subordinate = true;
     if (['and', 'then', 'also', 'to'].includes(word)) subordinate = false;
-    if (subordinate || actions.length >= MAX_NEED_ACTIONS || NOUN_BEFORE.has(words[index - 1] ?? '')) return;
+    if (NEGATIONS.has(word)) negatedAt = index;
+    const negated = index - negatedAt <= NEGATION_REACH;
+    if (subordinate || !inVerbPosition(words, index)) return;
     if (TO_THE_ASKER.has(word) && !['me', 'us'].includes(words[index + 1] ?? '')) return;
-    const action = actionOf(word);
-    if (action && !actions.includes(action)) actions.push(action);
+    const families = actionsOf(word);
+    if (families.length === 0) return;
+    if (negated) avoid.push(...families);
+    else if (actions.length < MAX_NEED_ACTIONS) actions.push(...families.filter((family) => !actions.includes(family)));
+    negatedAt = -Infinity;
   });
-  return { actions, words: new Set(words.filter((word) => !NO_OBJECT.has(word)).map(objectKey)) };
+  return { actions, ...(avoid.length > 0 ? { avoid } : {}), words: new Set(words.filter((word) => !NO_OBJECT.has(word)).map(objectKey)) };
 }
 
 /** A word as objects are compared: singular, and its first letters for a long one ("payments", "payment" → "payme"). */
@@ -343,9 +403,9 @@ export interface OperationAction {
 /** Verbs of kinds that carry a name: the RPC method, GraphQL field or MCP tool is the operation's name. */
 const NAMED_KINDS = new Set(['RPC', 'QUERY', 'MUTATION', 'SUBSCRIPTION', 'TOOL']);
 
-/** Whether the operation is an RPC method, GraphQL field or MCP tool: its name is its most precise text. */
+/** Whether the operation is an RPC method, GraphQL field, MCP tool or AsyncAPI channel: its name is its most precise text. */
 export function isNamedKind(method: string): boolean {
-  return NAMED_KINDS.has(method.toUpperCase());
+  return NAMED_KINDS.has(method.toUpperCase()) || method.toUpperCase() in CHANNEL_ACTIONS;
 }
 /** AsyncAPI: what the caller does with the channel (see `EVENT_DELIVERY`): take events in, or send messages. */
 const CHANNEL_ACTIONS: Record<string, string> = { SUBSCRIBE: 'subscribe', SEND: 'subscribe', PUBLISH: 'send', RECEIVE: 'send' };
@@ -361,10 +421,17 @@ export function operationAction(operation: ActionableOperation): OperationAction
     return fromName(splitWords(name), KIND_ACTIONS[method]);
   }
   if (method in CHANNEL_ACTIONS) return { action: CHANNEL_ACTIONS[method], named: false, objects: objects(splitWords(operation.path)) };
+  // The operationId is the name its author gave it ("Unsubscribe", where the summary says "Deletes
+  // a subscription"); its own verb, not an HTTP method before it ("GET_search-movie").
+  const id = splitWords(operation.operationId ?? '');
+  const named = id[0] && id[0].toUpperCase() in HTTP_ACTIONS ? id.slice(1) : id;
+  if (named.length > 0 && actionOf(named[0])) return fromName(named);
   const summary = splitWords(operation.summary ?? '').slice(0, 8);
   if (summary.length > 0 && actionOf(summary[0])) return fromName(summary);
-  const id = splitWords(operation.operationId ?? '');
-  if (id.length > 0 && actionOf(id[0]) && !(id[0].toUpperCase() in HTTP_ACTIONS)) return fromName(id);
+  // "/shipments/{id}/cancel", "/#Action=Unsubscribe": an action as the path's last segment.
+  const last = splitWords(operation.path.split('/').at(-1) ?? '');
+  const verb = last.findIndex((word) => actionOf(word));
+  if (verb >= 0 && verb >= last.length - 1) return fromName(last.slice(verb));
   const path = objects(splitWords(operation.path));
   return { action: HTTP_ACTIONS[method], named: false, objects: summary.length > 0 ? objects(summary) : path.slice(-2) };
 }
@@ -389,9 +456,11 @@ const GUESSED_ACTION_SHARE = 0.5;
  * when either says no action.
  */
 export function actionFit(need: NeedAction, operation: OperationAction): number {
-  if (!operation.action || need.actions.length === 0) return 0;
-  const best = Math.max(...need.actions.map((action) => RELATION_FIT[relationOf(action, operation.action!)]));
-  return operation.named ? best : best * GUESSED_ACTION_SHARE;
+  if (!operation.action) return 0;
+  const share = operation.named ? 1 : GUESSED_ACTION_SHARE;
+  if (need.avoid?.includes(operation.action)) return RELATION_FIT.opposite * share;
+  if (need.actions.length === 0) return 0;
+  return share * Math.max(...need.actions.map((action) => RELATION_FIT[relationOf(action, operation.action!)]));
 }
 
 /** The share of the operation's object words the need says (0 when its name has none). */

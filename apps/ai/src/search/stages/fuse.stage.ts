@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { deliversEvents, operationsById, schedulesWork } from '../api-cards.js';
+import { deliversEvents, groupByApi, operations, schedulesWork } from '../api-cards.js';
 import type { NeedAction } from '../operation-actions.js';
-import { byLifecycle, type Candidate, fuseApis, operationFit, rankApis, scaleSimilarities } from '../rank-fusion.js';
+import { byLifecycle, fuseApis, operationFit, rankApis, scaleSimilarities } from '../rank-fusion.js';
 import { RANKING } from '../../ranking/ranking.config.js';
 import { Params, type SearchSnapshot } from '../search-snapshot.js';
 import type { RankedApi, RetrievedSearch } from './search-run.js';
@@ -25,7 +25,7 @@ export class Fusion {
     const leaders = ranked.slice(0, INTENT_CANDIDATES).map((api) => api.apiId);
     const events = query.event ? await apisWith(snapshot, leaders, deliversEvents) : new Set<string>();
     const schedules = query.schedule ? await apisWith(snapshot, leaders, schedulesWork) : new Set<string>();
-    const fits = await bestOperationFits(snapshot, query.action, ranked.slice(0, RANKING.operationFit.apis), [...retrieved.nearest, ...retrieved.unseenChunks]);
+    const fits = await bestOperationFits(snapshot, query.action, query.vector, ranked.slice(0, RANKING.operationFit.apis));
     return ranked
       .map((api) => {
         const { eventApiWeight, scheduleApiWeight } = RANKING.intent;
@@ -38,31 +38,30 @@ export class Fusion {
 }
 
 /**
- * How well the best operations of the leading APIs do what the need asks (`operationFit` of
- * each API's `RANKING.operationFit.operations` nearest operation chunks, the best of them):
- * "refund a card payment" is answered by an RPC named `RefundPayment` before a REST API that
- * shares the words. Only the chunks retrieval found are read (their names, by id: one query).
+ * How well the best operations of the leading APIs do what the need asks (`operationFit`, the
+ * best of each API's `RANKING.operationFit.operations` operations nearest the need): "refund a
+ * card payment" is answered by an RPC named `RefundPayment` before a REST API that shares the
+ * words. Without a vector (keyword mode), none.
  */
 export async function bestOperationFits(
   snapshot: SearchSnapshot,
   need: NeedAction,
+  vector: number[] | undefined,
   leaders: { apiId: string }[],
-  found: Candidate[],
 ): Promise<Map<string, number>> {
-  if (need.actions.length === 0 && need.words.size === 0) return new Map();
-  const leading = new Set(leaders.map((api) => api.apiId));
-  const perApi = new Map<string, Candidate[]>();
-  for (const chunk of [...found].sort((a, b) => b.score - a.score)) {
-    if (chunk.level !== 'L2' || !leading.has(chunk.apiId)) continue;
-    const list = perApi.get(chunk.apiId) ?? perApi.set(chunk.apiId, []).get(chunk.apiId)!;
-    if (list.length < RANKING.operationFit.operations) list.push(chunk);
-  }
-  const operations = await operationsById(
-    snapshot,
-    [...perApi.values()].flat().map((chunk) => chunk.id),
+  if (!vector || leaders.length === 0 || (need.actions.length === 0 && need.words.size === 0)) return new Map();
+  const nearest = groupByApi(
+    await operations(
+      snapshot,
+      leaders.map((api) => api.apiId),
+      { vector },
+    ),
   );
   const fits = new Map<string, number>();
-  for (const operation of operations) fits.set(operation.apiId, Math.max(fits.get(operation.apiId) ?? -Infinity, operationFit(need, operation)));
+  for (const [apiId, rows] of nearest) {
+    const best = rows.sort((a, b) => b.similarity - a.similarity).slice(0, RANKING.operationFit.operations);
+    fits.set(apiId, Math.max(...best.map((operation) => operationFit(need, operation))));
+  }
   return fits;
 }
 
