@@ -452,15 +452,18 @@ const GUESSED_ACTION_SHARE = 0.5;
 
 /**
  * How well an operation does what the need asks, −1..1: the best relation between one of the
- * need's actions and the operation's (an opposite or different action counts against it); 0
- * when either says no action.
+ * need's actions and the operation's (an opposite or different action counts against it, or one
+ * the need says not to do); 0 when either says no action.
  */
-export function actionFit(need: NeedAction, operation: OperationAction): number {
+export function actionFit(need: NeedAction, operation: OperationAction, within: 'card' | 'ranking' = 'card'): number {
   if (!operation.action) return 0;
   const share = operation.named ? 1 : GUESSED_ACTION_SHARE;
   if (need.avoid?.includes(operation.action)) return RELATION_FIT.opposite * share;
   if (need.actions.length === 0) return 0;
-  return share * Math.max(...need.actions.map((action) => RELATION_FIT[relationOf(action, operation.action!)]));
+  const best = Math.max(...need.actions.map((action) => RELATION_FIT[relationOf(action, operation.action!)]));
+  // Within a card, reading is a step of any task ("follow the artist of the song now playing"
+  // reads the song first): never against. Ranking APIs, an API that only reads is no answer.
+  return share * (within === 'card' && operation.action === 'read' ? Math.max(0, best) : best);
 }
 
 /** The share of the operation's object words the need says (0 when its name has none). */

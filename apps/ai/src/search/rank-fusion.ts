@@ -240,11 +240,11 @@ export function rankEndpoints<T extends EndpointCandidate>(
  * (`objectFit`); a name of an RPC method, GraphQL field or MCP tool says it more precisely than a
  * REST summary, so its object counts more (`RANKING.endpoints.action`).
  */
-export function operationFit(need: NeedAction, operation: EndpointCandidate): number {
+export function operationFit(need: NeedAction, operation: EndpointCandidate, within: 'card' | 'ranking' = 'card'): number {
   const read = operationAction(operation);
   const { actionWeight, objectWeight, namedObjectWeight } = RANKING.endpoints.action;
   const objects = isNamedKind(operation.method) ? namedObjectWeight : objectWeight;
-  return actionWeight * actionFit(need, read) + objects * objectFit(need, read);
+  return actionWeight * actionFit(need, read, within) + objects * objectFit(need, read);
 }
 
 const SCHEDULES = new RegExp(SCHEDULING, 'i');

@@ -60,7 +60,7 @@ export async function bestOperationFits(
   const fits = new Map<string, number>();
   for (const [apiId, rows] of nearest) {
     const best = rows.sort((a, b) => b.similarity - a.similarity).slice(0, RANKING.operationFit.operations);
-    fits.set(apiId, Math.max(...best.map((operation) => operationFit(need, operation))));
+    fits.set(apiId, Math.max(...best.map((operation) => operationFit(need, operation, 'ranking'))));
   }
   return fits;
 }
