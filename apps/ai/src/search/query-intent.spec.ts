@@ -93,6 +93,7 @@ describe(scheduleIntent.name, () => {
   it.each([
     ['run the sales report every night at 2am'],
     ['send the digest daily'],
+    ['back up the database nightly at 2am'],
     ['retry this task after five minutes'],
     ['call my endpoint at a set hour'],
     ['deliver the message after a delay'],
@@ -108,6 +109,8 @@ describe(scheduleIntent.name, () => {
     ['list the jobs of a pipeline'],
     ['at the moment, which orders are open'],
     ['what are the daily rate limits'],
+    ['decades of daily temperature for one farm'],
+    ['hotel availability and nightly prices in a city'],
     ['count monthly active users'],
     ['create a customer'],
     ['what time is it in Tokyo'],

@@ -103,8 +103,9 @@ const TIME_UNIT = String.raw`(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights
 const SCHEDULE_PATTERNS = [
   // Recurrence: "daily", "every night", "each Monday", "every 15 minutes", "once a week". Not
   // "every time" (an event: `eventIntent`).
-  // Not a measure over a period: "daily rate limits", "monthly active users", "weekly totals".
-  String.raw`\b(?:daily|nightly|weekly|monthly|hourly|yearly|annually|quarterly|fortnightly)\b(?![\s-]+(?:rate\s+)?(?:limits?|quotas?|caps?|allowances?|usage|active|stats|statistics|volumes?|totals?|averages?|rates?|budgets?|spend|maximums?|max))`,
+  // As an adverb only ("send the digest daily", "run nightly at 2am"): before a noun it is what is
+  // measured or sold per period ("daily temperature", "nightly prices", "monthly active users").
+  String.raw`\b(?:daily|nightly|weekly|monthly|hourly|yearly|annually|quarterly|fortnightly)\b(?=\s*(?:$|[.,;:!?)]|(?:at|on|from|until|till|and|or|for|in|by|to|during|between|except|via|using|with)\b))`,
   String.raw`\b(?:periodically|recurring|recurrently|on\s+a\s+(?:schedule|timer|cron)|cron(?:tab)?)\b`,
   String.raw`\b(?:every|each)\s+(?:(?:other|\d+|few|couple\s+of)\s+)?${TIME_UNIT}\b`,
   String.raw`\b(?:once|twice|\d+\s+times)\s+(?:a|an|per|every)\s+${TIME_UNIT}\b`,
