@@ -1,3 +1,4 @@
+import { needAction } from './operation-actions.js';
 import { type Candidate, combineScores, fuseApis, isSearchOperation, rankApis, rankEndpoints, scaleSimilarities, unseenKeywordLeaders } from './rank-fusion.js';
 
 const candidate = (id: string, apiId: string, score: number, level: Candidate['level'] = 'L2'): Candidate => ({ id, apiId, level, score });
@@ -146,6 +147,25 @@ describe(rankEndpoints.name, () => {
     expect(ids(rankEndpoints(rows, { vector: true, keyword: false }))).toEqual(['get', 'post', 'delete']);
   });
 
+  describe('when the need says what to do', () => {
+    const subscriptions = [
+      operation('resume', 'RPC', 'pubsub.Subscriber/ResumeSubscription', 0.9, 1),
+      operation('delete', 'RPC', 'pubsub.Subscriber/DeleteSubscription', 0.85, 0.9),
+      operation('pause', 'RPC', 'pubsub.Subscriber/PauseSubscription', 0.8, 0.8),
+      operation('list', 'RPC', 'pubsub.Subscriber/ListSubscriptions', 0.7, 0.7),
+    ];
+
+    it('should put the operation that does it first, and the one it says not to do last', () => {
+      const action = needAction('pause a subscription for a while without deleting it');
+      expect(ids(rankEndpoints(subscriptions, { vector: true, keyword: true, action }))).toEqual(['pause', 'resume', 'list', 'delete']);
+    });
+
+    it('should leave the order to the scores when the need says no action', () => {
+      const action = needAction('the subscriptions of a topic');
+      expect(ids(rankEndpoints(subscriptions, { vector: true, keyword: true, action }))[0]).toBe('resume');
+    });
+  });
+
   describe('when the query names something', () => {
     const withLookups = [
       ...rows,
@@ -163,6 +183,11 @@ describe(rankEndpoints.name, () => {
         'find',
         'delete',
       ]);
+    });
+
+    it('should move the search for the kind of thing named first', () => {
+      const typed = [...withLookups, operation('search-person', 'GET', '/search/person', 0.1, 0, 'Search People')];
+      expect(ids(rankEndpoints(typed, { vector: true, keyword: true, namesUnknownThing: true, namedTypes: ['person'] }))[0]).toBe('search-person');
     });
 
     it('should leave search operations where they are otherwise', () => {
