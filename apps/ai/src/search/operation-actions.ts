@@ -362,11 +362,11 @@ export function needAction(need: string): NeedAction {
   let subordinate = false;
   let negatedAt = -Infinity;
   words.forEach((word, index) => {
-    if (SUBORDINATE.has(word)) subordinate = true;
+    if (SUBORDINATE.has(word) && !NOUN_BEFORE.has(words[index - 1] ?? '')) subordinate = true;
     if (['and', 'then', 'also', 'to'].includes(word)) subordinate = false;
     if (NEGATIONS.has(word)) negatedAt = index;
     const negated = index - negatedAt <= NEGATION_REACH;
-    if (subordinate || !inVerbPosition(words, index)) return;
+    if ((subordinate && !negated) || !inVerbPosition(words, index)) return;
     if (TO_THE_ASKER.has(word) && !['me', 'us'].includes(words[index + 1] ?? '')) return;
     const families = actionsOf(word);
     if (families.length === 0) return;

@@ -244,7 +244,9 @@ export function operationFit(need: NeedAction, operation: EndpointCandidate, wit
   const read = operationAction(operation);
   const { actionWeight, objectWeight, namedObjectWeight } = RANKING.endpoints.action;
   const objects = isNamedKind(operation.method) ? namedObjectWeight : objectWeight;
-  return actionWeight * actionFit(need, read, within) + objects * objectFit(need, read);
+  // "Without deleting it": its object is named so as not to act on it that way.
+  const avoided = read.action !== undefined && need.avoid?.includes(read.action);
+  return actionWeight * actionFit(need, read, within) + (avoided ? 0 : objects * objectFit(need, read));
 }
 
 const SCHEDULES = new RegExp(SCHEDULING, 'i');
