@@ -106,7 +106,8 @@ const SCHEDULE_PATTERNS = [
   // As an adverb only ("send the digest daily", "run nightly at 2am"): before a noun it is what is
   // measured or sold per period ("daily temperature", "nightly prices", "monthly active users").
   String.raw`\b(?:daily|nightly|weekly|monthly|hourly|yearly|annually|quarterly|fortnightly)\b(?=\s*(?:$|[.,;:!?)]|(?:at|on|from|until|till|and|or|for|in|by|to|during|between|except|via|using|with)\b))`,
-  String.raw`\b(?:periodically|recurring|recurrently|on\s+a\s+(?:schedule|timer|cron)|cron(?:tab)?)\b`,
+  // Not "a cron job" or "a job's schedule": a thing named, not when to act (the verb "schedule" is an action: `needAction`).
+  String.raw`\b(?:periodically|on\s+a\s+(?:schedule|timer|cron)|at\s+regular\s+intervals)\b`,
   String.raw`\b(?:every|each)\s+(?:(?:other|\d+|few|couple\s+of)\s+)?${TIME_UNIT}\b`,
   String.raw`\b(?:once|twice|\d+\s+times)\s+(?:a|an|per|every)\s+${TIME_UNIT}\b`,
   // At a time: "at 2am", "at 09:30", "at midnight", "at a set hour", "at a given time".
@@ -115,7 +116,6 @@ const SCHEDULE_PATTERNS = [
   String.raw`\b(?:after|with)\s+(?:a|an|some)\s+(?:\S+\s+)?delay\b|\bdelay(?:s|ed|ing)?\s+(?:it|them|the|by|for|until)\b`,
   String.raw`\b(?:in|after)\s+(?:\d+|a|an|one|two|three|five|ten|fifteen|thirty|a\s+few|few|several)\s+${TIME_UNIT}\b|\b\d+\s+${TIME_UNIT}\s+later\b`,
   String.raw`\b(?:tomorrow|tonight|later\s+today|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`,
-  String.raw`\b(?:schedul(?:e|es|ed|ing)|postpon(?:e|es|ed|ing)|defer(?:s|red|ring)?)\b`,
 ];
 const SCHEDULE_INTENT = new RegExp(SCHEDULE_PATTERNS.join('|'), 'iu');
 
