@@ -159,7 +159,7 @@ export const RANKING = {
     namedPathBoost: 3,
     namedMethodBoost: 1,
     /** Operations read as actions (`operationFit`): the need's action against the operation's, and the share of its name's objects the need says. */
-    action: { actionWeight: 0.3, objectWeight: 0.15, namedObjectWeight: 0.3 },
+    action: { actionWeight: 0.5, objectWeight: 0.15, namedObjectWeight: 0.3 },
   },
 } as const;
 
