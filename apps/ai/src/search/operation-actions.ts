@@ -163,10 +163,9 @@ const OPPOSITES: [string, string][] = [
   ['attach', 'detach'],
   ['approve', 'reject'],
   ['pay', 'refund'],
-  ['reserve', 'publish'],
 ];
 
-/** Families close enough that one does not count against the other: reading, listing and searching are one read. */
+/** Families close enough that one does not count against the other. */
 const NEIGHBOURS: [string, string][] = [
   ['delete', 'cancel'],
   ['delete', 'close'],
@@ -203,8 +202,11 @@ for (const [family, verbs] of Object.entries(FAMILIES)) for (const verb of verbs
 const OPPOSITE = new Set(OPPOSITES.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
 const NEIGHBOUR = new Set(NEIGHBOURS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
 
-/** What the family of a verb undone by a prefix is: "unfollow" → "unfollow" (the opposite of "follow"). */
-const UNDOING_PREFIX = /^(?:un|dis|de)(?=[a-z]{3,})/;
+/**
+ * A prefix that undoes a verb ("unfollow", "dequeue", "disconnect"); "de-" and "dis-" only before
+ * a longer verb, so "design" is no undoing of "sign".
+ */
+const UNDOING_PREFIX = /^(?:un(?=[a-z]{3,})|dis(?=[a-z]{5,})|de(?=[a-z]{5,}))/;
 
 /**
  * The family of one word used as a verb, in any inflection ("adds", "added", "adding",

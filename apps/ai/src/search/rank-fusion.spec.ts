@@ -155,9 +155,9 @@ describe(rankEndpoints.name, () => {
       operation('list', 'RPC', 'pubsub.Subscriber/ListSubscriptions', 0.7, 0.7),
     ];
 
-    it('should put the operation that does it first, and the one it says not to do last', () => {
+    it('should put the operation that does it first, its opposite below a neighbour, and the one it says not to do last', () => {
       const action = needAction('pause a subscription for a while without deleting it');
-      expect(ids(rankEndpoints(subscriptions, { vector: true, keyword: true, action }))).toEqual(['pause', 'resume', 'list', 'delete']);
+      expect(ids(rankEndpoints(subscriptions, { vector: true, keyword: true, action }))).toEqual(['pause', 'list', 'resume', 'delete']);
     });
 
     it('should leave the order to the scores when the need says no action', () => {
