@@ -68,9 +68,10 @@ export function startStack(options: StackOptions = {}): Promise<TestStack> {
 
 async function launch(options: StackOptions): Promise<TestStack> {
   const env = stackEnv(options);
-  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise a PGlite each.
+  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise a PGlite each
+  // (in memory, from the run's initdb: jest.config.js).
   const database = (config: { database: GatewayConfig['database'] }, pgliteDir = 'memory://') =>
-    config.database.url ? config.database : { ...config.database, pgliteDir };
+    config.database.url ? config.database : { ...config.database, pgliteDir, pgliteSeed: process.env.TEST_PGLITE_SEED };
   const startAi = async (config: AiConfig, port: number) => {
     const app = await createAiApp({ ...config, database: database(config, options.aiDataDir) });
     try {
