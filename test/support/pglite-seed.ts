@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 
+/** A throwaway database's target: in memory, from the run's seed (none outside Jest: initdb). */
+export const IN_MEMORY = { pgliteDir: 'memory://', pgliteSeed: process.env.TEST_PGLITE_SEED };
+
 /**
  * Jest's global setup: initdb once for the whole run, its data directory dumped to a file that
  * every test stack's `memory://` databases start from (`DatabaseTarget.pgliteSeed`), instead of
