@@ -24,6 +24,9 @@ export default {
   // End-to-end tests wait on conditions with deadlines of their own (60 s for an API's indexing):
   // Jest's must be longer, so that a slow machine fails with what was awaited, not a time-out.
   testTimeout: 120_000,
+  // One initdb for the run: the test stacks' in-memory databases start from its dump.
+  globalSetup: '<rootDir>/test/support/pglite-seed.ts',
+  globalTeardown: '<rootDir>/test/support/pglite-seed-teardown.ts',
   // Stops what a file started and left running, even a start whose hook timed out.
   setupFilesAfterEnv: ['<rootDir>/test/support/stop-leftovers.ts'],
   // An app that fails to start keeps what its other providers opened (its queue's Redis

@@ -9,6 +9,7 @@ import { createAiApp } from '../apps/ai/src/create-ai-app.js';
 import { EmbeddingModelsService } from '../apps/ai/src/embedding-models/embedding-models.service.js';
 import { IndexStoreRepository } from '../apps/ai/src/index-store/index-store.repository.js';
 import { starting, stoppable } from './support/leftovers.js';
+import { IN_MEMORY } from './support/pglite-seed.js';
 import { stackEnv, startStack, type TestStack, until } from './support/stack.js';
 
 const ORG = 'acme';
@@ -77,7 +78,7 @@ describe('API kinds (AI app)', () => {
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
     });
-    app = await starting(createAiApp({ ...config, database: { ...config.database, pgliteDir: 'memory://' } }));
+    app = await starting(createAiApp({ ...config, database: { ...config.database, ...IN_MEMORY } }));
     await app.init();
 
     // An OpenAPI registration, as the gateway queues it: the format it was read as goes with it.

@@ -9,6 +9,7 @@ import { MAX_BODY_DEPTH } from '#http';
 import { SPEC_LIMITS } from '#api-specs';
 import { createGatewayApp } from '../apps/gateway/src/create-gateway-app.js';
 import { isLoopbackAddress } from '../apps/gateway/src/auth/loopback.js';
+import { IN_MEMORY } from './support/pglite-seed.js';
 import { startStack, stackEnv, type TestStack } from './support/stack.js';
 
 const ORG = 'acme';
@@ -216,7 +217,7 @@ describe('development sign-in from the network', () => {
   /** A gateway with dev sign-in on, listening on every interface (startStack listens on loopback only). */
   async function startGateway(env: Record<string, string>): Promise<number> {
     const config = loadGatewayConfig(stackEnv({ env: { AUTH_DEV_LOGIN: 'true', ...env } }));
-    const gateway = await createGatewayApp({ ...config, database: { ...config.database, pgliteDir: 'memory://' } });
+    const gateway = await createGatewayApp({ ...config, database: { ...config.database, ...IN_MEMORY } });
     gateways.push(gateway);
     await gateway.listen(0, '0.0.0.0');
     return (gateway.getHttpServer().address() as { port: number }).port;

@@ -2,6 +2,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import { prepareDataSource } from '#database';
 import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
+import { IN_MEMORY } from './support/pglite-seed.js';
 
 /**
  * Migrations ApiLabels of both apps on a throwaway PGlite: the column's default for rows written
@@ -36,7 +37,7 @@ describe.each([
 
   beforeAll(async () => {
     const prepared = await prepareDataSource({
-      target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
+      target: { ...IN_MEMORY, poolSize: 1, migrate: false },
       entities: [],
       migrations,
       migrationsTableName: 'labels_migrations',

@@ -4,6 +4,7 @@ import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { MIGRATION_LOCK_SQL, prepareDataSource, runMigrationsLocked } from '#database';
 import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
+import { IN_MEMORY } from './support/pglite-seed.js';
 import { scratchDatabase } from './support/scratch-database.js';
 
 /**
@@ -70,7 +71,7 @@ describe('Migration lock (PGlite)', () => {
       async down(): Promise<void> {}
     }
     const prepared = await prepareDataSource({
-      target: { pgliteDir: 'memory://', poolSize: 1, migrate: true },
+      target: { ...IN_MEMORY, poolSize: 1, migrate: true },
       entities: [],
       migrations: [...gatewayMigrations, LockProbe],
       migrationsTableName: 'gateway_migrations',

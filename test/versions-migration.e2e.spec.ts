@@ -2,6 +2,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import { prepareDataSource } from '#database';
 import { aiMigrations } from '../migrations/ai/index.js';
 import { gatewayMigrations } from '../migrations/gateway/index.js';
+import { IN_MEMORY } from './support/pglite-seed.js';
 
 type Migration = new () => MigrationInterface;
 
@@ -9,7 +10,7 @@ type Migration = new () => MigrationInterface;
 async function migratedTo(migrations: Migration[], name: string): Promise<{ db: DataSource; next: () => Promise<void>; close: () => Promise<void> }> {
   const at = migrations.findIndex((migration) => new migration().name === name);
   const prepared = await prepareDataSource({
-    target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
+    target: { ...IN_MEMORY, poolSize: 1, migrate: false },
     entities: [],
     migrations: migrations.slice(0, at),
     migrationsTableName: 'versions_migrations',

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { prepareDataSource } from '#database';
 import { aiMigrations } from '../../migrations/ai/index.js';
+import { IN_MEMORY } from './pglite-seed.js';
 
 /** A throwaway in-memory PGlite with the AI app's schema, for tests of its SQL. */
 export interface AiTestDatabase {
@@ -10,7 +11,7 @@ export interface AiTestDatabase {
 
 export async function migratedAiDatabase(): Promise<AiTestDatabase> {
   const prepared = await prepareDataSource({
-    target: { pgliteDir: 'memory://', poolSize: 1, migrate: false },
+    target: { ...IN_MEMORY, poolSize: 1, migrate: false },
     entities: [],
     migrations: aiMigrations,
     migrationsTableName: 'ai_migrations',

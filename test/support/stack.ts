@@ -8,6 +8,7 @@ import { createAiApp } from '../../apps/ai/src/create-ai-app.js';
 import { createGatewayApp } from '../../apps/gateway/src/create-gateway-app.js';
 import { devSigningSecret, signDevToken } from '../../apps/gateway/src/auth/dev-token.js';
 import { starting, stoppable } from './leftovers.js';
+import { IN_MEMORY } from './pglite-seed.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -68,9 +69,10 @@ export function startStack(options: StackOptions = {}): Promise<TestStack> {
 
 async function launch(options: StackOptions): Promise<TestStack> {
   const env = stackEnv(options);
-  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise a PGlite each.
-  const database = (config: { database: GatewayConfig['database'] }, pgliteDir = 'memory://') =>
-    config.database.url ? config.database : { ...config.database, pgliteDir };
+  // With DATABASE_URL in `options.env` both apps use that PostgreSQL; otherwise a PGlite each
+  // (in memory, from the run's initdb: jest.config.js).
+  const database = (config: { database: GatewayConfig['database'] }, pgliteDir?: string) =>
+    config.database.url ? config.database : { ...config.database, ...IN_MEMORY, ...(pgliteDir ? { pgliteDir } : {}) };
   const startAi = async (config: AiConfig, port: number) => {
     const app = await createAiApp({ ...config, database: database(config, options.aiDataDir) });
     try {

@@ -21,6 +21,8 @@ export interface DatabaseConfig {
   /** PostgreSQL URL; when absent, embedded PGlite in `pgliteDir`. */
   url?: string;
   pgliteDir: string;
+  /** A dump of a data directory just initialised, for a `memory://` one to start from (tests: `DatabaseTarget`). */
+  pgliteSeed?: string;
   poolSize: number;
   /** Run pending migrations at start; off where a one-shot migration job does it (`npm run migrate`). */
   migrate: boolean;

@@ -11,7 +11,10 @@ const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.pglite);
 const extensions = Object.fromEntries(workerData.extensions.map(([name, path]) => [name, require(path)[name]]));
-const ready = PGlite.create(workerData.dataDir, { extensions });
+// A seed is a dump of a data directory as initdb leaves it: loading it skips initdb, which is
+// what PGlite itself does with the one it has just run.
+const loadDataDir = workerData.seed ? new Blob([require('node:fs').readFileSync(workerData.seed)]) : undefined;
+const ready = PGlite.create(workerData.dataDir, { extensions, loadDataDir });
 parentPort.on('message', async ({ id, bytes, close }) => {
   try {
     const db = await ready;
@@ -75,12 +78,14 @@ export class PGliteThread {
   private deferred: Uint8Array[] = [];
   private stopped?: Error;
 
-  constructor(dataDir: string) {
+  /** `seed`: a dump (tar) of a freshly initialised data directory to start from instead of running initdb. */
+  constructor(dataDir: string, seed?: string) {
     this.worker = new Worker(THREAD_SOURCE, {
       eval: true,
       resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
       workerData: {
         dataDir,
+        seed,
         pglite: require.resolve('@electric-sql/pglite'),
         extensions: EXTENSIONS.map(([name, module]) => [name, require.resolve(module)]),
       },
