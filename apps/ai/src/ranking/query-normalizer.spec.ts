@@ -141,6 +141,8 @@ describe(namedThingTypes.name, () => {
 
   it('says nothing when the query does not', () => {
     expect(namedThingTypes('What is the genre of The Mandalorian?')).toEqual([]);
+    expect(namedThingTypes("find the movie 'Titanic'")).toEqual(['movie']);
+    expect(namedThingTypes('integrate payments with Stripe')).toEqual([]);
     expect(namedThingTypes('list all movies')).toEqual([]);
   });
 });

@@ -201,7 +201,7 @@ export function needText(query: string): string {
 }
 
 /** Words that say a named thing is someone: "directed by Sofia Coppola", "starring …". */
-const BY_SOMEONE = new Set(['by', 'starring', 'featuring', 'feat', 'with']);
+const BY_SOMEONE = new Set(['by', 'starring', 'featuring', 'feat']);
 /** What a named someone is looked up as: a person, an artist, a user, an author. */
 export const SOMEONE = ['person', 'people', 'artist', 'user', 'author', 'creator', 'member'];
 /** Words before a name that are no type of it. */
@@ -226,7 +226,7 @@ export function namedThingTypes(query: string): string[] {
     const previous = before >= 0 ? bareWord(tokens[before]) : '';
     let last = index;
     while (last + 1 < tokens.length && names.has(bareWord(tokens[last + 1]))) last += 1;
-    if (BY_SOMEONE.has(previous) || /'s?$/.test(tokens[last])) SOMEONE.forEach((type) => types.add(type));
+    if (BY_SOMEONE.has(previous) || (/'s$|s'$/.test(tokens[last]) && !/^["“']/.test(tokens[index]))) SOMEONE.forEach((type) => types.add(type));
     else if (previous && !NOT_A_TYPE.has(previous) && /^\p{L}+$/u.test(previous) && tokens[before] === tokens[before].toLowerCase()) types.add(previous);
   });
   return [...types];

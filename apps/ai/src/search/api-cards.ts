@@ -33,6 +33,8 @@ export interface OperationQuery {
   /** Each chunk's keyword score (by id): the query's words in the operation. */
   keywordScores?: Map<string, number>;
   perApi?: number;
+  /** With `perApi` and a vector: each API's operations nearest it, not its first by path. */
+  nearestFirst?: boolean;
   /** Whether to tell which operations deliver events. */
   events?: boolean;
 }
@@ -65,7 +67,7 @@ export async function operations(snapshot: SearchSnapshot, apiIds: string[], que
     `SELECT * FROM (
        SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, c.operation_id AS "operationId", ${similarity} AS similarity,
          ${query.events ? deliversEvents('c', params) : 'false'} AS "deliversEvents",
-         row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
+         row_number() OVER (PARTITION BY c.api_id ORDER BY ${query.nearestFirst && query.vector ? `${similarity} DESC,` : ''} c.path, c.method) AS position
        FROM platform_ai.api_chunks c
        WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
          ${operation ? `AND ${operation}` : ''} ${live}

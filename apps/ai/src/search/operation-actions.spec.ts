@@ -61,13 +61,24 @@ describe(needAction.name, () => {
     expect(needAction('take a pull request back out of the merge queue').actions).toEqual(['delete']);
   });
 
+  it('reads an object after a verb as no second verb', () => {
+    expect(needAction('delete messages').actions).toEqual(['delete']);
+    expect(needAction('list issues').actions).toEqual(['read']);
+    expect(needAction('list unread messages').actions).toEqual(['read']);
+    expect(needAction('turn push notifications off').actions).toEqual(['disable']);
+    expect(needAction('log out a user').actions).toEqual([]);
+  });
+
   it('reads what the need says not to do', () => {
     expect(needAction('temporarily stop a cron job from firing without deleting it')).toMatchObject({ actions: ['stop'], avoid: ['delete'] });
     expect(needAction("hold the job but don't cancel it")).toMatchObject({ actions: ['pause', 'reserve'], avoid: ['cancel'] });
+    expect(needAction('delete the user instead of archiving it')).toMatchObject({ actions: ['delete'], avoid: ['archive'] });
+    expect(needAction('find orders that are not paid and cancel them')).toMatchObject({ actions: ['read', 'cancel'] });
+    expect(needAction('not only create the user but also send a welcome email').avoid).toBeUndefined();
   });
 
   it('keeps the words it says things of, singular', () => {
-    expect([...needAction('refund card payments').words]).toEqual(['refund', 'card', 'paymen']);
+    expect([...needAction('refund card payments').words]).toEqual(['refund', 'card', 'payment']);
   });
 });
 
@@ -76,7 +87,7 @@ describe(operationAction.name, () => {
     expect(operationAction({ method: 'RPC', path: 'billing.payments.v1.PaymentService/RefundPayment', summary: 'Refunds a payment.' })).toEqual({
       action: 'refund',
       named: true,
-      objects: ['paymen'],
+      objects: ['payment'],
     });
     expect(operationAction({ method: 'MUTATION', path: 'addToCart', summary: null })).toMatchObject({ action: 'create', named: true, objects: ['cart'] });
     expect(operationAction({ method: 'QUERY', path: 'products', summary: null })).toMatchObject({ action: 'read', named: false });

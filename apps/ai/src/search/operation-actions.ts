@@ -6,7 +6,7 @@ import pluralize from 'pluralize';
  * tool's name, a REST operation's summary or operationId, else its HTTP method. Pure code over
  * words: no model, each call bounded by the text's length (`MAX_WORDS`).
  *
- * An action is a family of verbs ("create": create, add, new, open…). Two families are either
+ * An action is a family of verbs ("create": create, add, make, open…). Two families are either
  * the same, neighbours (reading, listing and searching; deleting and cancelling), opposites
  * (create/delete, enable/disable, grant/revoke, subscribe/unsubscribe, any verb and its "un-")
  * or just different, and the operation's fit for the need says which (`actionFit`).
@@ -14,6 +14,8 @@ import pluralize from 'pluralize';
 
 /** Words of a text looked at, at most: a need or a name longer than this says its action early. */
 const MAX_WORDS = 40;
+/** Characters of a text split at most (the regexes' work is bounded before the word count is). */
+const MAX_CHARS = 600;
 
 /** Verb families; a verb belongs to one. "un-"/"dis-"/"de-" verbs not listed are their base's opposite (`actionOf`). */
 const FAMILIES: Record<string, readonly string[]> = {
@@ -63,7 +65,6 @@ const FAMILIES: Record<string, readonly string[]> = {
     'what',
     'which',
     'who',
-    'how',
     'list',
     'browse',
     'enumerate',
@@ -203,38 +204,53 @@ const OPPOSITE = new Set(OPPOSITES.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`
 const NEIGHBOUR = new Set(NEIGHBOURS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
 
 /**
- * A prefix that undoes a verb ("unfollow", "dequeue", "disconnect"); "de-" and "dis-" only before
- * a longer verb, so "design" is no undoing of "sign".
+ * A prefix that undoes a verb ("unfollow", "dequeue", "disconnect"), checked on the verb's base:
+ * "de-" and "dis-" only before a longer one ("design" is no undone "sign", "disputes" no "put").
  */
-const UNDOING_PREFIX = /^(?:un(?=[a-z]{3,})|dis(?=[a-z]{5,})|de(?=[a-z]{5,}))/;
+const UNDOING_PREFIX = /^(?:un|dis|de)/;
+const UNDONE_MIN_LETTERS: Record<string, number> = { un: 3, dis: 5, de: 5 };
+/**
+ * Families a prefix undoes: "unfollow", "unsubscribe", "deactivate". Not reading or judging:
+ * "unread", "unlisted", "unverified" and "discount" are adjectives and nouns, not undoing.
+ */
+const UNDOABLE = new Set(['create', 'enable', 'attach', 'subscribe', 'follow', 'lock', 'publish', 'like', 'archive', 'schedule', 'grant', 'start', 'pause']);
 
 /**
  * The family of one word used as a verb, in any inflection ("adds", "added", "adding",
- * "stopped"); an "un-", "dis-" or "de-" verb not listed is its base's opposite, named
- * `un<base family>` ("unfollow", "unlock"). Undefined for a word that is no known verb.
+ * "stopped"); an "un-", "dis-" or "de-" verb not listed is its base's opposite ("unfollow",
+ * "dequeue"). Undefined for a word that is no known verb.
  */
-export function actionOf(word: string): string | undefined {
-  return actionsOf(word)[0];
+export function actionOf(word: string, bare = false): string | undefined {
+  return actionsOf(word, bare)[0];
 }
 
-/** Every family of a word used as a verb (`actionOf`), most likely first. */
-export function actionsOf(word: string): string[] {
+/** Every family of a word used as a verb (`actionOf`), most likely first; with `bare`, only as written (a name's "issues" is no verb). */
+export function actionsOf(word: string, bare = false): string[] {
   const lower = word.toLowerCase();
-  for (const base of lemmas(lower)) {
+  for (const base of bare ? [lower] : lemmas(lower)) {
     const families = FAMILIES_OF_VERB.get(base);
     if (families) return families;
   }
-  const undone = lower.replace(UNDOING_PREFIX, '');
-  if (undone === lower) return [];
-  for (const base of lemmas(undone)) {
-    const families = FAMILIES_OF_VERB.get(base);
-    if (families) return families.map((family) => OPPOSITE_NAME[family] ?? `un${family}`);
+  const prefix = UNDOING_PREFIX.exec(lower)?.[0];
+  if (!prefix) return [];
+  const undone = lower.slice(prefix.length);
+  for (const base of bare ? [undone] : lemmas(undone)) {
+    const families = FAMILIES_OF_VERB.get(base)?.filter((family) => UNDOABLE.has(family));
+    if (families?.length && base.length >= UNDONE_MIN_LETTERS[prefix]) return families.map((family) => OPPOSITE_NAME[family] ?? `un${family}`);
   }
   return [];
 }
 
 /** The families an undoing prefix turns into one of the table's, rather than a new "un-" family. */
-const OPPOSITE_NAME: Record<string, string> = { enable: 'disable', subscribe: 'unsubscribe', attach: 'detach', create: 'delete', approve: 'reject' };
+const OPPOSITE_NAME: Record<string, string> = {
+  enable: 'disable',
+  subscribe: 'unsubscribe',
+  attach: 'detach',
+  create: 'delete',
+  grant: 'revoke',
+  start: 'stop',
+  pause: 'resume',
+};
 
 /** The word itself and what it is without a verb's inflection ("stopped" → stop, "creates" → create). */
 function lemmas(word: string): string[] {
@@ -268,6 +284,7 @@ export function relationOf(a: string, b: string): ActionRelation {
 /** Words of a name or a sentence: camelCase, snake_case, kebab-case, dots and slashes taken apart, lower case. */
 export function splitWords(text: string): string[] {
   return text
+    .slice(0, MAX_CHARS)
     .replace(/\{[^}]*\}/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -306,13 +323,16 @@ const NO_OBJECT = new Set([
  * remove, "push back" → postpone. General English only.
  */
 const PHRASAL_VERBS: [RegExp, string][] = [
+  // First: "turn push notifications off" is turning off, not pushing off.
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?on\b/g, 'enable'],
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?off\b/g, 'disable'],
+  // Signing in or out is no action of the table ("sign" would be creating).
+  [/\b(?:log|logs|logged|logging|sign|signs|signed|signing)\s+(?:in|on|out|off)\b/g, 'authenticate'],
   [/\bg[eo]t(?:s|ting|ten)?\s+rid\s+of\b/g, 'remove'],
   [/\b(?:throw|throws|threw|thrown|throwing)\s+(?:\S+\s+){0,3}?(?:away|out)\b/g, 'discard'],
   [/\b(?:take|takes|took|taken|taking)\s+(?:\S+\s+){0,4}?(?:back\s+)?out\s+of\b/g, 'remove'],
   [/\b(?:take|takes|took|taken|taking)\s+(?:\S+\s+){0,3}?back\b/g, 'undo'],
   [/\b(?:push|pushes|pushed|pushing|put|puts|putting)\s+(?:\S+\s+){0,3}?(?:back|off)\b(?!\s+(?:to|into|in|on)\b)/g, 'postpone'],
-  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?on\b/g, 'enable'],
-  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?off\b/g, 'disable'],
   [/\b(?:set|sets|setting)\s+up\b/g, 'create'],
   [/\b(?:sign|signs|signed|signing)\s+up\b/g, 'register'],
   [/\b(?:look|looks|looked|looking)\s+up\b/g, 'lookup'],
@@ -323,12 +343,20 @@ const PHRASAL_VERBS: [RegExp, string][] = [
   [/\b(?:opt|opts|opted|opting)\s+out\b/g, 'unsubscribe'],
   [/\b(?:opt|opts|opted|opting)\s+in\b/g, 'subscribe'],
   [/\b(?:pay|pays|paid|paying|give|gives|gave|giving)\s+(?:\S+\s+){0,4}?(?:money\s+)?back\b/g, 'refund'],
+  // "Not only … but also": no negation.
+  [/\bnot\s+only\b/g, 'only'],
 ];
 
-/** Words after which the next verb is what the need does *not* want: "without deleting it", "instead of waiting". */
+/** Words after which the next verb is what the need does *not* want: "without deleting it", "instead of archiving it". */
 const NEGATIONS = new Set(['without', 'not', 'never', 'instead', 'rather', 'nor']);
-/** Words a negation reaches: "without ever deleting", not the verb of the next clause. */
-const NEGATION_REACH = 3;
+/** Words between a negation and its verb: "without ever deleting", "instead of archiving", "rather than waiting". */
+const NEGATION_GAP = new Set(['ever', 'of', 'than', 'to', 'be', 'being', 'been', 'even', 'just', 'accidentally', 'also']);
+/** Words that start another clause: a when-clause ends there ("… when it ships, and refund it")… */
+const CLAUSE_JOINS = new Set(['and', 'then', 'also', 'to']);
+/** …and a negation ("find the orders not paid and cancel them"). */
+const NEGATION_ENDS = new Set(['and', 'then', 'but', 'or']);
+/** Characters of a need read: its action is said early. */
+const MAX_NEED_CHARS = 400;
 
 /**
  * Words a verb of the need follows: the need's start, "to", "and", a subject ("I", "we", "my
@@ -357,32 +385,47 @@ export interface NeedAction {
 }
 
 export function needAction(need: string): NeedAction {
-  const text = PHRASAL_VERBS.reduce((phrase, [pattern, verb]) => phrase.replace(pattern, verb), need.toLowerCase().replace(/[’‘]/g, "'"));
+  const lower = need.slice(0, MAX_NEED_CHARS).toLowerCase().replace(/[’‘]/g, "'");
+  const text = PHRASAL_VERBS.reduce((phrase, [pattern, verb]) => phrase.replace(pattern, verb), lower);
   const words = splitWords(text.replace(/'s\b/g, '').replace(/n't\b/g, ' not'));
   const actions: string[] = [];
   const avoid: string[] = [];
   let subordinate = false;
-  let negatedAt = -Infinity;
+  let negated = false;
   words.forEach((word, index) => {
     if (SUBORDINATE.has(word) && !NOUN_BEFORE.has(words[index - 1] ?? '')) subordinate = true;
-    if (['and', 'then', 'also', 'to'].includes(word)) subordinate = false;
-    if (NEGATIONS.has(word)) negatedAt = index;
-    const negated = index - negatedAt <= NEGATION_REACH;
-    if ((subordinate && !negated) || !inVerbPosition(words, index)) return;
-    if (TO_THE_ASKER.has(word) && !['me', 'us'].includes(words[index + 1] ?? '')) return;
-    const families = actionsOf(word);
-    if (families.length === 0) return;
+    if (CLAUSE_JOINS.has(word)) subordinate = false;
+    if (NEGATION_ENDS.has(word)) negated = false;
+    if (NEGATIONS.has(word)) return void (negated = true);
+    const families = verbAt(words, index, negated);
+    // A negation reaches its verb across function words only: "without ever deleting it".
+    if (families.length === 0) {
+      if (!NEGATION_GAP.has(word)) negated = false;
+      return;
+    }
     if (negated) avoid.push(...families);
-    else if (actions.length < MAX_NEED_ACTIONS) actions.push(...families.filter((family) => !actions.includes(family)));
-    negatedAt = -Infinity;
+    else if (!subordinate && actions.length < MAX_NEED_ACTIONS) actions.push(...families.filter((family) => !actions.includes(family)));
+    negated = false;
   });
   return { actions, ...(avoid.length > 0 ? { avoid } : {}), words: new Set(words.filter((word) => !NO_OBJECT.has(word)).map(objectKey)) };
 }
 
-/** A word as objects are compared: singular, and its first letters for a long one ("payments", "payment" → "payme"). */
+/**
+ * The families of the need's word at `index` if it is a verb there: in a verb's place, and right
+ * after another verb only as written ("delete messages" deletes; "messages" is no second verb).
+ */
+function verbAt(words: string[], index: number, negated: boolean): string[] {
+  const [word, previous, next] = [words[index], words[index - 1], words[index + 1]];
+  if (!negated && !inVerbPosition(words, index)) return [];
+  if (TO_THE_ASKER.has(word) && !['me', 'us'].includes(next ?? '')) return [];
+  const afterVerb = previous !== undefined && !BEFORE_A_VERB.has(previous) && actionOf(previous) !== undefined;
+  return actionsOf(word, afterVerb);
+}
+
+/** A word as objects are compared: singular, without a verb's "-ing"/"-ed" ("payments" → payment, "scheduled" → schedul). */
 export function objectKey(word: string): string {
   const singular = pluralize.singular(word.toLowerCase());
-  return singular.length > 6 ? singular.slice(0, 6) : singular;
+  return singular.length > 6 ? singular.replace(/(?:ing|ed|e)$/, '') : singular;
 }
 
 /** An operation as `operationAction` reads it. */
@@ -420,26 +463,29 @@ export function operationAction(operation: ActionableOperation): OperationAction
   const method = operation.method.toUpperCase();
   if (NAMED_KINDS.has(method)) {
     const name = method === 'RPC' ? operation.path.slice(operation.path.lastIndexOf('/') + 1) : operation.path;
-    return fromName(splitWords(name), KIND_ACTIONS[method]);
+    // A GraphQL query reads whatever its name: `issues` is no verb.
+    return method === 'QUERY' ? { ...fromName(splitWords(name), 'read'), action: 'read' } : fromName(splitWords(name), KIND_ACTIONS[method]);
   }
   if (method in CHANNEL_ACTIONS) return { action: CHANNEL_ACTIONS[method], named: false, objects: objects(splitWords(operation.path)) };
   // The operationId is the name its author gave it ("Unsubscribe", where the summary says "Deletes
-  // a subscription"); its own verb, not an HTTP method before it ("GET_search-movie").
-  const id = splitWords(operation.operationId ?? '');
-  const named = id[0] && id[0].toUpperCase() in HTTP_ACTIONS ? id.slice(1) : id;
-  if (named.length > 0 && actionOf(named[0])) return fromName(named);
+  // a subscription"), after a namespace ("issues/list-for-repo"). An HTTP method word in it says
+  // no more than the method: its verb is the next word ("GET_search-movie"), else the summary's.
+  const id = splitWords((operation.operationId ?? '').split(/[/.]/).at(-1) ?? '');
+  const named = id[0]?.toUpperCase() in HTTP_ACTIONS ? id.slice(1) : id;
+  if (named.length > 0 && actionOf(named[0], true)) return fromName(named);
+  // A summary says it in the third person: "Deletes a subscription".
   const summary = splitWords(operation.summary ?? '').slice(0, 8);
-  if (summary.length > 0 && actionOf(summary[0])) return fromName(summary);
-  // "/shipments/{id}/cancel", "/#Action=Unsubscribe": an action as the path's last segment.
-  const last = splitWords(operation.path.split('/').at(-1) ?? '');
-  const verb = last.findIndex((word) => actionOf(word));
-  if (verb >= 0 && verb >= last.length - 1) return fromName(last.slice(verb));
+  if (summary.length > 0 && actionOf(summary[0])) return fromName(summary, undefined, false);
+  // "POST /shipments/{id}/cancel", "/#Action=Unsubscribe": a verb as the path's last word.
+  const last = splitWords(operation.path.split('/').at(-1) ?? '').at(-1);
+  if (method !== 'GET' && last && actionOf(last, true)) return fromName([last]);
   const path = objects(splitWords(operation.path));
   return { action: HTTP_ACTIONS[method], named: false, objects: summary.length > 0 ? objects(summary) : path.slice(-2) };
 }
 
-function fromName(words: string[], fallback?: string): OperationAction {
-  const action = words.length > 0 ? actionOf(words[0]) : undefined;
+/** A name's action is its first word, as written (a name's "issues" or "messages" is no verb). */
+function fromName(words: string[], fallback?: string, bare = true): OperationAction {
+  const action = words.length > 0 ? actionOf(words[0], bare) : undefined;
   return { action: action ?? fallback, named: action !== undefined, objects: objects(action ? words.slice(1) : words) };
 }
 

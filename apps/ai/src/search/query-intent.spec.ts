@@ -98,7 +98,7 @@ describe(scheduleIntent.name, () => {
     ['call my endpoint at a set hour'],
     ['deliver the message after a delay'],
     ['trigger a build every 15 minutes'],
-    ['remind the customer tomorrow'],
+    ['remind the customer 2 days later'],
     ['back up the database once a week'],
     ['run it on a cron'],
   ])('says when: %s', (query) => expect(scheduleIntent(query)).toBe(true));
@@ -113,6 +113,10 @@ describe(scheduleIntent.name, () => {
     ['decades of daily temperature for one farm'],
     ['hotel availability and nightly prices in a city'],
     ['count monthly active users'],
+    ['what is the weather tomorrow'],
+    ['movies playing tonight'],
+    ["each month's invoices"],
+    ['revenue in 30 days'],
     ['create a customer'],
     ['what time is it in Tokyo'],
   ])('does not: %s', (query) => expect(scheduleIntent(query)).toBe(false));

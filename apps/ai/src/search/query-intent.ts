@@ -108,14 +108,16 @@ const SCHEDULE_PATTERNS = [
   String.raw`\b(?:daily|nightly|weekly|monthly|hourly|yearly|annually|quarterly|fortnightly)\b(?=\s*(?:$|[.,;:!?)]|(?:at|on|from|until|till|and|or|for|in|by|to|during|between|except|via|using|with)\b))`,
   // Not "a cron job" or "a job's schedule": a thing named, not when to act (the verb "schedule" is an action: `needAction`).
   String.raw`\b(?:periodically|on\s+a\s+(?:schedule|timer|cron)|at\s+regular\s+intervals)\b`,
-  String.raw`\b(?:every|each)\s+(?:(?:other|\d+|few|couple\s+of)\s+)?${TIME_UNIT}\b`,
+  // Not "each month's invoices": what is read per period.
+  String.raw`\b(?:every|each)\s+(?:(?:other|\d+|few|couple\s+of)\s+)?${TIME_UNIT}\b(?!')`,
   String.raw`\b(?:once|twice|\d+\s+times)\s+(?:a|an|per|every)\s+${TIME_UNIT}\b`,
   // At a time: "at 2am", "at 09:30", "at midnight", "at a set hour", "at a given time".
   String.raw`\bat\s+(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d{1,2}:\d{2}\b|noon|midnight|(?:a|the)\s+(?:set|given|specific|fixed|certain|later|future|scheduled|chosen)\s+(?:hour|time|date|moment))`,
   // Later: "after a delay", "in five minutes", "30 seconds later", "tomorrow", "at a later date".
   String.raw`\b(?:after|with)\s+(?:a|an|some)\s+(?:\S+\s+)?delay\b|\bdelay(?:s|ed|ing)?\s+(?:it|them|the|by|for|until)\b`,
-  String.raw`\b(?:in|after)\s+(?:\d+|a|an|one|two|three|five|ten|fifteen|thirty|a\s+few|few|several)\s+${TIME_UNIT}\b|\b\d+\s+${TIME_UNIT}\s+later\b`,
-  String.raw`\b(?:tomorrow|tonight|later\s+today|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`,
+  // A delay in minutes or hours ("retry in five minutes"); not "revenue in 30 days", "the weather
+  // tomorrow", "movies playing tonight": dates of what is read.
+  String.raw`\b(?:in|after)\s+(?:\d+|a|an|one|two|three|five|ten|fifteen|thirty|a\s+few|few|several)\s+(?:seconds?|minutes?|mins?|hours?|hrs?)\b|\b\d+\s+${TIME_UNIT}\s+later\b|\b(?:minutes|hours)\s+from\s+now\b`,
 ];
 const SCHEDULE_INTENT = new RegExp(SCHEDULE_PATTERNS.join('|'), 'iu');
 

@@ -3,7 +3,7 @@ import { withProviders } from './endpoint-dependencies.js';
 import { RANKING } from '../ranking/ranking.config.js';
 import { isNamedPath, type NamedOperation } from '../ranking/query-normalizer.js';
 import { SCHEDULING } from './query-intent.js';
-import { actionFit, isNamedKind, type NeedAction, objectFit, objectKey, operationAction } from './operation-actions.js';
+import { actionFit, isNamedKind, type NeedAction, objectFit, objectKey, type OperationAction, operationAction } from './operation-actions.js';
 
 /** A chunk found by one retriever; `score` is that retriever's own (similarity or text rank). */
 export interface Candidate {
@@ -176,8 +176,10 @@ export interface EndpointCandidate {
 
 /**
  * Orders one API's operations by similarity and keyword score, each scaled to 0..1 within the
- * API; with `namesUnknownThing`, its search operations move up (see `RANKING.endpoints`), for a
- * need phrased as an `event` those that deliver events, and those people chose for the same need
+ * API, plus how well each does what the need asks (`operationFit`); with `namesUnknownThing`, its
+ * search operations move up, the one for the kind of thing named first (`namedTypes`, see
+ * `RANKING.endpoints`), for a need phrased as an `event` those that deliver events, for one that
+ * says when (`schedule`) those that schedule work, and those people chose for the same need
  * (`chosen`); operations
  * whose path the query names (`namedOperations`) come first. The best operations are followed by
  * those that find the identifiers they need (`withProviders`).
@@ -205,17 +207,19 @@ export function rankEndpoints<T extends EndpointCandidate>(
   const { keywordWeight: endpointKeywordWeight, lookupBoosts, typedLookupBoost, namedPathBoost, namedMethodBoost } = RANKING.endpoints;
   const vectorWeight = signals.keyword ? 1 - endpointKeywordWeight : 1;
   const keywordWeight = signals.vector ? endpointKeywordWeight : 1;
+  // Each operation read as an action once (`operationAction` splits and singularises its name).
+  const reads = signals.action || signals.namesUnknownThing ? new Map(rows.map((row) => [row, operationAction(row)])) : undefined;
   const scored = rows.map((row) => ({
     row,
     score:
       (signals.vector ? vectorWeight * (max > min ? (row.similarity - min) / (max - min) : 1) : 0) +
       (signals.keyword && maxKeyword > 0 ? keywordWeight * (row.keyword / maxKeyword) : 0),
   }));
-  if (signals.action) for (const entry of scored) entry.score += operationFit(signals.action, entry.row);
+  if (signals.action) for (const entry of scored) entry.score += operationFit(signals.action, entry.row, 'card', reads!.get(entry.row));
   if (signals.namesUnknownThing) {
     // "Directed by Sofia Coppola": the people search first, then the best other.
     const types = new Set((signals.namedTypes ?? []).map(objectKey));
-    const finds = (row: T) => (operationAction(row).objects.some((object) => types.has(object)) ? 1 : 0);
+    const finds = (row: T) => (reads!.get(row)!.objects.some((object) => types.has(object)) ? 1 : 0);
     const lookups = scored.filter(({ row }) => isSearchOperation(row)).sort((a, b) => finds(b.row) - finds(a.row) || b.score - a.score);
     lookupBoosts.forEach((boost, index) => {
       if (lookups[index]) lookups[index].score += boost + (finds(lookups[index].row) ? typedLookupBoost : 0);
@@ -237,11 +241,15 @@ export function rankEndpoints<T extends EndpointCandidate>(
 
 /**
  * What an operation gains (or loses) for doing what the need asks (`actionFit`) to what it names
- * (`objectFit`); a name of an RPC method, GraphQL field or MCP tool says it more precisely than a
- * REST summary, so its object counts more (`RANKING.endpoints.action`).
+ * (`objectFit`); the name of an RPC method, GraphQL field, MCP tool or AsyncAPI channel says it
+ * more precisely than a REST summary, so its object counts more (`RANKING.endpoints.action`).
  */
-export function operationFit(need: NeedAction, operation: EndpointCandidate, within: 'card' | 'ranking' = 'card'): number {
-  const read = operationAction(operation);
+export function operationFit(
+  need: NeedAction,
+  operation: EndpointCandidate,
+  within: 'card' | 'ranking' = 'card',
+  read: OperationAction = operationAction(operation),
+): number {
   const { actionWeight, objectWeight, namedObjectWeight } = RANKING.endpoints.action;
   const objects = isNamedKind(operation.method) ? namedObjectWeight : objectWeight;
   // "Without deleting it": its object is named so as not to act on it that way.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { deliversEvents, groupByApi, operations, schedulesWork } from '../api-cards.js';
+import { deliversEvents, operations, schedulesWork } from '../api-cards.js';
 import type { NeedAction } from '../operation-actions.js';
 import { byLifecycle, fuseApis, operationFit, rankApis, scaleSimilarities } from '../rank-fusion.js';
 import { RANKING } from '../../ranking/ranking.config.js';
@@ -50,18 +50,10 @@ export async function bestOperationFits(
   leaders: { apiId: string }[],
 ): Promise<Map<string, number>> {
   if (!vector || leaders.length === 0 || (need.actions.length === 0 && need.words.size === 0)) return new Map();
-  const nearest = groupByApi(
-    await operations(
-      snapshot,
-      leaders.map((api) => api.apiId),
-      { vector },
-    ),
-  );
+  const ids = leaders.map((api) => api.apiId);
+  const nearest = await operations(snapshot, ids, { vector, perApi: RANKING.operationFit.operations, nearestFirst: true });
   const fits = new Map<string, number>();
-  for (const [apiId, rows] of nearest) {
-    const best = rows.sort((a, b) => b.similarity - a.similarity).slice(0, RANKING.operationFit.operations);
-    fits.set(apiId, Math.max(...best.map((operation) => operationFit(need, operation, 'ranking'))));
-  }
+  for (const operation of nearest) fits.set(operation.apiId, Math.max(fits.get(operation.apiId) ?? -Infinity, operationFit(need, operation, 'ranking')));
   return fits;
 }
 
