@@ -58,6 +58,8 @@ describe(needAction.name, () => {
     expect(needAction('get rid of a recurring reminder for good').actions).toEqual(['delete']);
     expect(needAction('push a reminder back by ten minutes').actions).toEqual(['schedule']);
     expect(needAction('turn the alarm off').actions).toEqual(['disable']);
+    expect(needAction("push tomorrow's meeting to Thursday afternoon").actions).toEqual(['update']);
+    expect(needAction('move an issue to another repository').actions).toEqual(['transfer']);
     expect(needAction('take a pull request back out of the merge queue').actions).toEqual(['delete']);
   });
 

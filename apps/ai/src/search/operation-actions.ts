@@ -328,6 +328,12 @@ const PHRASAL_VERBS: [RegExp, string][] = [
   [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+(?:\S+\s+){0,3}?off\b/g, 'disable'],
   // Signing in or out is no action of the table ("sign" would be creating).
   [/\b(?:log|logs|logged|logging|sign|signs|signed|signing)\s+(?:in|on|out|off)\b/g, 'authenticate'],
+  // "Push the meeting to Thursday", "move it to next week": a new date, not pushing or moving
+  // ("move an issue to another repository" moves).
+  [
+    /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped)\s+(?:\S+\s+){0,4}?to\s+(?:(?:next\s+)?(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|week|month)|tomorrow|later|a\s+later\s+(?:date|time|day))\b/g,
+    'reschedule',
+  ],
   [/\bg[eo]t(?:s|ting|ten)?\s+rid\s+of\b/g, 'remove'],
   [/\b(?:throw|throws|threw|thrown|throwing)\s+(?:\S+\s+){0,3}?(?:away|out)\b/g, 'discard'],
   [/\b(?:take|takes|took|taken|taking)\s+(?:\S+\s+){0,4}?(?:back\s+)?out\s+of\b/g, 'remove'],
