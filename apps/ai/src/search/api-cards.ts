@@ -33,8 +33,6 @@ export interface OperationQuery {
   /** Each chunk's keyword score (by id): the query's words in the operation. */
   keywordScores?: Map<string, number>;
   perApi?: number;
-  /** With `perApi` and a vector: each API's operations nearest it, not its first by path. */
-  nearestFirst?: boolean;
   /** Whether to tell which operations deliver events. */
   events?: boolean;
 }
@@ -67,7 +65,7 @@ export async function operations(snapshot: SearchSnapshot, apiIds: string[], que
     `SELECT * FROM (
        SELECT c.id, c.api_id AS "apiId", c.method, c.path, c.summary, c.operation_id AS "operationId", ${similarity} AS similarity,
          ${query.events ? deliversEvents('c', params) : 'false'} AS "deliversEvents",
-         row_number() OVER (PARTITION BY c.api_id ORDER BY ${query.nearestFirst && query.vector ? `${similarity} DESC,` : ''} c.path, c.method) AS position
+         row_number() OVER (PARTITION BY c.api_id ORDER BY c.path, c.method) AS position
        FROM platform_ai.api_chunks c
        WHERE c.api_id = ANY(${ids}) AND c.level = 'L2' AND c.model = ${model}
          ${operation ? `AND ${operation}` : ''} ${live}
@@ -85,6 +83,27 @@ export function deliversEvents(alias: string, params: Params): string {
   const verbs = params.add(EVENT_DELIVERY.verbs);
   const streaming = params.add(EVENT_DELIVERY.streamingReturns);
   return `(${alias}.method = ANY(${verbs}) OR (${alias}.method = 'RPC' AND strpos(${alias}.content, ${streaming}) > 0))`;
+}
+
+/** Operations one search has read, by API: card shaping reads no API's again that fusion read (`searchOperations`). */
+const readInSearch = new WeakMap<SearchSnapshot, Map<string, EndpointRow[]>>();
+
+/**
+ * All operations of these APIs scored against the search's vector (`operations`), each API's
+ * read once per search: fusion reads the leaders' to order them by their operations' fit, card
+ * shaping the cards', mostly the same APIs. Every call of one search passes the same vector and
+ * `events`; keyword scores are applied per call.
+ */
+export async function searchOperations(snapshot: SearchSnapshot, apiIds: string[], query: OperationQuery): Promise<EndpointRow[]> {
+  const read = readInSearch.get(snapshot) ?? new Map<string, EndpointRow[]>();
+  readInSearch.set(snapshot, read);
+  const missing = apiIds.filter((apiId) => !read.has(apiId));
+  if (missing.length > 0) {
+    for (const apiId of missing) read.set(apiId, []);
+    for (const row of await operations(snapshot, missing, { vector: query.vector, events: query.events })) read.get(row.apiId)!.push(row);
+  }
+  const keyword = query.keywordScores ?? new Map<string, number>();
+  return apiIds.flatMap((apiId) => read.get(apiId)!.map((row) => ({ ...row, keyword: keyword.get(row.id) ?? 0 })));
 }
 
 /** Whether the operation chunk (`alias`) schedules, delays or queues work (see `SCHEDULING`). */

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { deliversEvents, operations, schedulesWork } from '../api-cards.js';
-import type { NeedAction } from '../operation-actions.js';
+import { deliversEvents, groupByApi, schedulesWork, searchOperations } from '../api-cards.js';
 import { byLifecycle, fuseApis, operationFit, rankApis, scaleSimilarities } from '../rank-fusion.js';
 import { RANKING } from '../../ranking/ranking.config.js';
 import { Params, type SearchSnapshot } from '../search-snapshot.js';
-import type { RankedApi, RetrievedSearch } from './search-run.js';
+import type { RankedApi, RetrievedSearch, UnderstoodQuery } from './search-run.js';
 
 /** APIs near the top whose operations are looked at for a need phrased as an event, or saying when. */
 const INTENT_CANDIDATES = 100;
@@ -25,7 +24,7 @@ export class Fusion {
     const leaders = ranked.slice(0, INTENT_CANDIDATES).map((api) => api.apiId);
     const events = query.event ? await apisWith(snapshot, leaders, deliversEvents) : new Set<string>();
     const schedules = query.schedule ? await apisWith(snapshot, leaders, schedulesWork) : new Set<string>();
-    const fits = await bestOperationFits(snapshot, query.action, query.vector, ranked.slice(0, RANKING.operationFit.apis));
+    const fits = await bestOperationFits(snapshot, query, ranked.slice(0, RANKING.operationFit.apis));
     return ranked
       .map((api) => {
         const { eventApiWeight, scheduleApiWeight } = RANKING.intent;
@@ -45,15 +44,17 @@ export class Fusion {
  */
 export async function bestOperationFits(
   snapshot: SearchSnapshot,
-  need: NeedAction,
-  vector: number[] | undefined,
+  query: Pick<UnderstoodQuery, 'action' | 'vector' | 'event'>,
   leaders: { apiId: string }[],
 ): Promise<Map<string, number>> {
+  const { action: need, vector, event } = query;
   if (!vector || leaders.length === 0 || (need.actions.length === 0 && need.words.size === 0)) return new Map();
   const ids = leaders.map((api) => api.apiId);
-  const nearest = await operations(snapshot, ids, { vector, perApi: RANKING.operationFit.operations, nearestFirst: true });
   const fits = new Map<string, number>();
-  for (const operation of nearest) fits.set(operation.apiId, Math.max(fits.get(operation.apiId) ?? -Infinity, operationFit(need, operation, 'ranking')));
+  for (const [apiId, rows] of groupByApi(await searchOperations(snapshot, ids, { vector, events: event }))) {
+    const nearest = rows.sort((a, b) => b.similarity - a.similarity).slice(0, RANKING.operationFit.operations);
+    fits.set(apiId, Math.max(...nearest.map((operation) => operationFit(need, operation, 'ranking'))));
+  }
   return fits;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChunkLevel, SearchResult } from '#contracts';
 import { truncate } from '#api-specs';
-import { cardFields, cards, groupByApi, operations, toEndpoint } from '../api-cards.js';
+import { cardFields, cards, groupByApi, searchOperations, toEndpoint } from '../api-cards.js';
 import { type Candidate, combineScores, type FusedChunk, MAX_CHUNK_SCORE, rankApis, rankEndpoints } from '../rank-fusion.js';
 import { RANKING } from '../../ranking/ranking.config.js';
 import { matchBand } from '../relevance.js';
@@ -46,7 +46,7 @@ export class CardShaping {
     const facts = await cards(snapshot, topIds);
     // The operations' keyword scores: from the cards' postings, read once (a large spec has hundreds of operations).
     const keywordScores = keywords ? new Map(termScores.map((chunk) => [chunk.id, chunk.score])) : undefined;
-    const endpoints = groupByApi(await operations(snapshot, topIds, { vector, keywordScores, events: query.event }));
+    const endpoints = groupByApi(await searchOperations(snapshot, topIds, { vector, keywordScores, events: query.event }));
     const shownChunks = topIds.flatMap((apiId) => (matched.get(apiId) ?? []).slice(0, MATCHED_CHUNKS_PER_API).map((chunk) => chunk.id));
     const details = await chunkDetails(snapshot, shownChunks);
 
