@@ -207,6 +207,8 @@ describe('Web UI consumers and notifications in Chromium', () => {
 
     // Retiring: refused first (409 naming shop-web), then done once confirmed.
     await page.locator('#stage-lifecycle').selectOption('retired');
+    // Who is told is read from the consumers the page fetches: shown once that answers.
+    await page.locator('#stage-told .consumer-name').first().waitFor(WAIT);
     expect(await page.locator('#stage-told .consumer-name').allTextContents()).toEqual(['shop-web']);
     await page.locator('#stage-form button[type=submit]').click();
     await page.locator('.force-confirm').waitFor(WAIT);

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { MIGRATION_LOCK_SQL } from '#database';
 import { EmbeddingProviders } from '#embeddings';
 
 /**
@@ -17,11 +18,16 @@ export class VectorIndexService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const { modelId, dimensions } = this.providers.configured;
-    await this.dataSource.query(
-      `CREATE INDEX IF NOT EXISTS ${vectorIndexName(modelId)} ON platform_ai.api_chunks
-       USING hnsw ((embedding::vector(${Number(dimensions)})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)
-       WHERE model = '${modelId.replace(/'/g, "''")}'`,
-    );
+    // Replicas start together, and IF NOT EXISTS is no guard against another replica's CREATE
+    // INDEX under way (their catalog rows collide: 23505): they take the migrations' lock in turn.
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(MIGRATION_LOCK_SQL);
+      await manager.query(
+        `CREATE INDEX IF NOT EXISTS ${vectorIndexName(modelId)} ON platform_ai.api_chunks
+         USING hnsw ((embedding::vector(${Number(dimensions)})) vector_cosine_ops) WITH (m = 16, ef_construction = 64)
+         WHERE model = '${modelId.replace(/'/g, "''")}'`,
+      );
+    });
   }
 
   /** Once a retired model's vectors are gone. */
