@@ -1,4 +1,5 @@
 import pluralize from 'pluralize';
+import { splitWords } from './operation-actions.js';
 
 /** An operation, as far as its dependencies go. */
 interface Operation {
@@ -49,7 +50,7 @@ export function requiredResources(path: string): string[] {
   return segments.flatMap((segment, index) => {
     const parameter = /^\{([^}]+)\}/.exec(segment)?.[1];
     if (!parameter) return [];
-    const words = parameterWords(parameter);
+    const words = splitWords(parameter);
     while (words.length > 0 && IDENTIFIER_WORDS.has(words[words.length - 1])) words.pop();
     const previous = segments[index - 1];
     const resource = words.at(-1) ?? (previous && !previous.startsWith('{') ? previous : undefined);
@@ -73,15 +74,6 @@ export function providedResource(operation: Operation): string | undefined {
   if (!last) return undefined;
   const resource = singular(last);
   return resource === 'me' ? 'user' : resource;
-}
-
-/** `person_id`, `personId`, `person-id` → person, id. */
-function parameterWords(parameter: string): string[] {
-  return parameter
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .split(/[^A-Za-z\d]+/)
-    .filter(Boolean)
-    .map((word) => word.toLowerCase());
 }
 
 function singular(word: string): string {

@@ -74,7 +74,7 @@ const MANAGES_DELIVERY = new RegExp(MANAGING, 'iu');
  * later when the order ships" it says when to act, not what to be told.
  */
 export function eventIntent(query: string): boolean {
-  const text = query.replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
+  const text = asTyped(query);
   return EVENT_INTENT.test(text) && !MANAGES_DELIVERY.test(text);
 }
 
@@ -127,7 +127,12 @@ const SCHEDULE_INTENT = new RegExp(SCHEDULE_PATTERNS.join('|'), 'iu');
  * daily". Such a need is answered by operations that schedule, delay or queue work (`SCHEDULING`).
  */
 export function scheduleIntent(query: string): boolean {
-  return SCHEDULE_INTENT.test(query.replace(/[’‘]/g, "'").replace(/\s+/g, ' '));
+  return SCHEDULE_INTENT.test(asTyped(query));
+}
+
+/** The query as the intents' patterns read it: straight apostrophes, single spaces. */
+function asTyped(query: string): string {
+  return query.replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
 }
 
 /**
