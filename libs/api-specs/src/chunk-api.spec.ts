@@ -34,6 +34,31 @@ describe(chunkApi.name, () => {
     expect(keys.filter((key) => key.startsWith('op:'))).toEqual(['op:SEND /', 'op:SEND /#2', 'op:SEND /#3']);
   });
 
+  it("should give keyword search the words of a camelCase name of a named kind's operation, which the index reads as one word", () => {
+    const op = (name: string, operationId = name) => ({
+      method: 'RPC',
+      path: `secrets.v1.Secrets/${name}`,
+      operationId,
+      name,
+      summary: 'Adds one.',
+      tags: [],
+      inputs: [],
+    });
+    const model = {
+      kind: 'grpc',
+      format: 'proto3',
+      servers: [],
+      securitySchemes: [],
+      tags: [],
+      operations: [op('AddSecretVersion', 'Secrets.AddSecretVersion'), op('create_issue')],
+      schemas: [],
+    };
+    const [rpc, tool] = chunkApi(model, facts('Secrets')).chunks.filter((chunk) => chunk.level === 'L2');
+    expect(rpc.text).toContain('Operation: Secrets.AddSecretVersion (add secret version)');
+    // snake_case the index splits by itself: its words once, not twice.
+    expect(tool.text.split('\n')).toContain('Operation: create_issue');
+  });
+
   it('should describe an operation with its summary, parameters, body fields and a context prefix', async () => {
     const chunks = chunkSpec(await loadSpec(restbenchSpec('spotify')), facts('Spotify')).chunks;
     const addTracks = chunks.find((chunk) => chunk.key === 'op:POST /playlists/{playlist_id}/tracks')!;

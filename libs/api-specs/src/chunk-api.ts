@@ -197,12 +197,15 @@ function operationChunk(facts: ApiFacts, op: ApiModelOperation): SpecChunk {
   const { method, path, operationId, tags } = op;
   const summary = truncate(op.summary ?? '', DESCRIPTION_CHARS);
   const description = truncate(op.description ?? '', DESCRIPTION_CHARS);
+  // A named kind's name says what the operation does, but the keyword index reads a camelCase
+  // one ("AddSecretVersion", "addToCart") as one word: its words are added (snake_case it splits).
+  const name = op.name && /[a-z0-9][A-Z]/.test(op.name) ? humanize(op.name) : '';
   const inputs = op.inputs.map((input) => `${input.name} (${input.in})${input.description ? `: ${truncate(input.description, 120)}` : ''}`);
   const lines = [
     `${method} ${path}`,
     summary,
     description && description !== summary ? description : '',
-    operationId ? `Operation: ${operationId}` : '',
+    operationId ? `Operation: ${operationId}${name ? ` (${name})` : ''}` : name ? `Operation: ${name}` : '',
     tags.length ? `Tags: ${tags.join(', ')}` : '',
     inputs.length ? `Parameters: ${inputs.join('; ')}` : '',
     op.body?.fields.length ? `${op.body.label}: ${op.body.fields.slice(0, MAX_FIELDS).join(', ')}` : '',

@@ -131,6 +131,9 @@ export class SpecThreads {
       throw error;
     });
     try {
+      // A thread started for the task (none was running, or the last was stopped) loads the
+      // formats first: seconds on a busy machine, and not the spec's doing, so not timed.
+      await this.pool.run(null, { name: 'ready' });
       // The time limit starts now, with a thread free for the task: its wait is not the spec's doing.
       const output: SpecTaskOutput<K> = await this.pool.run(input, { name: task, signal: AbortSignal.timeout(this.options.timeoutMs) });
       const { refused } = output as Partial<SpecRefusal>;

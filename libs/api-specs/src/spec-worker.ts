@@ -12,6 +12,8 @@ type Input<K extends 'checkRegistration' | 'operationsOf' | 'specDocumentOf' | '
 const modules = (workerData as { formatModules: string[] }).formatModules;
 const formats = new SpecFormats(await Promise.all(modules.map(async (url) => new ((await import(url)) as { default: new () => SpecFormat }).default())));
 
+/** Nothing: answers once the thread has loaded the formats (`SpecThreads.run` waits for it untimed). */
+export const ready = () => true;
 export const checkRegistration = (input: Input<'checkRegistration'>) => tasks.checkRegistration(formats, input);
 export const operationsOf = (input: Input<'operationsOf'>) => tasks.operationsOf(formats, input);
 export const specDocumentOf = (input: Input<'specDocumentOf'>) => tasks.specDocumentOf(formats, input);

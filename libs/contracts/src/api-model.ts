@@ -36,6 +36,12 @@ export interface ApiModelOperation {
   /** The address the verb applies to. */
   path: string;
   operationId?: string;
+  /**
+   * The name the kind calls the operation by, where that name is what the operation does: an RPC
+   * method (`AddSecretVersion`), a GraphQL field, an MCP tool. It is the operation's most precise
+   * text, so it is indexed first; REST has none (its operationId is often generated).
+   */
+  name?: string;
   /** The document's own one-line summary, if it has one (plain text). */
   summary?: string;
   /** Plain text. */

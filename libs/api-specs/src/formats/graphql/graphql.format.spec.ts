@@ -167,6 +167,7 @@ describe(GraphqlFormat.name, () => {
         method: 'QUERY',
         path: 'product',
         operationId: 'product',
+        name: 'product',
         summary: 'One product.',
         tags: [],
         inputs: [{ name: 'id', in: 'argument' }],

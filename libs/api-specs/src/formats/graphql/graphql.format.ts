@@ -369,6 +369,7 @@ function modelOperation(operation: RootOperation, types: Map<string, GraphqlType
   const inputType = input && types.get(namedType(input.type!));
   return {
     ...listed,
+    name: field.name,
     ...(summary ? { summary } : {}),
     // A one-sentence description is the summary already.
     ...(field.description && field.description !== summary ? { description: field.description } : {}),

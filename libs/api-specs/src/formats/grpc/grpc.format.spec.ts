@@ -162,6 +162,7 @@ describe(GrpcFormat.name, () => {
         path: 'shop.v1.Orders/Refund',
         summary: 'Refunds a payment.',
         operationId: 'Orders.Refund',
+        name: 'Refund',
         tags: ['Orders'],
         description: 'Refunds a payment. Money goes back to the card.',
         inputs: [],

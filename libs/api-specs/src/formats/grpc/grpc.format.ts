@@ -367,6 +367,7 @@ function modelOperation(entry: RpcEntry, types: Map<string, ProtoType>): ApiMode
   const requestFields = types.get(method.requestType)?.fields.map((field) => field.name) ?? [];
   return {
     ...listed,
+    name: method.name,
     ...(summary ? { summary } : {}),
     // A one-sentence description is the summary already.
     ...(method.description && method.description !== summary ? { description: method.description } : {}),

@@ -209,6 +209,7 @@ describe(McpFormat.name, () => {
         method: 'TOOL',
         path: 'create_issue',
         operationId: 'create_issue',
+        name: 'create_issue',
         summary: 'Create issue',
         description: 'Create a new issue in a GitHub repository. The caller needs push access to set labels and assignees.',
         tags: [],

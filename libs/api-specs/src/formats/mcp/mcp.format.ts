@@ -305,6 +305,7 @@ function modelOperation(tool: McpTool): ApiModelOperation {
   const returned = tool.outputSchema ? returnLine(objectOf(tool.outputSchema)) : '';
   return {
     ...listed,
+    name: tool.name,
     ...(summary ? { summary } : {}),
     // A one-sentence description is the summary already.
     ...(description && description !== summary ? { description } : {}),
