@@ -38,8 +38,8 @@ export interface ApiModelOperation {
   operationId?: string;
   /**
    * The name the kind calls the operation by, where that name is what the operation does: an RPC
-   * method (`AddSecretVersion`), a GraphQL field, an MCP tool. It is the operation's most precise
-   * text, so it is indexed first; REST has none (its operationId is often generated).
+   * method (`AddSecretVersion`), a GraphQL field, an MCP tool, an AsyncAPI operation's id. Its
+   * words are indexed (`chunkApi`); REST has none (an operationId there is often generated).
    */
   name?: string;
   /** The document's own one-line summary, if it has one (plain text). */

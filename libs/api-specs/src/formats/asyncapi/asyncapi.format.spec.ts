@@ -86,6 +86,7 @@ describe(AsyncApiFormat.name, () => {
         method: 'SUBSCRIBE',
         path: 'smartylighting/streetlights/1/0/action/{streetlightId}/dim',
         operationId: 'dimLight',
+        name: 'dimLight',
         // The operation has none: its message's summary.
         summary: 'Command a particular streetlight to dim the lights.',
         tags: [],
@@ -159,7 +160,7 @@ describe(AsyncApiFormat.name, () => {
         {
           method,
           path: 'user/signedup',
-          ...(operationId ? { operationId } : {}),
+          ...(operationId ? { operationId, name: operationId } : {}),
           summary: method === 'SUBSCRIBE' ? 'Get notified when user signed up' : 'Send a user signed up message',
           tags: [],
           inputs: [],

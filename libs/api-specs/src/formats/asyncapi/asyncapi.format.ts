@@ -185,6 +185,7 @@ function modelOperation(document: AsyncApiDocument, entry: AsyncOperation): ApiM
   const replies = entry.reply ? replyLines(document, entry.reply.messages) : [];
   return {
     ...operationHead(document, entry),
+    ...(entry.operationId !== undefined ? { name: entry.operationId } : {}),
     inputs: [...parameters, ...headers],
     ...(fields.length ? { body: { label: 'Message', fields } } : {}),
     ...(replies.length ? { outputs: { label: 'Reply', lines: replies } } : {}),
