@@ -34,13 +34,13 @@ describe(chunkApi.name, () => {
     expect(keys.filter((key) => key.startsWith('op:'))).toEqual(['op:SEND /', 'op:SEND /#2', 'op:SEND /#3']);
   });
 
-  it("should give keyword search the words of a camelCase name of a named kind's operation, which the index reads as one word", () => {
-    const op = (name: string, operationId = name) => ({
+  it("should give keyword search the words of a named operation's name that its text does not say, which the index reads as one word", () => {
+    const op = (name: string, operationId: string, summary: string) => ({
       method: 'RPC',
       path: `secrets.v1.Secrets/${name}`,
       operationId,
       name,
-      summary: 'Adds one.',
+      summary,
       tags: [],
       inputs: [],
     });
@@ -50,12 +50,18 @@ describe(chunkApi.name, () => {
       servers: [],
       securitySchemes: [],
       tags: [],
-      operations: [op('AddSecretVersion', 'Secrets.AddSecretVersion'), op('create_issue')],
+      operations: [
+        op('AddSecretVersion', 'Secrets.AddSecretVersion', 'Stores new secret data.'),
+        op('DestroySecretVersions', 'Secrets.DestroySecretVersions', 'Destroys the versions of a secret.'),
+        op('create_issue', 'create_issue', 'Opens one.'),
+      ],
       schemas: [],
     };
-    const [rpc, tool] = chunkApi(model, facts('Secrets')).chunks.filter((chunk) => chunk.level === 'L2');
-    expect(rpc.text).toContain('Operation: Secrets.AddSecretVersion (add secret version)');
-    // snake_case the index splits by itself: its words once, not twice.
+    const [add, destroy, tool] = chunkApi(model, facts('Secrets')).chunks.filter((chunk) => chunk.level === 'L2');
+    expect(add.text).toContain('Operation: Secrets.AddSecretVersion (add version)');
+    // Said already, as a word or its plural: the index would count it twice.
+    expect(destroy.text.split('\n')).toContain('Operation: Secrets.DestroySecretVersions');
+    // snake_case the index splits by itself, from the address.
     expect(tool.text.split('\n')).toContain('Operation: create_issue');
   });
 

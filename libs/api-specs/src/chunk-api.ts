@@ -198,8 +198,9 @@ function operationChunk(facts: ApiFacts, op: ApiModelOperation): SpecChunk {
   const summary = truncate(op.summary ?? '', DESCRIPTION_CHARS);
   const description = truncate(op.description ?? '', DESCRIPTION_CHARS);
   // A named kind's name says what the operation does, but the keyword index reads a camelCase
-  // one ("AddSecretVersion", "addToCart") as one word: its words are added (snake_case it splits).
-  const name = op.name && /[a-z0-9][A-Z]/.test(op.name) ? humanize(op.name) : '';
+  // one ("AddSecretVersion", "addToCart") as one word: the words of it that the operation's text
+  // does not say already are added. (Not a REST operationId: often generated, "post-patch-id".)
+  const name = op.name ? unsaid(humanize(op.name), [path, summary, description]) : '';
   const inputs = op.inputs.map((input) => `${input.name} (${input.in})${input.description ? `: ${truncate(input.description, 120)}` : ''}`);
   const lines = [
     `${method} ${path}`,
@@ -246,6 +247,19 @@ function schemaChunk(facts: ApiFacts, schema: ApiModelSchema): SpecChunk[] {
       tags: [],
     },
   ];
+}
+
+/** The words of `words` that none of `texts` holds (as a word, up to a plural's or a verb's final "s"). */
+function unsaid(words: string, texts: string[]): string {
+  const key = (word: string) => word.replace(/s$/, '');
+  const said = new Set(
+    texts
+      .join(' ')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .map(key),
+  );
+  return [...new Set(words.split(' '))].filter((word) => word && !said.has(key(word))).join(' ');
 }
 
 /** `listUserPlaylists` → `list user playlists`, so the words embed and match. */
