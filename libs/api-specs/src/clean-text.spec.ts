@@ -9,11 +9,19 @@ describe(cleanText.name, () => {
   it('should keep the text of reference links, as protos cross-reference their types', () => {
     const input = 'Creates a new [SecretVersion][google.cloud.secretmanager.v1.SecretVersion] of a [Secret][] (see [1]).';
     expect(cleanText(input)).toBe('Creates a new SecretVersion of a Secret (see [1]).');
+    expect(cleanText('See [Foo](https://en.wikipedia.org/wiki/Foo_(bar)).')).toBe('See Foo.');
   });
 
   it('should read a text of unclosed brackets in one pass, not once per bracket', () => {
     // Each of these took seconds when a link's text could hold brackets (100,000 `[`: 5 s).
-    for (const hostile of ['['.repeat(100_000), '[a]('.repeat(25_000), '[a]['.repeat(25_000), '![a]('.repeat(20_000)]) {
+    for (const hostile of [
+      '['.repeat(100_000),
+      '[a]('.repeat(25_000),
+      '[a]['.repeat(25_000),
+      '![a]('.repeat(20_000),
+      '[a](('.repeat(20_000),
+      `[a](${'('.repeat(100_000)}`,
+    ]) {
       const started = performance.now();
       cleanText(hostile);
       expect(performance.now() - started).toBeLessThan(1000);
