@@ -206,7 +206,7 @@ function operationChunk(facts: ApiFacts, op: ApiModelOperation): SpecChunk {
     `${method} ${path}`,
     summary,
     description && description !== summary ? description : '',
-    operationId ? `Operation: ${operationId}${name ? ` (${name})` : ''}` : name ? `Operation: ${name}` : '',
+    operationId ? `Operation: ${operationId}${name ? ` (${name})` : ''}` : '',
     tags.length ? `Tags: ${tags.join(', ')}` : '',
     inputs.length ? `Parameters: ${inputs.join('; ')}` : '',
     op.body?.fields.length ? `${op.body.label}: ${op.body.fields.slice(0, MAX_FIELDS).join(', ')}` : '',
